@@ -1,0 +1,41 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test install lint pytest migrate messages clean serve
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	mkdir -p var
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+pytest: install
+	$(VENV)/bin/pytest
+
+test: lint pytest
+
+# Recompile translations after editing locale/*/LC_MESSAGES/django.po (needs GNU gettext).
+messages: install
+	$(PY) manage.py makemessages -l sv -l en --ignore='.venv/*' --ignore='var/*'
+	$(PY) manage.py compilemessages --ignore='.venv/*'
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache

@@ -1,0 +1,5 @@
+from django.http import HttpResponse
+
+
+def standings(request):
+    return HttpResponse("DM Lag")

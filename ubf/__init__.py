@@ -1,0 +1,5 @@
+"""UBF district championships: the Django project package."""
+
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

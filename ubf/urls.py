@@ -1,0 +1,21 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from django.views.i18n import set_language
+from drf_spectacular.views import SpectacularAPIView
+
+admin.site.site_header = "UBF DM – tävlingskommittén"
+admin.site.site_title = "UBF DM"
+admin.site.index_title = "Administration"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("", include("teams.urls")),
+]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
