@@ -1,1 +1,365 @@
-"""Models."""
+"""Districts, clubs, players; the season and its configuration; representation and membership
+per season; club officials.
+
+Seasonal numbers (SPEC "season configuration") live on :class:`Season`; :meth:`Season.rules`
+turns them into the pure :class:`ubf.rules.season.SeasonRules` the rulebook functions take.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ubf.rules.season import DEFAULT_RULES, SeasonRules
+from ubf.rules.types import Gender, Pin
+
+UBF_DISTRICT_CODE = "UBF"
+
+mid_validator = RegexValidator(r"^\d{1,9}$", _("MID är SBF:s medlemsnummer: bara siffror."))
+
+
+class District(models.Model):
+    """A district federation (dfb) of SBF; UBF (Upplands Bridgeförbund) is one."""
+
+    code = models.CharField(_("kod"), max_length=16, unique=True)
+    name = models.CharField(_("namn"), max_length=100)
+
+    class Meta:
+        verbose_name = _("distriktsförbund")
+        verbose_name_plural = _("distriktsförbund")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_ubf(self) -> bool:
+        return self.code == UBF_DISTRICT_CODE
+
+
+class Club(models.Model):
+    district = models.ForeignKey(
+        District, on_delete=models.PROTECT, related_name="clubs", verbose_name=_("distrikt")
+    )
+    name = models.CharField(_("namn"), max_length=120, unique=True)
+    short_name = models.CharField(_("kortnamn"), max_length=30)
+    sbf_number = models.CharField(_("SBF klubbnummer"), max_length=12, blank=True)
+    town = models.CharField(_("ort"), max_length=60, blank=True)
+
+    class Meta:
+        verbose_name = _("klubb")
+        verbose_name_plural = _("klubbar")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """An SBF member, identified by MID (never by name)."""
+
+    mid = models.CharField(_("MID"), max_length=9, unique=True, validators=[mid_validator])
+    first_name = models.CharField(_("förnamn"), max_length=60)
+    last_name = models.CharField(_("efternamn"), max_length=60)
+    gender = models.CharField(
+        _("kön"),
+        max_length=1,
+        choices=[(Gender.WOMAN.value, _("kvinna")), (Gender.MAN.value, _("man"))],
+    )
+    birth_year = models.PositiveSmallIntegerField(_("födelseår"), null=True, blank=True)
+    max_pin = models.PositiveSmallIntegerField(
+        _("högsta nål"),
+        default=Pin.NONE,
+        choices=[
+            (Pin.NONE, _("ingen")),
+            (Pin.KLOVER, _("klöver")),
+            (Pin.RUTER, _("ruter")),
+            (Pin.HJARTER, _("hjärter")),
+            (Pin.SPADER, _("spader")),
+            (Pin.FORBUNDSMASTARE, _("förbundsmästare")),
+            (Pin.RIKSMASTARE, _("riksmästare")),
+            (Pin.STORMASTARE, _("stormästare")),
+        ],
+    )
+    email = models.EmailField(_("e-post"), blank=True)
+    phone = models.CharField(_("telefon"), max_length=30, blank=True)
+
+    class Meta:
+        verbose_name = _("spelare")
+        verbose_name_plural = _("spelare")
+        ordering = ["last_name", "first_name"]
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name} ({self.mid})"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+class Season(models.Model):
+    """A playing season (e.g. "2016-2017") and every number SPEC.md calls season configuration.
+
+    The scalar numbers TK is most likely to change are fields; the tables (bonus tables,
+    final-size thresholds, SM cap) are in ``tables`` as JSON, defaulting to 2016-2017.
+    """
+
+    name = models.CharField(_("säsong"), max_length=9, unique=True, help_text="2016-2017")
+    start_year = models.PositiveSmallIntegerField(_("startår"))
+    is_current = models.BooleanField(_("aktuell säsong"), default=False)
+
+    veteran_born_on_or_before = models.PositiveSmallIntegerField(
+        _("veteran: född senast"), default=DEFAULT_RULES.veteran_born_on_or_before
+    )
+    junior_max_age = models.PositiveSmallIntegerField(
+        _("junior: högst ålder under startåret"), default=DEFAULT_RULES.junior_max_age
+    )
+    pair_kval_fee_per_player = models.DecimalField(
+        _("parkval: avgift per spelare"),
+        max_digits=7,
+        decimal_places=2,
+        default=DEFAULT_RULES.pair_kval_fee_per_player,
+    )
+    pair_final_fee_per_player = models.DecimalField(
+        _("parfinal: avgift per spelare"),
+        max_digits=7,
+        decimal_places=2,
+        default=DEFAULT_RULES.pair_final_fee_per_player,
+    )
+    team_start_fee = models.DecimalField(
+        _("lag: startavgift"), max_digits=7, decimal_places=2, default=DEFAULT_RULES.team_start_fee
+    )
+    team_final_table_fee_per_round = models.DecimalField(
+        _("lagfinal: bordsavgift per lag och rond"),
+        max_digits=7,
+        decimal_places=2,
+        default=DEFAULT_RULES.team_final_table_fee_per_round,
+    )
+    team_junior_kval_discount = models.DecimalField(
+        _("lagkval: rabatt per junior"),
+        max_digits=7,
+        decimal_places=2,
+        default=DEFAULT_RULES.team_junior_kval_discount,
+    )
+    team_final_junior_reduction_per_round = models.DecimalField(
+        _("lagfinal: avdrag per junior och rond"),
+        max_digits=7,
+        decimal_places=2,
+        default=DEFAULT_RULES.team_final_junior_reduction_per_round,
+    )
+    invitation_days_before = models.PositiveSmallIntegerField(
+        _("inbjudan senast (dagar före)"), default=DEFAULT_RULES.invitation_days_before
+    )
+    wo_winner_vp = models.DecimalField(
+        _("W.O.: VP till laget som inte lämnade W.O."),
+        max_digits=5,
+        decimal_places=2,
+        default=DEFAULT_RULES.wo_winner_vp,
+    )
+    wo_loser_vp = models.DecimalField(
+        _("W.O.: VP till laget som lämnade W.O."),
+        max_digits=5,
+        decimal_places=2,
+        default=DEFAULT_RULES.wo_loser_vp,
+    )
+    wo_winner_average_if_higher = models.BooleanField(
+        _("W.O.: eget snitt i etappen om det är högre"),
+        default=DEFAULT_RULES.wo_winner_average_if_higher,
+    )
+    unpaid_player_penalty_vp = models.DecimalField(
+        _("otillåten reserv: VP-avdrag per match"),
+        max_digits=5,
+        decimal_places=2,
+        default=DEFAULT_RULES.unpaid_player_penalty_vp,
+    )
+    unpaid_fee_grace_days = models.PositiveSmallIntegerField(
+        _("obetald medlemsavgift: dagar till diskvalificering"),
+        default=DEFAULT_RULES.unpaid_fee_grace_days,
+    )
+    protest_deadline_sm_semifinal = models.DateField(
+        _("protesttid inför SM-semifinal"), default=DEFAULT_RULES.protest_deadline_sm_semifinal
+    )
+    protest_deadline_sm_final = models.DateField(
+        _("protesttid inför SM-final"), default=DEFAULT_RULES.protest_deadline_sm_final
+    )
+    tables = models.JSONField(
+        _("tabeller (bonus, finalstorlekar, SM-tak)"),
+        default=dict,
+        blank=True,
+        help_text=_("Tomt = 2016-2017 års värden. Nycklar som i SeasonRules."),
+    )
+    history = HistoricalRecords()
+
+    SCALAR_FIELDS = (
+        "veteran_born_on_or_before",
+        "junior_max_age",
+        "pair_kval_fee_per_player",
+        "pair_final_fee_per_player",
+        "team_start_fee",
+        "team_final_table_fee_per_round",
+        "team_junior_kval_discount",
+        "team_final_junior_reduction_per_round",
+        "invitation_days_before",
+        "wo_winner_vp",
+        "wo_loser_vp",
+        "wo_winner_average_if_higher",
+        "unpaid_player_penalty_vp",
+        "unpaid_fee_grace_days",
+        "protest_deadline_sm_semifinal",
+        "protest_deadline_sm_final",
+    )
+
+    class Meta:
+        verbose_name = _("säsong")
+        verbose_name_plural = _("säsonger")
+        ordering = ["-start_year"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_current"],
+                condition=models.Q(is_current=True),
+                name="one_current_season",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rules(self) -> SeasonRules:
+        """The pure rulebook configuration for this season."""
+        data = dict(self.tables or {})
+        data.update({name: getattr(self, name) for name in self.SCALAR_FIELDS})
+        data["season"] = self.name
+        data["start_year"] = self.start_year
+        return SeasonRules.from_mapping(data)
+
+    @classmethod
+    def current(cls) -> Season | None:
+        return cls.objects.filter(is_current=True).first() or cls.objects.first()
+
+
+class Representation(models.Model):
+    """The one club a player represents in a season (representationsklubb)."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="representations", verbose_name=_("spelare")
+    )
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, verbose_name=_("säsong"))
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, verbose_name=_("klubb"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("representation")
+        verbose_name_plural = _("representationer")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "season"], name="one_representation_per_player_and_season"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} – {self.club} ({self.season})"
+
+
+class Membership(models.Model):
+    """SBF membership fee for a season (R-GEN-2): paid when ``paid_on`` is set."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("spelare")
+    )
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, verbose_name=_("säsong"))
+    paid_on = models.DateField(_("betald"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("medlemskap")
+        verbose_name_plural = _("medlemskap")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "season"], name="one_membership_per_player_and_season"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.season}"
+
+    @property
+    def is_paid(self) -> bool:
+        return self.paid_on is not None
+
+
+class ClubOfficial(models.Model):
+    """A user who acts for a club (chair, treasurer, heat responsible, contact)."""
+
+    class Role(models.TextChoices):
+        CHAIR = "chair", _("ordförande")
+        TREASURER = "treasurer", _("kassör")
+        HEAT_RESPONSIBLE = "heat_responsible", _("heatansvarig")
+        CONTACT = "contact", _("kontaktperson")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="club_roles",
+        verbose_name=_("användare"),
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="officials", verbose_name=_("klubb")
+    )
+    role = models.CharField(_("roll"), max_length=20, choices=Role.choices, default=Role.CONTACT)
+
+    class Meta:
+        verbose_name = _("klubbfunktionär")
+        verbose_name_plural = _("klubbfunktionärer")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club", "role"], name="unique_club_role")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.club} ({self.get_role_display()})"
+
+
+class Decision(models.Model):
+    """A typed, append-only record of a TK decision (R-GEN-3): who, when, what, why.
+
+    ``action`` is namespaced ("teams.dispensation.granted", "pairs.heat.approved", ...), ``data``
+    holds the figures. Rows are never updated or deleted (enforced in save/delete).
+    """
+
+    action = models.CharField(_("åtgärd"), max_length=80, db_index=True)
+    object_type = models.CharField(_("objekttyp"), max_length=60, db_index=True)
+    object_id = models.PositiveBigIntegerField(_("objekt-id"), db_index=True)
+    object_repr = models.CharField(_("objekt"), max_length=200)
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("säsong")
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        verbose_name=_("beslutad av"),
+    )
+    decided_at = models.DateTimeField(_("tidpunkt"), auto_now_add=True)
+    clause = models.CharField(_("regel"), max_length=30, blank=True)
+    reason = models.TextField(_("motivering"), blank=True)
+    data = models.JSONField(_("uppgifter"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("TK-beslut")
+        verbose_name_plural = _("TK-beslut (logg)")
+        ordering = ["-decided_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.decided_at:%Y-%m-%d %H:%M} {self.action} {self.object_repr}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("Decision rows are append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("Decision rows are append-only.")

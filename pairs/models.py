@@ -1,1 +1,295 @@
-"""Models."""
+"""DM Par: competitions per discipline, qualifier heats, entries, reserves, direct qualifiers,
+final seats and the offers of the replacement chain."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from clubs.models import Club, Player, Season
+from ubf.rules.types import Discipline, HeatType
+
+
+class PairCompetition(models.Model):
+    """One discipline's DM Par in a season (R-PAIR-CAL-1 dates are data here)."""
+
+    DISCIPLINE_CHOICES = [
+        (Discipline.OPEN.value, _("Open")),
+        (Discipline.MIXED.value, _("Mixed")),
+        (Discipline.VETERAN.value, _("Veteran")),
+        (Discipline.DAM.value, _("Dam")),
+    ]
+
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, related_name="pair_competitions", verbose_name=_("säsong")
+    )
+    discipline = models.CharField(_("disciplin"), max_length=10, choices=DISCIPLINE_CHOICES)
+    qualifying_start = models.DateField(_("kvalperiod från"), null=True, blank=True)
+    qualifying_end = models.DateField(_("kvalperiod till"), null=True, blank=True)
+    heat_registration_deadline = models.DateField(
+        _("sista dag att anmäla kvalheat"), null=True, blank=True
+    )
+    final_date = models.DateField(_("finaldatum"))
+    final_venue = models.CharField(_("finalens spelplats"), max_length=120)
+    final_min_boards = models.PositiveSmallIntegerField(_("final: minst brickor"), default=42)
+    final_max_boards = models.PositiveSmallIntegerField(_("final: högst brickor"), default=70)
+    is_direct_final = models.BooleanField(
+        _("direktfinal"), default=False, help_text=_("R-PAIR-DF-1: inga klubbkval")
+    )
+    sm_places = models.PositiveSmallIntegerField(_("SM-platser (från SBF)"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("partävling")
+        verbose_name_plural = _("partävlingar")
+        ordering = ["season", "final_date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "discipline"], name="one_pair_competition_per_discipline"
+            ),
+            models.CheckConstraint(
+                condition=Q(qualifying_start__isnull=True)
+                | Q(qualifying_end__isnull=True)
+                | Q(qualifying_start__lte=F("qualifying_end")),
+                name="pair_qualifying_period_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"DM Par {self.get_discipline_display()} {self.season}"
+
+
+class HeatStatus(models.TextChoices):
+    APPLIED = "applied", _("anmält")
+    APPROVED = "approved", _("godkänt")
+    REJECTED = "rejected", _("avslaget")
+    CANCELLED = "cancelled", _("inställt")
+
+
+class PairHeat(models.Model):
+    """A qualifier heat (kvalheat) arranged by one or more clubs (R-PAIR-KVAL-1..6)."""
+
+    competition = models.ForeignKey(
+        PairCompetition, on_delete=models.CASCADE, related_name="heats", verbose_name=_("tävling")
+    )
+    clubs = models.ManyToManyField(Club, related_name="pair_heats", verbose_name=_("arrangörer"))
+    name = models.CharField(_("namn"), max_length=120)
+    heat_type = models.CharField(
+        _("typ"),
+        max_length=6,
+        choices=[(HeatType.SILVER.value, _("silverkval")), (HeatType.BRONZE.value, _("bronskval"))],
+    )
+    venue = models.CharField(_("spelplats"), max_length=120, blank=True)
+    session1_date = models.DateField(_("speltillfälle 1"))
+    session2_date = models.DateField(_("speltillfälle 2"), null=True, blank=True)
+    invitation_file = models.FileField(_("inbjudan (fil)"), upload_to="invitations/%Y/", blank=True)
+    invitation_url = models.URLField(_("inbjudan (länk)"), blank=True)
+    invitation_sent_on = models.DateField(_("inbjudan skickad"), null=True, blank=True)
+    requires_preregistration = models.BooleanField(_("föranmälan krävs"), default=False)
+    last_registration_day = models.DateField(_("sista anmälningsdag"), null=True, blank=True)
+    pair_limit = models.PositiveSmallIntegerField(_("högst antal par"), null=True, blank=True)
+    table_fee = models.DecimalField(_("bordsavgift per spelare"), max_digits=7, decimal_places=2)
+    status = models.CharField(
+        _("status"), max_length=10, choices=HeatStatus.choices, default=HeatStatus.APPLIED
+    )
+    registered_on = models.DateField(_("anmält till TK"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("parkval (heat)")
+        verbose_name_plural = _("parkval (heat)")
+        ordering = ["competition", "session1_date"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(session2_date__isnull=True) | Q(session2_date__gt=F("session1_date")),
+                name="pair_heat_sessions_ordered",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.session1_date:%Y-%m-%d})"
+
+
+class PairEntry(models.Model):
+    """A pair in a heat, identified by the two players' MIDs and its number in the heat."""
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", _("anmält")
+        STRUCK = "struck", _("struket (utom tävlan)")
+        WITHDRAWN = "withdrawn", _("återtaget")
+
+    heat = models.ForeignKey(
+        PairHeat, on_delete=models.CASCADE, related_name="entries", verbose_name=_("heat")
+    )
+    player1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare 1")
+    )
+    player2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare 2")
+    )
+    pair_number = models.CharField(_("parnummer"), max_length=8, blank=True)
+    takes_part_in_qualifier = models.BooleanField(
+        _("deltar i DM-kvalet"), default=True, help_text=_("R-PAIR-KVAL-5: bronskval")
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ENTERED
+    )
+    status_reason = models.TextField(_("skäl"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("paranmälan")
+        verbose_name_plural = _("paranmälningar")
+        ordering = ["heat", "pair_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["heat", "player1", "player2"], name="unique_pair_in_heat"
+            ),
+            models.UniqueConstraint(
+                fields=["heat", "pair_number"],
+                condition=~Q(pair_number=""),
+                name="unique_pair_number_in_heat",
+            ),
+            models.CheckConstraint(
+                condition=~Q(player1=F("player2")), name="pair_of_two_different_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player1.full_name} – {self.player2.full_name}"
+
+
+class ReserveNotice(models.Model):
+    """R-PAIR-RES-1: a reserve notified to the organiser before the session."""
+
+    entry = models.ForeignKey(
+        PairEntry, on_delete=models.CASCADE, related_name="reserve_notices", verbose_name=_("par")
+    )
+    session = models.PositiveSmallIntegerField(_("speltillfälle"), default=1)
+    replaced_player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("ordinarie spelare")
+    )
+    reserve = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("reserv")
+    )
+    notified_at = models.DateTimeField(_("anmäld"))
+    notified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("reservanmälan")
+        verbose_name_plural = _("reservanmälningar")
+
+
+class DirectQualifier(models.Model):
+    """R-DIRECT-1/2: last season's champions, registered before the qualifying period ends."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("anmäld")
+        FORFEITED = "forfeited", _("förverkad")
+        DECLINED = "declined", _("avstår")
+
+    competition = models.ForeignKey(
+        PairCompetition,
+        on_delete=models.CASCADE,
+        related_name="direct_qualifiers",
+        verbose_name=_("tävling"),
+    )
+    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    registered_on = models.DateField(_("anmäld till TK"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.REGISTERED
+    )
+    status_reason = models.TextField(_("skäl"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("direktkvalificerat par")
+        verbose_name_plural = _("direktkvalificerade par")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition"], name="one_direct_qualifier_per_pair_competition"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player1.full_name} – {self.player2.full_name} ({self.competition})"
+
+
+class FinalSeat(models.Model):
+    """A seat in a pairs final: from the allocation, a direct qualifier or the replacement chain.
+
+    Seats are recomputed from results, except that an accepted seat never moves (R-REPL-6)."""
+
+    class Source(models.TextChoices):
+        ALLOCATION = "allocation", _("kvalplats")
+        DIRECT = "direct", _("direktkvalificerad")
+        REPLACEMENT = "replacement", _("ersättare")
+
+    class Status(models.TextChoices):
+        PROVISIONAL = "provisional", _("preliminär")
+        CONFIRMED = "confirmed", _("bekräftad")
+        VACATED = "vacated", _("lämnad")
+
+    competition = models.ForeignKey(
+        PairCompetition, on_delete=models.CASCADE, related_name="seats", verbose_name=_("tävling")
+    )
+    origin_heat = models.ForeignKey(
+        PairHeat,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("kvalplats"),
+    )
+    entry = models.ForeignKey(
+        PairEntry, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("par")
+    )
+    direct_qualifier = models.ForeignKey(
+        DirectQualifier, on_delete=models.PROTECT, null=True, blank=True
+    )
+    source = models.CharField(_("grund"), max_length=12, choices=Source.choices)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.PROVISIONAL
+    )
+    reason = models.TextField(_("förklaring"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("finalplats (par)")
+        verbose_name_plural = _("finalplatser (par)")
+
+
+class Offer(models.Model):
+    """R-REPL-5: an offer of a vacated seat: to whom, when, the answer, who recorded it."""
+
+    class Answer(models.TextChoices):
+        PENDING = "pending", _("väntar på svar")
+        ACCEPTED = "accepted", _("tackat ja")
+        DECLINED = "declined", _("tackat nej")
+
+    seat = models.ForeignKey(
+        FinalSeat, on_delete=models.CASCADE, related_name="offers", verbose_name=_("finalplats")
+    )
+    entry = models.ForeignKey(PairEntry, on_delete=models.PROTECT, verbose_name=_("par"))
+    offered_at = models.DateTimeField(_("erbjuden"))
+    answer = models.CharField(
+        _("svar"), max_length=10, choices=Answer.choices, default=Answer.PENDING
+    )
+    answered_at = models.DateTimeField(_("besvarad"), null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    override_reason = models.TextField(_("TK:s avsteg (motivering)"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("erbjudande (par)")
+        verbose_name_plural = _("erbjudanden (par)")
+        ordering = ["offered_at"]

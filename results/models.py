@@ -1,1 +1,236 @@
-"""Models."""
+"""Uploads of result files, the pair results they carry, standings snapshots, allocation runs
+and lots. Everything computed here can be recomputed from the raw uploads and TK decisions."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from clubs.models import Season
+from pairs.models import PairCompetition, PairEntry, PairHeat
+from teams.models import TeamCompetition, TeamHeat
+
+
+class ResultUpload(models.Model):
+    """A results file as uploaded, kept with its checksum. A corrected re-upload supersedes
+    the earlier one; both stay in the history."""
+
+    class Format(models.TextChoices):
+        PBN = "pbn", "PBN 2.1"
+        USEBIO = "usebio", "USEBIO XML"
+        CSV = "csv", "CSV"
+
+    class Status(models.TextChoices):
+        ACCEPTED = "accepted", _("inläst")
+        REJECTED = "rejected", _("avvisad")
+        SUPERSEDED = "superseded", _("ersatt")
+
+    pair_heat = models.ForeignKey(
+        PairHeat, on_delete=models.CASCADE, null=True, blank=True, related_name="uploads"
+    )
+    team_heat = models.ForeignKey(
+        TeamHeat, on_delete=models.CASCADE, null=True, blank=True, related_name="uploads"
+    )
+    team_competition = models.ForeignKey(
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="final_uploads",
+        help_text=_("för DM-finalen"),
+    )
+    round = models.PositiveSmallIntegerField(_("rond"), null=True, blank=True)
+    file = models.FileField(_("fil"), upload_to="results/%Y/%m/")
+    original_name = models.CharField(_("filnamn"), max_length=200)
+    format = models.CharField(_("format"), max_length=8, choices=Format.choices)
+    checksum = models.CharField(_("SHA-256"), max_length=64, db_index=True)
+    size = models.PositiveIntegerField(_("storlek (byte)"))
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    uploaded_at = models.DateTimeField(_("uppladdad"), auto_now_add=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    errors = models.JSONField(_("fel"), default=list, blank=True)
+    warnings = models.JSONField(_("varningar"), default=list, blank=True)
+    supersedes = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="superseded_by"
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("resultatfil")
+        verbose_name_plural = _("resultatfiler")
+        ordering = ["-uploaded_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(
+                        pair_heat__isnull=False,
+                        team_heat__isnull=True,
+                        team_competition__isnull=True,
+                    )
+                    | Q(
+                        pair_heat__isnull=True,
+                        team_heat__isnull=False,
+                        team_competition__isnull=True,
+                    )
+                    | Q(
+                        pair_heat__isnull=True,
+                        team_heat__isnull=True,
+                        team_competition__isnull=False,
+                    )
+                ),
+                name="upload_has_exactly_one_target",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.original_name} ({self.get_status_display()})"
+
+
+class PairResult(models.Model):
+    """A pair's result in a heat, from the accepted upload."""
+
+    upload = models.ForeignKey(ResultUpload, on_delete=models.CASCADE, related_name="pair_results")
+    heat = models.ForeignKey(PairHeat, on_delete=models.CASCADE, related_name="results")
+    entry = models.ForeignKey(PairEntry, on_delete=models.CASCADE, related_name="results")
+    total = models.DecimalField(_("poäng"), max_digits=8, decimal_places=2)
+    percentage = models.DecimalField(_("procent"), max_digits=6, decimal_places=2)
+    boards_played = models.PositiveSmallIntegerField(_("spelade brickor"))
+
+    class Meta:
+        verbose_name = _("parresultat")
+        verbose_name_plural = _("parresultat")
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "entry"], name="one_result_per_pair_upload")
+        ]
+
+
+class PairTraveller(models.Model):
+    """A traveller line of a pairs heat: who met whom on which board, and the matchpoints
+    (needed for R-PAIR-TIE-1: boards won among tied pairs, head-to-head)."""
+
+    upload = models.ForeignKey(ResultUpload, on_delete=models.CASCADE, related_name="travellers")
+    board_number = models.PositiveSmallIntegerField(_("bricka"))
+    ns = models.ForeignKey(PairEntry, on_delete=models.CASCADE, related_name="+")
+    ew = models.ForeignKey(PairEntry, on_delete=models.CASCADE, related_name="+")
+    contract = models.CharField(_("kontrakt"), max_length=8, blank=True)
+    declarer = models.CharField(_("spelförare"), max_length=1, blank=True)
+    tricks = models.PositiveSmallIntegerField(_("stick"), null=True, blank=True)
+    score_ns = models.IntegerField(_("NS-poäng"), null=True, blank=True)
+    mp_ns = models.DecimalField(_("MP NS"), max_digits=6, decimal_places=2)
+    mp_ew = models.DecimalField(_("MP ÖV"), max_digits=6, decimal_places=2)
+    adjusted = models.CharField(_("justerat"), max_length=12, blank=True)
+
+    class Meta:
+        verbose_name = _("travellerrad")
+        verbose_name_plural = _("travellerrader")
+        indexes = [models.Index(fields=["upload", "board_number"])]
+
+
+class StandingSnapshot(models.Model):
+    """Computed standings with their explanations, served to pages as they are."""
+
+    class Scope(models.TextChoices):
+        PAIR_HEAT = "pair_heat", _("parkval")
+        TEAM_HEAT = "team_heat", _("lagkval")
+        TEAM_FINAL = "team_final", _("lagfinal")
+
+    scope = models.CharField(_("omfattning"), max_length=12, choices=Scope.choices)
+    pair_heat = models.ForeignKey(PairHeat, on_delete=models.CASCADE, null=True, blank=True)
+    team_heat = models.ForeignKey(TeamHeat, on_delete=models.CASCADE, null=True, blank=True)
+    team_competition = models.ForeignKey(
+        TeamCompetition, on_delete=models.CASCADE, null=True, blank=True
+    )
+    computed_at = models.DateTimeField(_("beräknad"), auto_now=True)
+    provisional = models.BooleanField(_("preliminär"), default=True)
+    rounds_played = models.PositiveSmallIntegerField(_("spelade ronder"), default=0)
+    data = models.JSONField(_("ställning"), default=list)
+
+    class Meta:
+        verbose_name = _("ställning")
+        verbose_name_plural = _("ställningar")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scope", "pair_heat", "team_heat", "team_competition"],
+                name="one_snapshot_per_scope",
+                nulls_distinct=False,
+            )
+        ]
+
+
+class AllocationRun(models.Model):
+    """The allocation of final places over the venues (R-ALLOC-*, R-TEAM-ADV-1), explained."""
+
+    pair_competition = models.ForeignKey(
+        PairCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    team_competition = models.ForeignKey(
+        TeamCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    computed_at = models.DateTimeField(_("beräknad"), auto_now=True)
+    provisional = models.BooleanField(_("preliminär"), default=True)
+    final_size = models.PositiveSmallIntegerField(_("finalstorlek"))
+    seats = models.PositiveSmallIntegerField(_("platser till kvalorterna"))
+    qualifying_entries = models.PositiveIntegerField(_("kvalande"))
+    explanation = models.JSONField(_("förklaring"), default=dict)
+
+    class Meta:
+        verbose_name = _("platsfördelning")
+        verbose_name_plural = _("platsfördelningar")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pair_competition", "team_competition"],
+                name="one_allocation_per_competition",
+                nulls_distinct=False,
+            )
+        ]
+
+
+class Lot(models.Model):
+    """A lot between equal venues (R-ALLOC-5): drawn by the system with a recorded seed, or
+    entered by TK when drawn by hand. Losers hold precedence for five seasons, used once."""
+
+    class Kind(models.TextChoices):
+        PAIRS = "pairs", _("par")
+        TEAMS = "teams", _("lag")
+
+    kind = models.CharField(_("slag"), max_length=5, choices=Kind.choices)
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, verbose_name=_("säsong"))
+    pair_competition = models.ForeignKey(
+        PairCompetition, on_delete=models.CASCADE, null=True, blank=True
+    )
+    team_competition = models.ForeignKey(
+        TeamCompetition, on_delete=models.CASCADE, null=True, blank=True
+    )
+    # Venue keys are the arranging clubs' ids, sorted and joined ("12" or "12+15"), so that a
+    # venue can be recognised in a later season; labels are kept for display.
+    among = models.JSONField(_("bland"), default=list)
+    winners = models.JSONField(_("vinnare"), default=list)
+    losers = models.JSONField(_("förlorare"), default=list)
+    labels = models.JSONField(_("namn"), default=dict)
+    seats = models.PositiveSmallIntegerField(_("platser som lottades"))
+    seed = models.CharField(_("seed"), max_length=64, blank=True)
+    drawn_by_hand = models.BooleanField(_("dragen för hand av TK"), default=False)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    drawn_at = models.DateTimeField(_("dragen"), auto_now_add=True)
+    precedence_used_by = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="used_precedence_of",
+        verbose_name=_("företräde använt i"),
+    )
+    explanation = models.TextField(_("förklaring"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("lottning")
+        verbose_name_plural = _("lottningar")
+        ordering = ["-drawn_at"]

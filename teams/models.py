@@ -1,1 +1,410 @@
-"""Models."""
+"""DM Lag: competition, heats, teams and rosters, dispensations, matches, line-ups, board
+results, penalties and walk-overs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from clubs.models import Club, Player, Season
+from pairs.models import HeatStatus
+
+
+class TeamCompetition(models.Model):
+    """DM Lag of a season: qualifying period, heat registration deadline, final days."""
+
+    season = models.OneToOneField(
+        Season, on_delete=models.PROTECT, related_name="team_competition", verbose_name=_("säsong")
+    )
+    qualifying_start = models.DateField(_("kvalperiod från"))
+    qualifying_end = models.DateField(_("kvalperiod till"))
+    heat_registration_deadline = models.DateField(_("sista dag att anmäla kvalheat"))
+    final_day1 = models.DateField(_("centraldag 1"))
+    final_day2 = models.DateField(_("centraldag 2"))
+    final_venue = models.CharField(_("finalens spelplats"), max_length=120)
+    is_direct_final = models.BooleanField(_("direktfinal"), default=False)
+    sm_semifinal_places = models.PositiveSmallIntegerField(
+        _("platser till SM-semifinal (från SBF)"), null=True, blank=True
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("lagtävling")
+        verbose_name_plural = _("lagtävlingar")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(qualifying_start__lte=F("qualifying_end")),
+                name="team_qualifying_period_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(final_day1__lte=F("final_day2")), name="team_final_days_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"DM Lag {self.season}"
+
+
+class TeamHeat(models.Model):
+    """A team qualifier heat (R-TEAM-KVAL-1..6, R-TEAM-REG-1)."""
+
+    competition = models.ForeignKey(
+        TeamCompetition, on_delete=models.CASCADE, related_name="heats", verbose_name=_("tävling")
+    )
+    clubs = models.ManyToManyField(
+        Club, through="TeamHeatOrganiser", related_name="team_heats", verbose_name=_("arrangörer")
+    )
+    name = models.CharField(_("namn"), max_length=120)
+    venue = models.CharField(_("spelplats"), max_length=120)
+    responsible_name = models.CharField(_("heatansvarig"), max_length=120)
+    responsible_email = models.EmailField(_("heatansvarigs e-post"))
+    responsible_phone = models.CharField(_("heatansvarigs telefon"), max_length=30, blank=True)
+    responsible_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="responsible_heats",
+        verbose_name=_("heatansvarig (konto)"),
+    )
+    boards_per_match = models.PositiveSmallIntegerField(_("brickor per match"))
+    dealt_at_table = models.BooleanField(_("givarna ges vid bordet"), default=False)
+    first_date = models.DateField(_("första speldag"))
+    last_date = models.DateField(_("sista speldag"))
+    entries_close = models.DateField(_("sista anmälningsdag för lag"), null=True, blank=True)
+    start_fee = models.DecimalField(_("startavgift"), max_digits=7, decimal_places=2)
+    table_fee_per_match = models.DecimalField(
+        _("bordsavgift per match"), max_digits=7, decimal_places=2, default=0
+    )
+    invitation_file = models.FileField(_("inbjudan (fil)"), upload_to="invitations/%Y/", blank=True)
+    invitation_url = models.URLField(_("inbjudan (länk)"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=HeatStatus.choices, default=HeatStatus.APPLIED
+    )
+    registered_on = models.DateField(_("anmält till TK"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("lagkval (heat)")
+        verbose_name_plural = _("lagkval (heat)")
+        ordering = ["competition", "first_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(first_date__lte=F("last_date")), name="team_heat_dates_ordered"
+            ),
+            models.CheckConstraint(
+                condition=Q(boards_per_match__gte=1), name="team_heat_boards_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamHeatOrganiser(models.Model):
+    """An arranging club of a team heat; a club arranges at most one heat a season
+    (R-TEAM-KVAL-1), enforced by the database through the denormalised competition."""
+
+    heat = models.ForeignKey(TeamHeat, on_delete=models.CASCADE, related_name="organisers")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, verbose_name=_("klubb"))
+    competition = models.ForeignKey(TeamCompetition, on_delete=models.CASCADE, editable=False)
+
+    class Meta:
+        verbose_name = _("arrangör")
+        verbose_name_plural = _("arrangörer")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "club"], name="one_team_heat_per_club_and_competition"
+            )
+        ]
+
+    def save(self, *args, **kwargs):
+        self.competition_id = self.heat.competition_id
+        super().save(*args, **kwargs)
+
+    def __str__(self) -> str:
+        return str(self.club)
+
+
+class Team(models.Model):
+    """A team entered in a heat (R-TEAM-REG-2), or directly in the final (R-TEAM-DIRECT-1)."""
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", _("anmält")
+        WITHDRAWN = "withdrawn", _("återtaget")
+        EXCLUDED = "excluded", _("uteslutet (W.O.)")
+        DISQUALIFIED = "disqualified", _("diskvalificerat")
+
+    competition = models.ForeignKey(
+        TeamCompetition, on_delete=models.CASCADE, related_name="teams", verbose_name=_("tävling")
+    )
+    heat = models.ForeignKey(
+        TeamHeat,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="teams",
+        verbose_name=_("heat"),
+    )
+    number = models.PositiveSmallIntegerField(_("lagnummer i heatet"), null=True, blank=True)
+    name = models.CharField(_("lagnamn"), max_length=80)
+    captain = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="captaincies", verbose_name=_("lagkapten")
+    )
+    captain_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="captained_teams",
+        verbose_name=_("lagkapten (konto)"),
+    )
+    address = models.CharField(_("adress"), max_length=200)
+    phone = models.CharField(_("telefon"), max_length=30)
+    email = models.EmailField(_("e-post"))
+    is_direct_qualifier = models.BooleanField(_("direktkvalificerat"), default=False)
+    in_final = models.BooleanField(_("i finalen"), default=False)
+    final_number = models.PositiveSmallIntegerField(_("lagnummer i finalen"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.ENTERED
+    )
+    status_reason = models.TextField(_("skäl"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("lag")
+        verbose_name_plural = _("lag")
+        ordering = ["competition", "heat", "number", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["heat", "number"], name="unique_team_number_in_heat"),
+            models.UniqueConstraint(fields=["competition", "name"], name="unique_team_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RosterEntry(models.Model):
+    """A player on a team's roster (R-TEAM-2); 7th/8th players need a dispensation (R-TEAM-5)."""
+
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="roster", verbose_name=_("lag")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="roster_entries", verbose_name=_("spelare")
+    )
+    is_extra = models.BooleanField(_("7:e/8:e spelare"), default=False)
+    added_on = models.DateField(_("tillagd"), auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("lagmedlem")
+        verbose_name_plural = _("laguppställning")
+        ordering = ["team", "is_extra", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "player"], name="player_once_per_team")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.team})"
+
+
+class Decided(models.Model):
+    """Fields shared by every record of a TK decision: status, decider, when, why (R-GEN-3)."""
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("begärd")
+        GRANTED = "granted", _("beviljad")
+        REJECTED = "rejected", _("avslagen")
+
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.REQUESTED
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("begärd av"),
+    )
+    requested_at = models.DateTimeField(_("begärd"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("beslutad av"),
+    )
+    decided_at = models.DateTimeField(_("beslutad"), null=True, blank=True)
+    reason = models.TextField(_("motivering"), blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Dispensation(Decided):
+    """R-TEAM-3 (district balance) or R-TEAM-5 (7th/8th player, per occasion)."""
+
+    class Kind(models.TextChoices):
+        EXTRA_PLAYER = "extra_player", _("7:e/8:e spelare")
+        DISTRICT_BALANCE = "district_balance", _("distriktsbalans")
+
+    kind = models.CharField(_("slag"), max_length=20, choices=Kind.choices)
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="dispensations", verbose_name=_("lag")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("spelare")
+    )
+    occasion = models.CharField(
+        _("tillfälle"), max_length=120, blank=True, help_text=_("R-TEAM-5: vilket speltillfälle")
+    )
+    occasion_date = models.DateField(_("speldag"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("dispens")
+        verbose_name_plural = _("dispenser")
+        ordering = ["-requested_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.team}"
+
+
+class Match(models.Model):
+    """A match of a heat (stage kval) or of the final. IMPs are stored as uploaded; VPs are
+    computed from them (R-VP-*) and stored for fast standings."""
+
+    class Stage(models.TextChoices):
+        KVAL = "kval", _("kval")
+        FINAL = "final", _("final")
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("ej spelad")
+        PLAYED = "played", _("spelad")
+        WALKOVER = "walkover", _("W.O.")
+
+    competition = models.ForeignKey(
+        TeamCompetition, on_delete=models.CASCADE, related_name="matches"
+    )
+    stage = models.CharField(_("etapp"), max_length=5, choices=Stage.choices)
+    heat = models.ForeignKey(
+        TeamHeat, on_delete=models.CASCADE, null=True, blank=True, related_name="matches"
+    )
+    round = models.PositiveSmallIntegerField(_("rond"))
+    home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="home_matches")
+    away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="away_matches")
+    boards = models.PositiveSmallIntegerField(_("brickor"))
+    halves = models.PositiveSmallIntegerField(_("halvlekar"), default=2)
+    played_on = models.DateField(_("speldag"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED
+    )
+    imps_home = models.DecimalField(
+        _("IMP hemma"), max_digits=6, decimal_places=2, null=True, blank=True
+    )
+    imps_away = models.DecimalField(
+        _("IMP borta"), max_digits=6, decimal_places=2, null=True, blank=True
+    )
+    vp_home = models.DecimalField(
+        _("VP hemma"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    vp_away = models.DecimalField(
+        _("VP borta"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    upload = models.ForeignKey(
+        "results.ResultUpload", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matcher")
+        ordering = ["competition", "stage", "heat", "round", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "stage", "home", "away"], name="teams_meet_once_per_stage"
+            ),
+            models.CheckConstraint(condition=~Q(home=F("away")), name="match_of_two_teams"),
+            models.CheckConstraint(condition=Q(halves__in=[1, 2]), name="match_one_or_two_halves"),
+        ]
+        indexes = [models.Index(fields=["competition", "stage", "heat"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_stage_display()} r{self.round}: {self.home} – {self.away}"
+
+
+class Lineup(models.Model):
+    """Who played which half of a match (R-TEAM-MP-2, R-TEAM-MP-3, R-TEAM-RES-1..3)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="lineups")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    half = models.PositiveSmallIntegerField(_("halvlek"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("laguppställning per halvlek")
+        verbose_name_plural = _("laguppställningar per halvlek")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "player", "half"], name="player_once_per_half"
+            ),
+            models.CheckConstraint(condition=Q(half__in=[1, 2]), name="lineup_half_1_or_2"),
+        ]
+
+
+class BoardResult(models.Model):
+    """One board of a match: both rooms' NS scores (home NS in room 1) and the IMPs."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="board_results")
+    board_number = models.PositiveSmallIntegerField(_("bricka"))
+    score_ns_room1 = models.IntegerField(_("NS-poäng rum 1"), null=True, blank=True)
+    score_ns_room2 = models.IntegerField(_("NS-poäng rum 2"), null=True, blank=True)
+    imps_home = models.DecimalField(_("IMP hemma"), max_digits=5, decimal_places=2)
+    imps_away = models.DecimalField(_("IMP borta"), max_digits=5, decimal_places=2)
+    points_home = models.IntegerField(_("poäng hemma"), default=0)
+    points_away = models.IntegerField(_("poäng borta"), default=0)
+
+    class Meta:
+        verbose_name = _("brickresultat")
+        verbose_name_plural = _("brickresultat")
+        ordering = ["match", "board_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "board_number"], name="board_once_per_match")
+        ]
+
+
+class Penalty(Decided):
+    """A VP penalty (R-TEAM-RES-1: 5 VP per match with an unpaid player)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="penalties")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="penalties"
+    )
+    vp = models.DecimalField(_("VP-avdrag"), max_digits=5, decimal_places=2)
+    clause = models.CharField(_("regel"), max_length=30, default="R-TEAM-RES-1")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("bestraffning")
+        verbose_name_plural = _("bestraffningar")
+
+
+class WalkOver(Decided):
+    """R-TEAM-WO-1: only TK awards a W.O.; scored by R-TEAM-WO-2 (season configuration)."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="walkover")
+    offender = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    force_majeure = models.BooleanField(_("force majeure"), default=False)
+    rule_text = models.CharField(_("poängregel"), max_length=200, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("W.O.")
+        verbose_name_plural = _("W.O.")

@@ -1,0 +1,135 @@
+from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
+
+from .models import (
+    Club,
+    ClubOfficial,
+    Decision,
+    District,
+    Membership,
+    Player,
+    Representation,
+    Season,
+)
+
+
+@admin.register(District)
+class DistrictAdmin(admin.ModelAdmin):
+    list_display = ["code", "name"]
+    search_fields = ["code", "name"]
+
+
+class ClubOfficialInline(admin.TabularInline):
+    model = ClubOfficial
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "short_name", "town", "district"]
+    list_filter = ["district"]
+    search_fields = ["name", "short_name", "town"]
+    inlines = [ClubOfficialInline]
+
+
+class RepresentationInline(admin.TabularInline):
+    model = Representation
+    extra = 0
+    autocomplete_fields = ["club"]
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["mid", "last_name", "first_name", "gender", "birth_year", "max_pin"]
+    list_filter = ["gender", "max_pin"]
+    search_fields = ["mid", "first_name", "last_name"]
+    inlines = [RepresentationInline, MembershipInline]
+
+
+@admin.register(Season)
+class SeasonAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "start_year", "is_current"]
+    fieldsets = [
+        (None, {"fields": ["name", "start_year", "is_current"]}),
+        ("Spelare", {"fields": ["veteran_born_on_or_before", "junior_max_age"]}),
+        (
+            "Avgifter",
+            {
+                "fields": [
+                    "pair_kval_fee_per_player",
+                    "pair_final_fee_per_player",
+                    "team_start_fee",
+                    "team_final_table_fee_per_round",
+                    "team_junior_kval_discount",
+                    "team_final_junior_reduction_per_round",
+                ]
+            },
+        ),
+        (
+            "W.O., bestraffningar och protester",
+            {
+                "fields": [
+                    "wo_winner_vp",
+                    "wo_loser_vp",
+                    "wo_winner_average_if_higher",
+                    "unpaid_player_penalty_vp",
+                    "unpaid_fee_grace_days",
+                    "protest_deadline_sm_semifinal",
+                    "protest_deadline_sm_final",
+                    "invitation_days_before",
+                ]
+            },
+        ),
+        ("Tabeller", {"fields": ["tables"], "classes": ["collapse"]}),
+    ]
+
+
+@admin.register(Representation)
+class RepresentationAdmin(SimpleHistoryAdmin):
+    list_display = ["player", "club", "season"]
+    list_filter = ["season", "club__district"]
+    search_fields = ["player__mid", "player__last_name", "player__first_name", "club__name"]
+    autocomplete_fields = ["player", "club"]
+    list_select_related = ["player", "club", "season"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(SimpleHistoryAdmin):
+    list_display = ["player", "season", "paid_on"]
+    list_filter = ["season", ("paid_on", admin.EmptyFieldListFilter)]
+    search_fields = ["player__mid", "player__last_name", "player__first_name"]
+    autocomplete_fields = ["player"]
+    list_select_related = ["player", "season"]
+
+
+@admin.register(ClubOfficial)
+class ClubOfficialAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "role"]
+    list_filter = ["role"]
+    search_fields = ["user__username", "club__name"]
+    autocomplete_fields = ["user", "club"]
+
+
+@admin.register(Decision)
+class DecisionAdmin(admin.ModelAdmin):
+    """The audit trail: read-only, append-only."""
+
+    list_display = ["decided_at", "action", "object_repr", "clause", "decided_by"]
+    list_filter = ["action", "clause", "season"]
+    search_fields = ["object_repr", "reason", "action"]
+    date_hierarchy = "decided_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

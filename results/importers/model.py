@@ -1,0 +1,506 @@
+"""Format-independent data parsed from a club's result file (pure Python, no Django).
+
+Every parser in :mod:`results.importers` returns one of two shapes:
+
+* :class:`ParsedPairEvent` for a pairs heat (matchpoints, DM Par), and
+* :class:`ParsedTeamEvent` for a team heat or final (IMPs -> VP, DM Lag).
+
+Identifiers are strings throughout: pair numbers such as ``"7"``, ``"1NS"`` or ``"1EW"``
+(Mitchell files number the two directions separately) and team ids such as ``"3"``.
+Player identity is the SBF member number (MID) when the file carries one; the Django layer
+matches pairs by pair number within the heat plus MIDs when present, never by names alone.
+
+A parser raises :class:`ImportFailed` only when the file cannot be read at all (wrong format,
+broken XML, unreadable encoding, too large ...). Everything else (MPs that do not add up, IMPs
+that do not match the scores, a wrong number of boards) is found by :mod:`.validate` and
+returned as a list of :class:`ImportProblem`, Swedish first.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ubf.rules.violations import Severity
+
+__all__ = [
+    "ImportFailed",
+    "ImportProblem",
+    "ParsedBoard",
+    "ParsedMatch",
+    "ParsedPair",
+    "ParsedPairEvent",
+    "ParsedPlayer",
+    "ParsedTeam",
+    "ParsedTeamBoard",
+    "ParsedTeamEvent",
+    "Severity",
+    "TravellerLine",
+]
+
+
+# --------------------------------------------------------------------------- problems
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """One problem found in an uploaded file, in Swedish and English.
+
+    ``line`` is the 1-based line in the file when known; ``element`` names the thing the
+    problem is about (an XML element path such as ``EVENT/BOARD[3]/TRAVELLER_LINE[2]``, a PBN
+    tag, "bricka 12", "match rond 2: 1-4" ...). ``code`` is a stable machine-readable key
+    (e.g. ``"mp-sum"``, ``"board-count"``) and ``clause`` the SPEC clause when one applies.
+    """
+
+    message_sv: str
+    message_en: str
+    line: int | None = None
+    element: str | None = None
+    severity: Severity = Severity.ERROR
+    code: str = ""
+    clause: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == Severity.ERROR
+
+    def message(self, language: str = "sv") -> str:
+        return self.message_en if language.startswith("en") else self.message_sv
+
+    def where(self, language: str = "sv") -> str:
+        parts = []
+        if self.line is not None:
+            parts.append(("line " if language.startswith("en") else "rad ") + str(self.line))
+        if self.element:
+            parts.append(self.element)
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        where = self.where()
+        return f"{where}: {self.message_sv}" if where else self.message_sv
+
+
+class ImportFailed(Exception):
+    """The file could not be read at all; ``problems`` says why (Swedish first)."""
+
+    def __init__(self, problems: list[ImportProblem] | ImportProblem):
+        if isinstance(problems, ImportProblem):
+            problems = [problems]
+        self.problems: list[ImportProblem] = list(problems)
+        super().__init__("; ".join(str(p) for p in self.problems))
+
+    @property
+    def message_sv(self) -> str:
+        return "; ".join(str(p) for p in self.problems)
+
+    @property
+    def message_en(self) -> str:
+        return "; ".join(
+            (f"{p.where('en')}: {p.message_en}" if p.where("en") else p.message_en)
+            for p in self.problems
+        )
+
+
+def problem(
+    message_sv: str,
+    message_en: str,
+    *,
+    line: int | None = None,
+    element: str | None = None,
+    warning: bool = False,
+    code: str = "",
+    clause: str | None = None,
+) -> ImportProblem:
+    """Shorthand used by the parsers and validators."""
+    return ImportProblem(
+        message_sv,
+        message_en,
+        line=line,
+        element=element,
+        severity=Severity.WARNING if warning else Severity.ERROR,
+        code=code,
+        clause=clause,
+    )
+
+
+def fail(
+    message_sv: str,
+    message_en: str,
+    *,
+    line: int | None = None,
+    element: str | None = None,
+    code: str = "",
+) -> ImportFailed:
+    """An :class:`ImportFailed` carrying one error (``raise fail(...)``)."""
+    return ImportFailed(problem(message_sv, message_en, line=line, element=element, code=code))
+
+
+# --------------------------------------------------------------------------- pairs
+
+
+@dataclass(frozen=True)
+class ParsedPlayer:
+    """A player as written in the file. ``mid`` is the SBF member number when present."""
+
+    mid: str | None
+    name: str
+
+
+@dataclass(frozen=True)
+class ParsedPair:
+    """One pair of a pairs heat (a row of the ranking list / a USEBIO ``PAIR``).
+
+    ``total`` and ``percentage`` are the file's own figures (``None`` when absent);
+    ``declared_qualifier`` is the bronze-heat declaration (R-PAIR-KVAL-5) when the file has
+    one. ``line`` is where the pair was found in the file (for messages).
+    """
+
+    number: str
+    players: tuple[ParsedPlayer, ...] = ()
+    total: Decimal | None = None
+    percentage: Decimal | None = None
+    rank: int | None = None
+    boards_played: int | None = None
+    declared_qualifier: bool | None = None
+    line: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class TravellerLine:
+    """One result on one board.
+
+    ``score_ns`` is always North-South's score (``None`` for an artificial adjusted score).
+    ``adjusted`` is ``None`` for a normal result, ``"A6040"``-style for an artificial score
+    (NS percentage then EW percentage, two digits each: A6040, A5050, A6060, A4040), or
+    ``"^"`` for an assigned (artificial but real-valued) score that is matchpointed as usual.
+    ``tricks`` is the number of tricks declarer took. ``mp_ns``/``mp_ew`` are the file's
+    matchpoints on the file's own scale (see ``ParsedPairEvent.scoring_scale``).
+    """
+
+    ns: str
+    ew: str
+    contract: str | None
+    declarer: str | None
+    tricks: int | None
+    score_ns: int | None
+    mp_ns: Decimal | None
+    mp_ew: Decimal | None
+    adjusted: str | None = None
+    round: int | None = None
+    table: int | None = None
+    line: int | None = field(default=None, compare=False)
+
+    @property
+    def artificial_percentages(self) -> tuple[int, int] | None:
+        """(NS %, EW %) for an artificial score such as ``A6040``, else ``None``."""
+        a = self.adjusted
+        if a and len(a) == 5 and a[0] == "A" and a[1:].isdigit():
+            return int(a[1:3]), int(a[3:5])
+        return None
+
+
+@dataclass(frozen=True)
+class ParsedBoard:
+    number: int
+    lines: list[TravellerLine] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ParsedPairEvent:
+    """A pairs heat (one session or the whole heat) as read from a file.
+
+    ``scoring_scale`` is ``"MP1"`` (2 per pair beaten, the Swedish scale) or ``"MP2"``
+    (1 per pair beaten). ``source_format`` is ``"pbn"`` or ``"usebio"``. ``warnings`` are
+    Swedish notes from the parser (ignored columns, normalised values ...).
+    """
+
+    title: str
+    date: datetime.date | None
+    boards_in_session: int
+    pairs: list[ParsedPair]
+    boards: list[ParsedBoard]
+    scoring_scale: str = "MP1"
+    source_format: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def pair(self, number: str) -> ParsedPair | None:
+        for p in self.pairs:
+            if p.number == number:
+                return p
+        return None
+
+
+# --------------------------------------------------------------------------- teams
+
+
+@dataclass(frozen=True)
+class ParsedTeam:
+    """A team: ``id`` is the team's id/number in the heat (a string), ``name`` its name."""
+
+    id: str
+    name: str
+    players: tuple[ParsedPlayer, ...] = ()
+
+
+@dataclass(frozen=True)
+class ParsedTeamBoard:
+    """One board of a team match.
+
+    Room 1 is where the home team sat North-South, room 2 where it sat East-West.
+    ``score_ns_room1``/``score_ns_room2`` are both North-South-relative, so the home team's
+    net is ``score_ns_room1 - score_ns_room2``. ``imps_home`` is the file's IMPs for the home
+    team (``None`` if the file has none). ``points_home``/``points_away`` are the score points
+    each side won on the board, both tables together (for R-TEAM-TIE-1's "most total points").
+    """
+
+    number: int
+    score_ns_room1: int | None
+    score_ns_room2: int | None
+    imps_home: Decimal | None = None
+    points_home: int | None = None
+    points_away: int | None = None
+    line: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class ParsedMatch:
+    """A match between two teams in one round.
+
+    ``imps_home``/``imps_away`` are IMPs won by each side (gross, e.g. 45-32), ``vp_*`` the
+    file's VPs when it has them. ``board_count`` is the number of boards the file says the
+    match had when it lists no boards (CSV without board rows); else it equals len(boards).
+    """
+
+    round: int
+    home: str
+    away: str
+    imps_home: Decimal
+    imps_away: Decimal
+    vp_home: Decimal | None = None
+    vp_away: Decimal | None = None
+    boards: list[ParsedTeamBoard] = field(default_factory=list)
+    board_count: int | None = None
+    line: int | None = field(default=None, compare=False)
+
+    @property
+    def boards_played(self) -> int | None:
+        return len(self.boards) if self.boards else self.board_count
+
+    @property
+    def label(self) -> str:
+        return f"rond {self.round}: {self.home}-{self.away}"
+
+
+@dataclass(frozen=True)
+class ParsedTeamEvent:
+    """A team heat/final as read from a file (``source_format`` "pbn", "usebio" or "csv")."""
+
+    title: str
+    date: datetime.date | None
+    boards_per_match: int | None
+    teams: list[ParsedTeam]
+    matches: list[ParsedMatch]
+    source_format: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def team(self, team_id: str) -> ParsedTeam | None:
+        for t in self.teams:
+            if t.id == team_id:
+                return t
+        return None
+
+
+# --------------------------------------------------------------------------- value helpers
+# Shared by the parsers and writers: normalising the notations real files use.
+
+_STRAIN_ALIASES = {
+    "C": "C",
+    "D": "D",
+    "H": "H",
+    "S": "S",
+    "N": "NT",
+    "NT": "NT",
+    "SA": "NT",  # sans atout (French Magic Contest)
+    "K": "C",  # klöver
+    "R": "D",  # ruter
+    "HJ": "H",  # hjärter
+    "SP": "S",  # spader
+}
+_DECLARERS = {"N": "N", "E": "E", "S": "S", "W": "W", "Ö": "E", "O": "E", "V": "W"}
+_PASS_WORDS = {"PASS", "P", "AP", "PASSED", "ALL PASS", "ALLPASS", "PASSOUT", "PASS OUT"}
+
+
+def normalize_contract(text: str | None) -> str | None:
+    """``"2N"`` → ``"2NT"``, ``"4 H"`` → ``"4H"``, ``"3ntx"`` → ``"3NTX"``, pass → ``"Pass"``.
+
+    Returns ``None`` for an empty/irrelevant value (``""``, ``"-"``, ``"?"``) and raises
+    ValueError for text that is not a contract.
+    """
+    if text is None:
+        return None
+    raw = text.strip().upper().replace(" ", "").replace("*", "X")
+    if raw in ("", "-", "?"):
+        return None
+    if raw in {w.replace(" ", "") for w in _PASS_WORDS}:
+        return "Pass"
+    if not raw[:1].isdigit() or raw[0] not in "1234567":
+        raise ValueError(text)
+    level = raw[0]
+    rest = raw[1:]
+    doubled = ""
+    for suffix in ("XX", "X", "RE", "R", "D"):
+        # "D" alone after a full strain only (4HD); never strip the strain "D" itself.
+        if rest.endswith(suffix) and rest[: -len(suffix)] in _STRAIN_ALIASES:
+            doubled = {"XX": "XX", "X": "X", "RE": "XX", "R": "XX", "D": "X"}[suffix]
+            rest = rest[: -len(suffix)]
+            break
+    if rest not in _STRAIN_ALIASES:
+        raise ValueError(text)
+    return f"{level}{_STRAIN_ALIASES[rest]}{doubled}"
+
+
+def split_contract(contract: str) -> tuple[int, str, int] | None:
+    """``"4SX"`` → ``(4, "S", 1)``; ``"Pass"`` → ``None``. The input must be normalised."""
+    if contract == "Pass":
+        return None
+    level = int(contract[0])
+    rest = contract[1:]
+    doubled = 0
+    if rest.endswith("XX"):
+        doubled, rest = 2, rest[:-2]
+    elif rest.endswith("X"):
+        doubled, rest = 1, rest[:-1]
+    return level, rest, doubled
+
+
+def normalize_declarer(text: str | None) -> str | None:
+    """N/E/S/W (also Swedish Ö/V, and words like "North"/"Nord"); ``None`` when empty."""
+    if text is None:
+        return None
+    raw = text.strip().upper()
+    if raw in ("", "-", "?"):
+        return None
+    if raw[0] in _DECLARERS:
+        return _DECLARERS[raw[0]]
+    raise ValueError(text)
+
+
+def parse_decimal(text: str | None) -> Decimal | None:
+    """``"12.5"``, ``"12,5"`` (Swedish decimal comma), ``"-"``/``"?"``/``""`` → ``None``."""
+    if text is None:
+        return None
+    raw = text.strip().replace("\u2212", "-").replace(",", ".").replace("%", "")
+    if raw in ("", "-", "?"):
+        return None
+    try:
+        value = Decimal(raw)
+    except ArithmeticError as exc:
+        raise ValueError(text) from exc
+    if not value.is_finite():
+        raise ValueError(text)
+    return value
+
+
+def parse_int(text: str | None) -> int | None:
+    """A whole number, or ``None`` for empty/``-``/``?``; ValueError otherwise."""
+    value = parse_decimal(text)
+    if value is None:
+        return None
+    if value != value.to_integral_value():
+        raise ValueError(text)
+    return int(value)
+
+
+def parse_date(text: str | None) -> datetime.date | None:
+    """YYYY.MM.DD (PBN), YYYY-MM-DD (ISO, USEBIO 1.3) or DD/MM/YYYY (USEBIO 1.2); else None."""
+    if not text:
+        return None
+    raw = text.strip()
+    for fmt in ("%Y.%m.%d", "%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%Y/%m/%d"):
+        try:
+            return datetime.datetime.strptime(raw, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def board_points(
+    score_ns_room1: int | None, score_ns_room2: int | None
+) -> tuple[int | None, int | None]:
+    """Score points won by (home, away) on a board, both rooms together (R-TEAM-TIE-1).
+
+    In room 1 the home team sits NS and wins a positive NS score; in room 2 it sits EW and
+    wins a negative NS score. ``(None, None)`` when a room has no score.
+    """
+    if score_ns_room1 is None or score_ns_room2 is None:
+        return None, None
+    home = max(score_ns_room1, 0) + max(-score_ns_room2, 0)
+    away = max(-score_ns_room1, 0) + max(score_ns_room2, 0)
+    return home, away
+
+
+def match_imps(board_imps: list[Decimal]) -> tuple[Decimal, Decimal]:
+    """Gross IMPs (home, away) from the home team's net IMPs on each board."""
+    home = sum((b for b in board_imps if b > 0), Decimal(0))
+    away = sum((-b for b in board_imps if b < 0), Decimal(0))
+    return home, away
+
+
+def fmt_decimal(value: Decimal | None, places: int | None = None) -> str:
+    """Plain text for a Decimal (no exponent); ``places`` fixes the number of decimals."""
+    if value is None:
+        return ""
+    if places is not None:
+        value = value.quantize(Decimal(1).scaleb(-places))
+    text = format(value, "f")
+    if places is None and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text or "0"
+
+
+_MID_RE = re.compile(r"\d{3,}")
+
+
+def split_names(cell: str | None) -> tuple[ParsedPlayer, ...]:
+    """Players from a PBN ``Names`` cell.
+
+    Convention (documented in docs/result-formats.md): the two names are separated by
+    `` - `` (space, hyphen, space; names may contain hyphens such as "Anna-Karin"), and each
+    name may be followed by its MID in parentheses or brackets: ``"Åsa Öberg (12345) - Märta
+    Ängström (23456)"``. Without MIDs, ``mid`` is ``None``.
+    """
+    if not cell:
+        return ()
+    text = cell.strip()
+    if text in ("-", "?"):
+        return ()
+    for sep in (" - ", " – ", " & ", " / "):
+        if sep in text:
+            parts = text.split(sep)
+            break
+    else:
+        parts = [text]
+    players = []
+    for part in parts:
+        part = part.strip()
+        if not part:
+            continue
+        mid = None
+        for open_, close in (("(", ")"), ("[", "]")):
+            if part.endswith(close) and open_ in part:
+                inner = part[part.rindex(open_) + 1 : -1].strip()
+                if inner.isdigit():
+                    mid = inner
+                    part = part[: part.rindex(open_)].strip()
+                break
+        players.append(ParsedPlayer(mid=mid, name=part))
+    return tuple(players)
+
+
+def split_mids(cell: str | None) -> list[str]:
+    """MIDs from a ``PlayerId``-style cell: every run of 3+ digits (``"12345 - 23456"``)."""
+    if not cell:
+        return []
+    return _MID_RE.findall(cell)
