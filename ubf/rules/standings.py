@@ -1,0 +1,676 @@
+"""Rankings with their tie-breaks: teams (R-TEAM-TIE-1, R-TEAM-FINAL-2) and pairs
+(R-PAIR-TIE-1..3).
+
+Teams, in order (R-TEAM-TIE-1; the final ranks the same way, R-TEAM-FINAL-2):
+
+1. ``vp`` — most VP, after penalties (R-VP-4);
+2. ``imp_quotient`` — highest IMP quotient, IMPs won / IMPs lost over all matches. A team that
+   lost no IMPs ranks highest (SPEC: "lost = 0 ranks highest"), whatever it won, also 0/0; two
+   such teams are equal on this criterion;
+3. ``h2h_imps`` — most IMPs won in the matches among the teams still tied;
+4. ``h2h_boards`` — most boards won in those matches (the side with more IMPs on a board wins
+   it; a 0-IMP board is won by nobody);
+5. ``h2h_points`` — most total points won in those matches (``points_home``/``points_away``);
+6. ``lot``.
+
+A criterion that splits a tied group leaves subgroups; each subgroup of two or more is resolved
+again from ``h2h_imps`` among its own members only. ``h2h_boards`` and ``h2h_points`` need the
+board results of every match among the tied teams; if one of them has none (``boards`` missing or
+empty), the criterion is skipped for that group and every member's explanation says so.
+
+Pairs (R-PAIR-TIE-1): equal ``score``; (1) ``boards_won`` among the tied pairs; (2) ``h2h_mp``,
+the matchpoints scored on boards against the other tied pairs; (3) ``lot``. Subgroups restart
+from (1) (R-PAIR-TIE-3). For plaques only (1) is used and pairs still equal share the higher
+place (R-PAIR-TIE-2, :func:`plaque_places`).
+
+Arithmetic is exact (``Fraction``): a ranking does not depend on the order of the input. A lot
+calls ``draw(candidates, k)``, which returns the k candidates that go first; it is called with
+k = 1 once per place to fill, with the candidates in sorted order of their keys (or of their
+``repr`` when keys do not compare), so a deterministic ``draw`` gives a deterministic ranking.
+The default is a fair draw with :class:`random.Random` (seeded with ``seed`` when given).
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+import random
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from numbers import Rational
+from typing import Any
+
+__all__ = [
+    "PAIR_CRITERIA",
+    "TEAM_CRITERIA",
+    "PairStanding",
+    "TeamStanding",
+    "plaque_places",
+    "random_draw",
+    "rank_pairs",
+    "rank_teams",
+]
+
+Draw = Callable[[list, int], Sequence]
+
+TEAM_CRITERIA: tuple[str, ...] = (
+    "vp",
+    "imp_quotient",
+    "h2h_imps",
+    "h2h_boards",
+    "h2h_points",
+    "lot",
+)
+PAIR_CRITERIA: tuple[str, ...] = ("score", "boards_won", "h2h_mp", "lot")
+
+_TEAM_CLAUSE = "R-TEAM-TIE-1"
+_PAIR_CLAUSE = "R-PAIR-TIE-1"
+_INFINITY = Decimal("Infinity")
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    """One team's place (R-TEAM-TIE-1, R-TEAM-FINAL-2).
+
+    ``vp`` is after penalties. ``imp_quotient`` is ``Decimal('Infinity')`` when the team lost no
+    IMPs (it sorts above every finite quotient), otherwise won / lost to 28 significant digits;
+    ``imp_quotient_exact`` is the exact ``Fraction`` (None for infinity), which the ranking uses.
+    ``decided_by`` names the criterion that put the team below the one before it (None for the
+    first). ``explanation`` is a tuple of dicts, one per criterion applied to the team, with
+    ``criterion``, ``clause``, ``among`` (the teams compared), ``value`` (a string), ``skipped``
+    and the wording ``sv`` / ``en``; it is JSON-serialisable when the team keys are.
+    """
+
+    team: Hashable
+    rank: int
+    vp: Decimal
+    imp_quotient: Decimal
+    imps_won: Decimal
+    imps_lost: Decimal
+    matches_played: int
+    decided_by: str | None
+    penalty: Decimal = Decimal("0.00")
+    imp_quotient_exact: Fraction | None = None
+    explanation: tuple[dict, ...] = field(default=(), compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class PairStanding:
+    """One pair's place (R-PAIR-TIE-1, R-PAIR-TIE-3); fields as :class:`TeamStanding`."""
+
+    pair: Hashable
+    rank: int
+    score: Fraction
+    decided_by: str | None
+    explanation: tuple[dict, ...] = field(default=(), compare=False, hash=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------------
+
+
+def _frac(value: Any, name: str) -> Fraction:
+    """An exact Fraction from int / Fraction / Decimal / float (shortest repr) / str."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    if isinstance(value, Rational):
+        return Fraction(value)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{name} must be finite, got {value!r}")
+        return Fraction(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {value!r}")
+        return Fraction(repr(value))
+    if isinstance(value, str):
+        try:
+            return Fraction(Decimal(value.strip().replace(",", ".")))
+        except (decimal.InvalidOperation, ValueError) as exc:
+            raise ValueError(f"{name} is not a number: {value!r}") from exc
+    raise ValueError(f"{name} must be a number, got {value!r}")
+
+
+def _dec(value: Fraction) -> Decimal:
+    """A Fraction as a Decimal: exact when it has a finite decimal expansion, else 28 digits."""
+    ctx = decimal.Context(prec=28)
+    result = ctx.divide(Decimal(value.numerator), Decimal(value.denominator))
+    return result
+
+
+def _text(value: Fraction) -> str:
+    """A figure for people: whole numbers as such, others with two decimals."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return str(_dec(value).quantize(Decimal("0.01"), rounding=decimal.ROUND_HALF_UP))
+
+
+def _sv(text: str) -> str:
+    """Swedish decimal comma."""
+    return text.replace(".", ",")
+
+
+def _sorted(keys: Iterable[Hashable]) -> list:
+    keys = list(keys)
+    try:
+        return sorted(keys)
+    except TypeError:
+        return sorted(keys, key=repr)
+
+
+def _names(keys: Iterable[Hashable]) -> str:
+    return ", ".join(str(k) for k in _sorted(keys))
+
+
+def random_draw(seed: Any = None) -> Draw:
+    """A fair lot: ``draw(candidates, k)`` picks k of the candidates uniformly at random.
+
+    Seeded with ``seed`` (reproducible, so the seed can be recorded with the lot) or from the
+    operating system when None.
+    """
+    rng = random.Random(seed)
+
+    def draw(candidates: list, k: int) -> list:
+        return rng.sample(list(candidates), k)
+
+    return draw
+
+
+# --------------------------------------------------------------------------------------------
+# The generic tie-break engine
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What one criterion says about one group: values per member, or skipped with a reason."""
+
+    values: dict | None  # member -> comparable value (higher is better); None = skipped
+    shown: dict = field(default_factory=dict)  # member -> (figure text, sv text, en text)
+    skip_sv: str = ""
+    skip_en: str = ""
+
+
+@dataclass
+class _Engine:
+    criteria: Sequence[tuple[str, Callable[[tuple], _Outcome]]]
+    restart: int  # index of the criterion a split subgroup restarts from (and after)
+    clause: str
+    draw: Draw
+    notes: dict = field(default_factory=dict)  # member -> list of explanation dicts
+
+    def note(self, member, entry: dict) -> None:
+        self.notes.setdefault(member, []).append(entry)
+
+    def order(self, group: tuple, start: int) -> list[list]:
+        """Order ``group`` from criterion ``start``; returns [member, decided_by] pairs."""
+        if len(group) == 1:
+            return [[group[0], None]]
+        among = _sorted(group)
+        for index in range(start, len(self.criteria)):
+            name, evaluate = self.criteria[index]
+            outcome = evaluate(group)
+            if outcome.values is None:
+                for member in group:
+                    self.note(
+                        member,
+                        {
+                            "criterion": name,
+                            "clause": self.clause,
+                            "among": among,
+                            "value": None,
+                            "skipped": True,
+                            "sv": outcome.skip_sv,
+                            "en": outcome.skip_en,
+                        },
+                    )
+                continue
+            for member in group:
+                figure, sv, en = outcome.shown[member]
+                self.note(
+                    member,
+                    {
+                        "criterion": name,
+                        "clause": self.clause,
+                        "among": among,
+                        "value": figure,
+                        "skipped": False,
+                        "sv": sv,
+                        "en": en,
+                    },
+                )
+            levels = sorted(set(outcome.values.values()), reverse=True)
+            if len(levels) == 1:
+                continue
+            result: list[list] = []
+            next_start = self.restart if index >= self.restart else index + 1
+            for position, level in enumerate(levels):
+                sub = tuple(_sorted(m for m in group if outcome.values[m] == level))
+                part = self.order(sub, next_start)
+                if position > 0:
+                    part[0][1] = name
+                result.extend(part)
+            return result
+        return self.lot(group)
+
+    def lot(self, group: tuple) -> list[list]:
+        remaining = _sorted(group)
+        among = list(remaining)
+        result: list[list] = []
+        place = 0
+        while remaining:
+            if len(remaining) == 1:
+                chosen = remaining[0]
+            else:
+                picked = list(self.draw(list(remaining), 1))
+                if len(picked) != 1 or picked[0] not in remaining:
+                    raise ValueError(f"draw must return 1 of {remaining!r}, got {picked!r}")
+                chosen = picked[0]
+            place += 1
+            remaining = [m for m in remaining if m != chosen]
+            result.append([chosen, "lot" if place > 1 else None])
+            self.note(
+                chosen,
+                {
+                    "criterion": "lot",
+                    "clause": self.clause,
+                    "among": among,
+                    "value": str(place),
+                    "skipped": False,
+                    "sv": f"Lottning mellan {_names(among)}: lottad som nummer {place}",
+                    "en": f"Lot among {_names(among)}: drawn in position {place}",
+                },
+            )
+        return result
+
+
+# --------------------------------------------------------------------------------------------
+# Teams
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Match:
+    home: Hashable
+    away: Hashable
+    imps_home: Fraction
+    imps_away: Fraction
+    vp_home: Fraction
+    vp_away: Fraction
+    boards: tuple[tuple[Fraction, Fraction, Fraction, Fraction], ...] | None
+
+
+def _parse_match(raw: Mapping, known: set) -> _Match:
+    home, away = raw["home"], raw["away"]
+    for side in (home, away):
+        if side not in known:
+            raise ValueError(f"match team {side!r} is not among the teams")
+    if home == away:
+        raise ValueError(f"a team cannot meet itself: {home!r}")
+    boards = raw.get("boards")
+    parsed_boards = None
+    if boards:
+        parsed_boards = tuple(
+            (
+                _frac(b["imps_home"], "board imps_home"),
+                _frac(b["imps_away"], "board imps_away"),
+                _frac(b["points_home"], "board points_home"),
+                _frac(b["points_away"], "board points_away"),
+            )
+            for b in boards
+        )
+    return _Match(
+        home=home,
+        away=away,
+        imps_home=_frac(raw["imps_home"], "imps_home"),
+        imps_away=_frac(raw["imps_away"], "imps_away"),
+        vp_home=_frac(raw["vp_home"], "vp_home"),
+        vp_away=_frac(raw["vp_away"], "vp_away"),
+        boards=parsed_boards,
+    )
+
+
+def _quotient_key(won: Fraction, lost: Fraction) -> tuple[int, Fraction]:
+    # R-TEAM-TIE-1: lost = 0 ranks highest; otherwise the exact quotient.
+    return (1, Fraction(0)) if lost == 0 else (0, won / lost)
+
+
+def rank_teams(
+    teams: Iterable[Hashable],
+    matches: Iterable[Mapping],
+    *,
+    penalties: Mapping[Hashable, Any] | None = None,
+    draw: Draw | None = None,
+    seed: Any = None,
+) -> list[TeamStanding]:
+    """Rank teams in a heat or in the final (R-TEAM-TIE-1, R-TEAM-FINAL-2, R-VP-4).
+
+    ``teams``: team keys. ``matches``: mappings with ``home``, ``away``, ``imps_home``,
+    ``imps_away``, ``vp_home``, ``vp_away`` and optionally ``boards`` (mappings with
+    ``imps_home``, ``imps_away``, ``points_home``, ``points_away``). ``penalties`` maps a team
+    to the VP subtracted from its total. ``draw(candidates, k)`` decides lots (default: a fair
+    random draw, seeded with ``seed`` when given). Returns one :class:`TeamStanding` per team,
+    best first. Raises ValueError for a match with a team not in ``teams`` or a non-number.
+    """
+    team_list = list(dict.fromkeys(teams))
+    known = set(team_list)
+    parsed = [_parse_match(m, known) for m in matches]
+    penalty_of: dict = {t: Fraction(0) for t in team_list}
+    for team, amount in (penalties or {}).items():
+        if team not in known:
+            raise ValueError(f"penalty for unknown team {team!r}")
+        penalty_of[team] = _frac(amount, "penalty")
+
+    vp = {t: -penalty_of[t] for t in team_list}
+    won = dict.fromkeys(team_list, Fraction(0))
+    lost = dict.fromkeys(team_list, Fraction(0))
+    played = dict.fromkeys(team_list, 0)
+    for m in parsed:
+        vp[m.home] += m.vp_home
+        vp[m.away] += m.vp_away
+        won[m.home] += m.imps_home
+        lost[m.home] += m.imps_away
+        won[m.away] += m.imps_away
+        lost[m.away] += m.imps_home
+        played[m.home] += 1
+        played[m.away] += 1
+
+    def by_vp(group: tuple) -> _Outcome:
+        shown = {}
+        for t in group:
+            text = _text(vp[t])
+            sv = f"Vinstpoäng: {_sv(text)} VP"
+            en = f"Victory points: {text} VP"
+            if penalty_of[t]:
+                pen = _text(penalty_of[t])
+                sv += f" (efter avdrag med {_sv(pen)} VP)"
+                en += f" (after a penalty of {pen} VP)"
+            shown[t] = (text, sv, en)
+        return _Outcome({t: vp[t] for t in group}, shown)
+
+    def by_quotient(group: tuple) -> _Outcome:
+        shown = {}
+        for t in group:
+            w, lo = _text(won[t]), _text(lost[t])
+            if lost[t] == 0:
+                figure = "inf"
+                sv = f"IMP-kvot: {_sv(w)}/0 – inga förlorade IMP, rankas högst"
+                en = f"IMP quotient: {w}/0 – no IMPs lost, ranks highest"
+            else:
+                q = str(_dec(won[t] / lost[t]).quantize(Decimal("0.0001")))
+                figure = q
+                sv = f"IMP-kvot: {_sv(w)}/{_sv(lo)} = {_sv(q)}"
+                en = f"IMP quotient: {w}/{lo} = {q}"
+            shown[t] = (figure, sv, en)
+        return _Outcome({t: _quotient_key(won[t], lost[t]) for t in group}, shown)
+
+    def among(group: tuple) -> list[_Match]:
+        members = set(group)
+        return [m for m in parsed if m.home in members and m.away in members]
+
+    def by_h2h_imps(group: tuple) -> _Outcome:
+        total = dict.fromkeys(group, Fraction(0))
+        for m in among(group):
+            total[m.home] += m.imps_home
+            total[m.away] += m.imps_away
+        shown = {}
+        for t in group:
+            others = _names(o for o in group if o != t)
+            text = _text(total[t])
+            shown[t] = (
+                text,
+                f"Vunna IMP i inbördes möten med {others}: {_sv(text)}",
+                f"IMPs won in the matches against {others}: {text}",
+            )
+        return _Outcome(total, shown)
+
+    def board_criterion(what_sv: str, what_en: str, count: Callable) -> Callable:
+        def evaluate(group: tuple) -> _Outcome:
+            relevant = among(group)
+            missing = [m for m in relevant if m.boards is None]
+            if missing:
+                listed = ", ".join(f"{m.home}–{m.away}" for m in missing)
+                return _Outcome(
+                    None,
+                    skip_sv=(
+                        f"{what_sv.capitalize()} i inbördes möten kunde inte användas: "
+                        f"brickresultat saknas för {listed}"
+                    ),
+                    skip_en=(
+                        f"{what_en.capitalize()} in the matches among the tied teams skipped: "
+                        f"no board results uploaded for {listed}"
+                    ),
+                )
+            total = dict.fromkeys(group, Fraction(0))
+            for m in relevant:
+                home, away = count(m)
+                total[m.home] += home
+                total[m.away] += away
+            shown = {}
+            for t in group:
+                others = _names(o for o in group if o != t)
+                text = _text(total[t])
+                shown[t] = (
+                    text,
+                    f"{what_sv.capitalize()} i inbördes möten med {others}: {_sv(text)}",
+                    f"{what_en.capitalize()} in the matches against {others}: {text}",
+                )
+            return _Outcome(total, shown)
+
+        return evaluate
+
+    def boards_won(m: _Match) -> tuple[int, int]:
+        home = sum(1 for b in m.boards if b[0] > b[1])
+        away = sum(1 for b in m.boards if b[1] > b[0])
+        return home, away
+
+    def points_won(m: _Match) -> tuple[Fraction, Fraction]:
+        return sum((b[2] for b in m.boards), Fraction(0)), sum(
+            (b[3] for b in m.boards), Fraction(0)
+        )
+
+    engine = _Engine(
+        criteria=(
+            ("vp", by_vp),
+            ("imp_quotient", by_quotient),
+            ("h2h_imps", by_h2h_imps),
+            ("h2h_boards", board_criterion("vunna brickor", "boards won", boards_won)),
+            ("h2h_points", board_criterion("vunna totalpoäng", "total points won", points_won)),
+        ),
+        restart=2,
+        clause=_TEAM_CLAUSE,
+        draw=draw if draw is not None else random_draw(seed),
+    )
+    ordered = engine.order(tuple(_sorted(team_list)), 0) if team_list else []
+
+    standings = []
+    for position, (team, decided_by) in enumerate(ordered, start=1):
+        exact = None if lost[team] == 0 else won[team] / lost[team]
+        standings.append(
+            TeamStanding(
+                team=team,
+                rank=position,
+                vp=_dec(vp[team]).quantize(Decimal("0.01")),
+                imp_quotient=_INFINITY if exact is None else _dec(exact),
+                imps_won=_dec(won[team]),
+                imps_lost=_dec(lost[team]),
+                matches_played=played[team],
+                decided_by=decided_by,
+                penalty=_dec(penalty_of[team]).quantize(Decimal("0.01")),
+                imp_quotient_exact=exact,
+                explanation=tuple(engine.notes.get(team, ())),
+            )
+        )
+    return standings
+
+
+# --------------------------------------------------------------------------------------------
+# Pairs
+# --------------------------------------------------------------------------------------------
+
+
+def _pair_board_data(boards: Iterable[Mapping]) -> tuple[dict, list]:
+    """(mp[(pair, board)], lines as (board, ns, ew, mp_ns, mp_ew))."""
+    mp: dict = {}
+    lines = []
+    for line in boards:
+        board, ns, ew = line["board"], line["ns"], line["ew"]
+        mp_ns = _frac(line["mp_ns"], "mp_ns")
+        mp_ew = _frac(line["mp_ew"], "mp_ew")
+        for pair, value in ((ns, mp_ns), (ew, mp_ew)):
+            if (pair, board) in mp:
+                raise ValueError(f"pair {pair!r} has two results on board {board!r}")
+            mp[(pair, board)] = value
+        lines.append((board, ns, ew, mp_ns, mp_ew))
+    return mp, lines
+
+
+def _boards_won_outcome(group: tuple, mp: dict, board_keys: list) -> _Outcome:
+    """R-PAIR-TIE-1 (1): boards won against the other tied pairs, board by board."""
+    won = dict.fromkeys(group, 0)
+    for board in board_keys:
+        present = [p for p in group if (p, board) in mp]
+        for i, p in enumerate(present):
+            for q in present[i + 1 :]:
+                if mp[(p, board)] > mp[(q, board)]:
+                    won[p] += 1
+                elif mp[(q, board)] > mp[(p, board)]:
+                    won[q] += 1
+    shown = {}
+    for p in group:
+        others = _names(o for o in group if o != p)
+        shown[p] = (
+            str(won[p]),
+            f"Vunna brickor mot {others}: {won[p]}",
+            f"Boards won against {others}: {won[p]}",
+        )
+    return _Outcome({p: Fraction(won[p]) for p in group}, shown)
+
+
+def _pair_engine(score: dict, mp: dict, lines: list, draw: Draw, *, plaques: bool) -> _Engine:
+    board_keys = _sorted({board for (_, board) in mp})
+
+    def by_score(group: tuple) -> _Outcome:
+        shown = {}
+        for p in group:
+            text = _text(score[p])
+            shown[p] = (text, f"Poäng: {_sv(text)}", f"Score: {text}")
+        return _Outcome({p: score[p] for p in group}, shown)
+
+    def by_boards(group: tuple) -> _Outcome:
+        return _boards_won_outcome(group, mp, board_keys)
+
+    def by_h2h(group: tuple) -> _Outcome:
+        members = set(group)
+        total = dict.fromkeys(group, Fraction(0))
+        met = dict.fromkeys(group, 0)
+        for _board, ns, ew, mp_ns, mp_ew in lines:
+            if ns in members and ew in members:
+                total[ns] += mp_ns
+                total[ew] += mp_ew
+                met[ns] += 1
+                met[ew] += 1
+        shown = {}
+        for p in group:
+            others = _names(o for o in group if o != p)
+            text = _text(total[p])
+            shown[p] = (
+                text,
+                f"Matchpoäng i inbördes möten med {others} (brickor: {met[p]}): {_sv(text)}",
+                f"Matchpoints in the meetings with {others} ({met[p]} boards): {text}",
+            )
+        return _Outcome(total, shown)
+
+    criteria: list = [("score", by_score), ("boards_won", by_boards)]
+    if not plaques:
+        criteria.append(("h2h_mp", by_h2h))
+    return _Engine(criteria=criteria, restart=1, clause=_PAIR_CLAUSE, draw=draw)
+
+
+def _pair_inputs(pairs: Iterable, scores: Mapping, boards: Iterable[Mapping]):
+    pair_list = list(dict.fromkeys(pairs))
+    missing = [p for p in pair_list if p not in scores]
+    if missing:
+        raise ValueError(f"no score for {missing!r}")
+    score = {p: _frac(scores[p], "score") for p in pair_list}
+    mp, lines = _pair_board_data(boards)
+    return pair_list, score, mp, lines
+
+
+def rank_pairs(
+    pairs: Iterable[Hashable],
+    scores: Mapping[Hashable, Any],
+    boards: Iterable[Mapping],
+    *,
+    draw: Draw | None = None,
+    seed: Any = None,
+) -> list[PairStanding]:
+    """Rank pairs in a heat or final, breaking ties (R-PAIR-TIE-1, R-PAIR-TIE-3).
+
+    ``scores`` maps a pair to its total; ``boards`` lists every traveller line as a mapping
+    {board, ns, ew, mp_ns, mp_ew}. Pairs on equal score are separated by (1) boards won among
+    them, (2) matchpoints scored against each other, (3) lot; a subgroup split off by a
+    criterion restarts from (1) among its own members. Returns :class:`PairStanding`, best first.
+    """
+    pair_list, score, mp, lines = _pair_inputs(pairs, scores, boards)
+    draw = draw if draw is not None else random_draw(seed)
+    engine = _pair_engine(score, mp, lines, draw, plaques=False)
+    ordered = engine.order(tuple(_sorted(pair_list)), 0) if pair_list else []
+    return [
+        PairStanding(
+            pair=pair,
+            rank=position,
+            score=score[pair],
+            decided_by=decided_by,
+            explanation=tuple(engine.notes.get(pair, ())),
+        )
+        for position, (pair, decided_by) in enumerate(ordered, start=1)
+    ]
+
+
+def plaque_places(
+    pairs: Iterable[Hashable], scores: Mapping[Hashable, Any], boards: Iterable[Mapping]
+) -> dict[Hashable, int]:
+    """Places for plaques (R-PAIR-TIE-2): equal scores are separated by boards won only
+    (criterion (1) of R-PAIR-TIE-1, with subgroups re-resolved among themselves, R-PAIR-TIE-3);
+    pairs still equal share the higher place: two pairs sharing 2nd both get 2, the next gets 4.
+    """
+    pair_list, score, mp, lines = _pair_inputs(pairs, scores, boards)
+
+    def no_lot(candidates: list, k: int) -> list:
+        raise AssertionError("plaques share places instead of drawing lots")
+
+    # The engine's criteria (score, boards won), but where it would draw a lot the pairs share.
+    engine = _pair_engine(score, mp, lines, no_lot, plaques=True)
+    places: dict = {}
+
+    def place(group: tuple, start: int, first_place: int) -> None:
+        if len(group) == 1:
+            places[group[0]] = first_place
+            return
+        for index in range(start, len(engine.criteria)):
+            _name, evaluate = engine.criteria[index]
+            values = evaluate(group).values
+            levels = sorted(set(values.values()), reverse=True)
+            if len(levels) == 1:
+                continue
+            next_place = first_place
+            for level in levels:
+                sub = tuple(_sorted(p for p in group if values[p] == level))
+                place(sub, engine.restart, next_place)
+                next_place += len(sub)
+            return
+        for p in group:
+            places[p] = first_place
+
+    if pair_list:
+        place(tuple(_sorted(pair_list)), 0, 1)
+    return places
