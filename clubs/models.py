@@ -8,7 +8,7 @@ turns them into the pure :class:`ubf.rules.season.SeasonRules` the rulebook func
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MinValueValidator, RegexValidator
+from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -322,6 +322,41 @@ class ClubOfficial(models.Model):
         return f"{self.user} – {self.club} ({self.get_role_display()})"
 
 
+class Decided(models.Model):
+    """Fields shared by every record of a TK decision: status, decider, when, why (R-GEN-3)."""
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("begärd")
+        GRANTED = "granted", _("beviljad")
+        REJECTED = "rejected", _("avslagen")
+
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.REQUESTED
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("begärd av"),
+    )
+    requested_at = models.DateTimeField(_("begärd"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("beslutad av"),
+    )
+    decided_at = models.DateTimeField(_("beslutad"), null=True, blank=True)
+    reason = models.TextField(_("motivering"), blank=True)
+
+    class Meta:
+        abstract = True
+
+
 class Decision(models.Model):
     """A typed, append-only record of a TK decision (R-GEN-3): who, when, what, why.
 
@@ -363,3 +398,49 @@ class Decision(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Decision rows are append-only.")
+
+
+class ReminderLog(models.Model):
+    """One reminder sent (idempotence: each kind, object and offset is sent once)."""
+
+    kind = models.CharField(_("slag"), max_length=60)
+    object_type = models.CharField(_("objekttyp"), max_length=60)
+    object_id = models.PositiveBigIntegerField(_("objekt-id"))
+    offset = models.CharField(_("tidpunkt"), max_length=30)
+    sent_at = models.DateTimeField(_("skickad"), auto_now_add=True)
+    recipients = models.JSONField(_("mottagare"), default=list)
+    subject = models.CharField(_("ämne"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("påminnelse")
+        verbose_name_plural = _("påminnelser (skickade)")
+        ordering = ["-sent_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "object_type", "object_id", "offset"], name="reminder_sent_once"
+            )
+        ]
+
+
+class FeeStatus(models.Model):
+    """Payment status of a fee line computed by the rules (the lines themselves are derived):
+    collected by the heat responsible, passed to UBF, marked paid."""
+
+    object_type = models.CharField(_("objekttyp"), max_length=60)
+    object_id = models.PositiveBigIntegerField(_("objekt-id"))
+    kind = models.CharField(_("avgift"), max_length=40)
+    collected_on = models.DateField(_("inbetald till arrangören"), null=True, blank=True)
+    passed_to_ubf_on = models.DateField(_("vidarebefordrad till UBF"), null=True, blank=True)
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("avgiftsstatus")
+        verbose_name_plural = _("avgiftsstatus")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["object_type", "object_id", "kind"], name="one_status_per_fee"
+            )
+        ]

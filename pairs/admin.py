@@ -3,12 +3,15 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from .models import (
     DirectQualifier,
+    ExternalQualifier,
     FinalSeat,
+    HeatChangeRequest,
     Offer,
     PairCompetition,
     PairEntry,
     PairHeat,
     ReserveNotice,
+    SmPartnerDeclaration,
 )
 
 PLAYER_SEARCH = [
@@ -111,3 +114,24 @@ class OfferAdmin(SimpleHistoryAdmin):
     list_display = ["seat", "entry", "offered_at", "answer", "answered_at", "recorded_by"]
     list_filter = ["answer"]
     raw_id_fields = ["seat", "entry"]
+
+
+@admin.register(HeatChangeRequest)
+class HeatChangeRequestAdmin(SimpleHistoryAdmin):
+    list_display = ["kind", "pair_heat", "team_heat", "status", "requested_at", "decided_by"]
+    list_filter = ["kind", "status"]
+    raw_id_fields = ["pair_heat", "team_heat"]
+
+
+@admin.register(ExternalQualifier)
+class ExternalQualifierAdmin(SimpleHistoryAdmin):
+    list_display = ["player", "season", "discipline", "district", "played_on"]
+    list_filter = ["season", "discipline", "district"]
+    search_fields = ["player__mid", "player__last_name"]
+    autocomplete_fields = ["player"]
+
+
+@admin.register(SmPartnerDeclaration)
+class SmPartnerDeclarationAdmin(SimpleHistoryAdmin):
+    list_display = ["competition", "player", "partner", "declared_at"]
+    autocomplete_fields = ["player", "partner"]

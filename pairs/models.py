@@ -9,7 +9,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Club, Player, Season
+from clubs.models import Club, Decided, Player, Season
 from ubf.rules.types import Discipline, HeatType
 
 
@@ -293,3 +293,80 @@ class Offer(models.Model):
         verbose_name = _("erbjudande (par)")
         verbose_name_plural = _("erbjudanden (par)")
         ordering = ["offered_at"]
+
+
+class HeatChangeRequest(Decided):
+    """R-PAIR-KVAL-2: after the registration deadline a club may not move or cancel a heat
+    without UBF's explicit consent; the change is a request that TK approves or rejects."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", _("flytta")
+        CANCEL = "cancel", _("ställa in")
+
+    pair_heat = models.ForeignKey(
+        PairHeat, on_delete=models.CASCADE, null=True, blank=True, related_name="change_requests"
+    )
+    team_heat = models.ForeignKey(
+        "teams.TeamHeat",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="change_requests",
+    )
+    kind = models.CharField(_("ändring"), max_length=6, choices=Kind.choices)
+    new_first_date = models.DateField(_("nytt datum"), null=True, blank=True)
+    new_second_date = models.DateField(_("nytt datum 2"), null=True, blank=True)
+    request_reason = models.TextField(_("klubbens motivering"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("ändringsbegäran (heat)")
+        verbose_name_plural = _("ändringsbegäran (heat)")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(pair_heat__isnull=False, team_heat__isnull=True)
+                | Q(pair_heat__isnull=True, team_heat__isnull=False),
+                name="change_request_for_one_heat",
+            )
+        ]
+
+
+class ExternalQualifier(models.Model):
+    """A qualifier a player played outside this system (another dfb) this season, recorded
+    by TK for R-PAIR-KVAL-7 and R-PAIR-RES-2."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    discipline = models.CharField(
+        _("disciplin"), max_length=10, choices=PairCompetition.DISCIPLINE_CHOICES
+    )
+    district = models.CharField(_("distrikt"), max_length=16)
+    played_on = models.DateField(_("speldag"))
+    note = models.CharField(_("anteckning"), max_length=200, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("kval i annat distrikt")
+        verbose_name_plural = _("kval i andra distrikt")
+
+
+class SmPartnerDeclaration(models.Model):
+    """R-PAIR-RES-4: the partner a player qualified to SM declares for the SM stage."""
+
+    competition = models.ForeignKey(PairCompetition, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    partner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    declared_at = models.DateTimeField(_("anmäld"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("SM-partneranmälan")
+        verbose_name_plural = _("SM-partneranmälningar")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "player"], name="one_sm_partner_declaration"
+            )
+        ]

@@ -4,10 +4,12 @@ from simple_history.admin import SimpleHistoryAdmin
 from .models import (
     BoardResult,
     Dispensation,
+    ExternalTeamPlay,
     Lineup,
     Match,
     Penalty,
     RosterEntry,
+    Ruling,
     Team,
     TeamCompetition,
     TeamHeat,
@@ -148,3 +150,18 @@ class WalkOverAdmin(SimpleHistoryAdmin):
     list_display = ["match", "offender", "force_majeure", "status", "decided_by", "decided_at"]
     list_filter = ["status"]
     raw_id_fields = ["match", "offender"]
+
+
+@admin.register(ExternalTeamPlay)
+class ExternalTeamPlayAdmin(SimpleHistoryAdmin):
+    list_display = ["player", "season", "district", "team_name", "played_on"]
+    search_fields = ["player__mid", "player__last_name", "team_name"]
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Ruling)
+class RulingAdmin(SimpleHistoryAdmin):
+    list_display = ["match", "board_number", "td_names", "stage", "recorded_at"]
+    list_filter = ["stage", "td_category"]
+    raw_id_fields = ["match", "playing_td_team"]
+    filter_horizontal = ["jury_teams"]

@@ -9,7 +9,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Club, Player, Season
+from clubs.models import Club, Decided, Player, Season
 from pairs.models import HeatStatus
 
 
@@ -121,12 +121,12 @@ class TeamHeatOrganiser(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return str(self.club)
+
     def save(self, *args, **kwargs):
         self.competition_id = self.heat.competition_id
         super().save(*args, **kwargs)
-
-    def __str__(self) -> str:
-        return str(self.club)
 
 
 class Team(models.Model):
@@ -210,41 +210,6 @@ class RosterEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.team})"
-
-
-class Decided(models.Model):
-    """Fields shared by every record of a TK decision: status, decider, when, why (R-GEN-3)."""
-
-    class Status(models.TextChoices):
-        REQUESTED = "requested", _("begärd")
-        GRANTED = "granted", _("beviljad")
-        REJECTED = "rejected", _("avslagen")
-
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.REQUESTED
-    )
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("begärd av"),
-    )
-    requested_at = models.DateTimeField(_("begärd"), auto_now_add=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("beslutad av"),
-    )
-    decided_at = models.DateTimeField(_("beslutad"), null=True, blank=True)
-    reason = models.TextField(_("motivering"), blank=True)
-
-    class Meta:
-        abstract = True
 
 
 class Dispensation(Decided):
@@ -408,3 +373,76 @@ class WalkOver(Decided):
     class Meta:
         verbose_name = _("W.O.")
         verbose_name_plural = _("W.O.")
+
+
+class ExternalTeamPlay(models.Model):
+    """A player's earlier play for another team this season, in UBF or another dfb
+    (R-TEAM-RES-2), recorded by TK when it is known from outside this system."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    district = models.CharField(_("distrikt"), max_length=16)
+    team_name = models.CharField(_("lag"), max_length=80)
+    played_on = models.DateField(_("speldag"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("spel för annat lag (utanför systemet)")
+        verbose_name_plural = _("spel för andra lag (utanför systemet)")
+
+
+class Ruling(models.Model):
+    """R-RULING-1..3: a tournament director's ruling and, if appealed, the write-up and the
+    decisions of the jury and SBF's Lagkommission."""
+
+    class TdCategory(models.TextChoices):
+        NON_PLAYING = "non_playing", _("icke-spelande licensierad tävlingsledare")
+        THREE_PLAYING = "three_playing", _("tre licensierade spelande tävlingsledare")
+        DISTRICT = "district", _("distriktstävlingsledaren")
+
+    class Stage(models.TextChoices):
+        RULED = "ruled", _("domslut")
+        APPEALED = "appealed", _("överklagat till juryn")
+        JURY = "jury", _("juryns beslut")
+        LAGKOMMISSION = "lagkommission", _("överklagat till Lagkommissionen")
+        FINAL = "final", _("Lagkommissionens beslut (slutgiltigt)")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rulings")
+    board_number = models.PositiveSmallIntegerField(_("bricka"), null=True, blank=True)
+    td_names = models.CharField(_("tävlingsledare"), max_length=200)
+    td_category = models.CharField(
+        _("slag av tävlingsledare"), max_length=16, choices=TdCategory.choices
+    )
+    playing_td_team = models.ForeignKey(
+        Team,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("spelande tävlingsledares lag"),
+    )
+    hands = models.TextField(_("kortsits"), blank=True)
+    auction = models.TextField(_("budgivning"), blank=True)
+    play = models.TextField(_("spelförlopp"), blank=True)
+    why_called = models.TextField(_("anledning till att tävlingsledaren tillkallades"), blank=True)
+    ruling = models.TextField(_("domslut"))
+    appeal_grounds = models.TextField(_("anledning till överklagandet"), blank=True)
+    other_side_view = models.TextField(_("andra sidans synpunkter"), blank=True)
+    involved = models.TextField(_("samtliga inblandade (även tävlingsledaren)"), blank=True)
+    jury_teams = models.ManyToManyField(
+        Team, blank=True, related_name="+", verbose_name=_("juryn (lag)")
+    )
+    jury_decision = models.TextField(_("juryns beslut"), blank=True)
+    lagkommission_decision = models.TextField(_("Lagkommissionens beslut"), blank=True)
+    stage = models.CharField(
+        _("instans"), max_length=14, choices=Stage.choices, default=Stage.RULED
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("registrerad"), auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("domslut")
+        verbose_name_plural = _("domslut")

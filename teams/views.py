@@ -1,5 +1,10 @@
-from django.http import HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from .public import lag_page
 
 
+@require_GET
 def standings(request):
-    return HttpResponse("DM Lag")
+    """/lag/: DM Lag standings (the final if it has started, else the heats)."""
+    return render(request, "teams/standings.html", {"page": lag_page()})

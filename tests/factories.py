@@ -1,0 +1,206 @@
+"""factory_boy factories for the season model. Defaults build a valid 2016-2017 setting."""
+
+from datetime import date
+from decimal import Decimal
+
+import factory
+from django.contrib.auth import get_user_model
+
+from clubs.models import Club, ClubOfficial, District, Membership, Player, Representation, Season
+from pairs.models import PairCompetition, PairEntry, PairHeat
+from teams.models import (
+    Match,
+    RosterEntry,
+    Team,
+    TeamCompetition,
+    TeamHeat,
+    TeamHeatOrganiser,
+)
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ["username"]
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.se")
+    password = factory.django.Password("pw-test-123")
+
+
+class DistrictFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = District
+        django_get_or_create = ["code"]
+
+    code = "UBF"
+    name = "Upplands Bridgeförbund"
+
+
+class ClubFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Club
+
+    district = factory.SubFactory(DistrictFactory)
+    name = factory.Sequence(lambda n: f"BK Uppland {n}")
+    short_name = factory.Sequence(lambda n: f"BKU{n}")
+    town = "Uppsala"
+
+
+class SeasonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Season
+        django_get_or_create = ["name"]
+
+    name = "2016-2017"
+    start_year = 2016
+    is_current = True
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    mid = factory.Sequence(lambda n: str(100000 + n))
+    first_name = factory.Sequence(lambda n: f"Anna{n}")
+    last_name = factory.Sequence(lambda n: f"Åberg{n}")
+    gender = "F"
+    birth_year = 1960
+    max_pin = 1
+
+
+def member(season=None, club=None, paid=True, **kwargs) -> Player:
+    """A player who represents ``club`` (a UBF club by default) and has paid (or not)."""
+    season = season or SeasonFactory()
+    club = club or ClubFactory()
+    player = PlayerFactory(**kwargs)
+    Representation.objects.create(player=player, season=season, club=club)
+    Membership.objects.create(
+        player=player, season=season, paid_on=date(2016, 8, 1) if paid else None
+    )
+    return player
+
+
+class ClubOfficialFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ClubOfficial
+
+    user = factory.SubFactory(UserFactory)
+    club = factory.SubFactory(ClubFactory)
+    role = ClubOfficial.Role.HEAT_RESPONSIBLE
+
+
+class PairCompetitionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PairCompetition
+        django_get_or_create = ["season", "discipline"]
+
+    season = factory.SubFactory(SeasonFactory)
+    discipline = "open"
+    qualifying_start = date(2017, 1, 1)
+    qualifying_end = date(2017, 3, 31)
+    heat_registration_deadline = date(2016, 12, 1)
+    final_date = date(2017, 4, 22)
+    final_venue = "Bridgens hus, Uppsala"
+
+
+class PairHeatFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PairHeat
+        skip_postgeneration_save = True
+
+    competition = factory.SubFactory(PairCompetitionFactory)
+    name = factory.Sequence(lambda n: f"Kval {n}")
+    heat_type = "silver"
+    session1_date = date(2017, 2, 10)
+    table_fee = Decimal("50")
+    status = "approved"
+
+    @factory.post_generation
+    def clubs(self, create, extracted, **kwargs):
+        if create:
+            self.clubs.set(extracted or [ClubFactory()])
+
+
+class PairEntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PairEntry
+
+    heat = factory.SubFactory(PairHeatFactory)
+    player1 = factory.LazyAttribute(lambda o: member(season=o.heat.competition.season))
+    player2 = factory.LazyAttribute(lambda o: member(season=o.heat.competition.season))
+    pair_number = factory.Sequence(lambda n: str(n + 1))
+
+
+class TeamCompetitionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = TeamCompetition
+        django_get_or_create = ["season"]
+
+    season = factory.SubFactory(SeasonFactory)
+    qualifying_start = date(2016, 10, 1)
+    qualifying_end = date(2017, 1, 31)
+    heat_registration_deadline = date(2016, 9, 15)
+    final_day1 = date(2017, 3, 4)
+    final_day2 = date(2017, 3, 5)
+    final_venue = "Bridgens hus, Uppsala"
+
+
+class TeamHeatFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = TeamHeat
+        skip_postgeneration_save = True
+
+    competition = factory.SubFactory(TeamCompetitionFactory)
+    name = factory.Sequence(lambda n: f"Lagkval {n}")
+    venue = "Uppsala"
+    responsible_name = "Heat Ansvarig"
+    responsible_email = "heat@example.se"
+    boards_per_match = 16
+    first_date = date(2016, 11, 5)
+    last_date = date(2016, 11, 6)
+    start_fee = Decimal("500")
+    status = "approved"
+
+    @factory.post_generation
+    def organisers(self, create, extracted, **kwargs):
+        if create:
+            for club in extracted or [ClubFactory()]:
+                TeamHeatOrganiser.objects.create(heat=self, club=club)
+
+
+class TeamFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Team
+        skip_postgeneration_save = True
+
+    heat = factory.SubFactory(TeamHeatFactory)
+    competition = factory.LazyAttribute(lambda o: o.heat.competition)
+    number = factory.Sequence(lambda n: n + 1)
+    name = factory.Sequence(lambda n: f"Lag {n}")
+    captain = factory.LazyAttribute(lambda o: member(season=o.competition.season))
+    address = "Storgatan 1, 753 20 Uppsala"
+    phone = "070-123 45 67"
+    email = "kapten@example.se"
+
+    @factory.post_generation
+    def players(self, create, extracted, **kwargs):
+        """players=N adds N roster players (captain first)."""
+        if not create or not extracted:
+            return
+        RosterEntry.objects.create(team=self, player=self.captain)
+        for _ in range(int(extracted) - 1):
+            RosterEntry.objects.create(team=self, player=member(season=self.competition.season))
+
+
+class MatchFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Match
+
+    home = factory.SubFactory(TeamFactory)
+    away = factory.LazyAttribute(lambda o: TeamFactory(heat=o.home.heat))
+    competition = factory.LazyAttribute(lambda o: o.home.competition)
+    heat = factory.LazyAttribute(lambda o: o.home.heat)
+    stage = "kval"
+    round = 1
+    boards = 16

@@ -1,0 +1,66 @@
+"""Who may do what, scoped to objects: TK for everything, a club official for their club's
+heats, a heat responsible for their heat, a captain for their team, the public reads.
+
+Services call these inside their transaction; views never decide permissions themselves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.contrib.auth.models import AnonymousUser
+
+if TYPE_CHECKING:  # pragma: no cover
+    from django.contrib.auth.models import User
+
+TK_GROUP = "TK"
+
+
+def is_tk(user: User | AnonymousUser | None) -> bool:
+    """TK: superusers and members of the group "TK"."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return user.groups.filter(name=TK_GROUP).exists()
+
+
+def club_ids_of(user) -> set[int]:
+    if user is None or not user.is_authenticated:
+        return set()
+    return set(user.club_roles.values_list("club_id", flat=True))
+
+
+def can_act_for_club(user, club_id: int) -> bool:
+    return is_tk(user) or club_id in club_ids_of(user)
+
+
+def can_manage_pair_heat(user, heat) -> bool:
+    """TK, or an official of one of the heat's arranging clubs."""
+    if is_tk(user):
+        return True
+    clubs = club_ids_of(user)
+    return bool(clubs) and heat.clubs.filter(id__in=clubs).exists()
+
+
+def can_manage_team_heat(user, heat) -> bool:
+    """TK, the heat responsible, or an official of one of the arranging clubs."""
+    if is_tk(user):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if heat.responsible_user_id == user.id:
+        return True
+    clubs = club_ids_of(user)
+    return bool(clubs) and heat.organisers.filter(club_id__in=clubs).exists()
+
+
+def can_manage_team(user, team) -> bool:
+    """TK, the team's captain, or whoever manages the team's heat."""
+    if is_tk(user):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if team.captain_user_id == user.id:
+        return True
+    return team.heat is not None and can_manage_team_heat(user, team.heat)

@@ -1,0 +1,103 @@
+"""What every service function shares: a refusal that carries its reasons, permission checks,
+and the append-only record of TK decisions (R-GEN-3).
+
+A service does one use case inside one transaction: check permission, validate everything
+(calling ``ubf.rules``), then save. On refusal it raises :class:`ServiceError` before anything
+is written, so nothing is partly saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.utils.translation import get_language
+
+from ubf.rules.violations import Violation, errors
+
+
+class ServiceError(Exception):
+    """A refusal with every reason (violations carry clause IDs and Swedish/English text)."""
+
+    def __init__(self, violations: Iterable[Violation] | str, *, clause: str = ""):
+        if isinstance(violations, str):
+            violations = [Violation(clause=clause, message_sv=violations, message_en=violations)]
+        self.violations = list(violations)
+        super().__init__("; ".join(str(v) for v in self.violations))
+
+    def messages(self, language: str | None = None) -> list[str]:
+        lang = language or get_language() or "sv"
+        out = []
+        for v in self.violations:
+            text = v.message(lang)
+            out.append(f"{text} ({v.clause})" if v.clause else text)
+        return out
+
+
+def refuse(clause: str, message_sv: str, message_en: str, **data: Any) -> ServiceError:
+    return ServiceError(
+        [Violation(clause=clause, message_sv=message_sv, message_en=message_en, data=data)]
+    )
+
+
+def raise_on_errors(violations: Iterable[Violation]) -> list[Violation]:
+    """Raise if any violation is an error; return the warnings (to show or record)."""
+    violations = list(violations)
+    errs = errors(violations)
+    if errs:
+        raise ServiceError(errs)
+    return [v for v in violations if not v.is_error]
+
+
+def require(
+    allowed: bool,
+    message_sv: str = "Du har inte behörighet för detta.",
+    message_en: str = "You are not allowed to do this.",
+) -> None:
+    if not allowed:
+        raise PermissionDenied(
+            message_sv if (get_language() or "sv").startswith("sv") else message_en
+        )
+
+
+def record_decision(
+    action: str,
+    obj,
+    *,
+    user=None,
+    reason: str = "",
+    clause: str = "",
+    season=None,
+    **data: Any,
+):
+    """Append a typed entry to the audit trail (clubs.Decision)."""
+    from clubs.models import Decision
+
+    return Decision.objects.create(
+        action=action,
+        object_type=obj._meta.label_lower,
+        object_id=obj.pk,
+        object_repr=str(obj)[:200],
+        season=season,
+        decided_by=user if (user is not None and user.is_authenticated) else None,
+        clause=clause,
+        reason=reason,
+        data=_jsonable(data),
+    )
+
+
+def _jsonable(value):
+    from datetime import date, datetime
+    from decimal import Decimal
+    from fractions import Fraction
+
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Decimal | Fraction):
+        return str(value)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
