@@ -129,6 +129,10 @@ class SeasonRules:
     # R-TEAM-RES-5
     protest_deadline_sm_semifinal: date = date(2017, 3, 31)
     protest_deadline_sm_final: date = date(2017, 4, 30)
+    # R-TEAM-FINAL-1: the final is played on this many central days.
+    team_final_central_days: int = 2
+    # R-PAIR-DF-1, R-TEAM-DF-1: fewer arranging clubs than this -> TK decides on a direct final.
+    direct_final_min_arranging_clubs: int = 2
 
     @property
     def junior_born_on_or_after(self) -> int:

@@ -1,0 +1,428 @@
+"""Round-robin schedules: R-TEAM-KVAL-4, R-TEAM-FINAL-1, R-TEAM-DF-1, R-PAIR-DF-2.
+
+A schedule is a list of rounds; a round is a list of ``(home, away)`` tuples. With an odd number
+of entries one entry sits out each round: its tuple is ``(entry, None)`` (a bye).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .season import DEFAULT_RULES, SeasonRules
+
+Round = list[tuple[Hashable, Hashable]]
+
+# Above this many subsets of Berger rounds, seeded_schedule searches locally instead of trying
+# them all (a speed limit, not a regulation number).
+_EXHAUSTIVE_LIMIT = 3000
+
+
+def full_round_robin_rounds(number_of_entries: int) -> int:
+    """R-TEAM-KVAL-4: rounds needed for everyone to meet everyone (n − 1, or n when n is odd
+    because of the bye)."""
+    if number_of_entries < 2:
+        return 0
+    return number_of_entries - 1 if number_of_entries % 2 == 0 else number_of_entries
+
+
+def round_robin(entries: Sequence[Hashable]) -> list[Round]:
+    """R-TEAM-KVAL-4, R-TEAM-FINAL-1, R-TEAM-DF-1: a single round robin by Berger's circle
+    method. Every two entries meet exactly once; with an odd number each entry has one bye
+    ``(entry, None)``; every entry's home and away counts differ by at most one."""
+    entries = list(entries)
+    if len(entries) < 2:
+        return []
+    slots: list[Hashable | None] = entries + ([None] if len(entries) % 2 else [])
+    n = len(slots)
+    fixed = slots[-1]
+    rotating = slots[:-1]
+    schedule: list[Round] = []
+    for r in range(n - 1):
+        arranged = [rotating[(r + i) % (n - 1)] for i in range(n - 1)]
+        round_: Round = []
+        # The fixed slot meets position 0, alternating home and away by round.
+        first = arranged[0]
+        if fixed is None:
+            round_.append((first, None))
+        elif r % 2 == 0:
+            round_.append((first, fixed))
+        else:
+            round_.append((fixed, first))
+        # Position i (home) meets position n-1-i (away); each entry passes every position once.
+        for i in range(1, n // 2):
+            round_.append((arranged[i], arranged[n - 1 - i]))
+        schedule.append(round_)
+    return schedule
+
+
+@dataclass(frozen=True)
+class ScheduleBalance:
+    """R-TEAM-KVAL-4, R-PAIR-DF-2: how evenly a schedule spreads the opponents' strength.
+
+    Seeds count from 1 (the strongest). ``sums``: each entry's sum of opponents' seeds;
+    ``matches``: matches played (byes left out); ``means``: average opponent seed;
+    ``spread``: max − min of the means; ``sum_spread``: max − min of the sums; ``stdev``:
+    population standard deviation of the means.
+    """
+
+    sums: dict = field(compare=False)
+    matches: dict = field(compare=False)
+    means: dict = field(compare=False)
+    spread: Fraction
+    sum_spread: int
+    stdev: float
+
+
+def _seed_map(seeds: Mapping[Hashable, int] | Sequence[Hashable]) -> dict[Hashable, int]:
+    if isinstance(seeds, Mapping):
+        return dict(seeds)
+    return {entry: i + 1 for i, entry in enumerate(seeds)}
+
+
+def schedule_balance(
+    schedule: Sequence[Sequence[tuple[Hashable, Hashable]]],
+    seeds: Mapping[Hashable, int] | Sequence[Hashable],
+) -> ScheduleBalance:
+    """R-TEAM-KVAL-4, R-PAIR-DF-2: measure a schedule's balance of opponents' strength.
+
+    ``seeds`` maps each entry to its seed (1 = strongest), or lists the entries best first."""
+    seed = _seed_map(seeds)
+    sums = dict.fromkeys(seed, 0)
+    matches = dict.fromkeys(seed, 0)
+    for round_ in schedule:
+        for home, away in round_:
+            if home is None or away is None:
+                continue
+            sums[home] = sums.get(home, 0) + seed[away]
+            sums[away] = sums.get(away, 0) + seed[home]
+            matches[home] = matches.get(home, 0) + 1
+            matches[away] = matches.get(away, 0) + 1
+    means = {e: Fraction(sums[e], matches[e]) for e in sums if matches[e]}
+    if means:
+        values = list(means.values())
+        spread = max(values) - min(values)
+        average = sum(values, Fraction(0)) / len(values)
+        stdev = math.sqrt(float(sum((v - average) ** 2 for v in values) / len(values)))
+    else:
+        spread, stdev = Fraction(0), 0.0
+    played = [sums[e] for e in sums if matches[e]]
+    sum_spread = max(played) - min(played) if played else 0
+    return ScheduleBalance(sums, matches, means, spread, sum_spread, stdev)
+
+
+def _labelings(entries: list[Hashable]) -> list[list[Hashable]]:
+    """Deterministic orders to feed the circle method: each gives another set of rounds."""
+    n = len(entries)
+    orders = [entries]
+    snake = []
+    lo, hi = 0, n - 1
+    while lo <= hi:
+        snake.append(entries[lo])
+        if lo != hi:
+            snake.append(entries[hi])
+        lo, hi = lo + 1, hi - 1
+    orders.append(snake)
+    for step in range(2, n):
+        if math.gcd(step, n) == 1:
+            orders.append([entries[(i * step) % n] for i in range(n)])
+        if len(orders) >= 4:
+            break
+    unique: list[list[Hashable]] = []
+    for order in orders:
+        if order not in unique:
+            unique.append(order)
+    return unique
+
+
+def _score(totals: list[int], counts: list[int], scale: int) -> tuple[int, int]:
+    """(spread, n·Σx² − (Σx)²) of the mean opponent seed, scaled to integers."""
+    values = [t * (scale // c) for t, c in zip(totals, counts) if c]
+    if not values:
+        return (0, 0)
+    return (
+        max(values) - min(values),
+        len(values) * sum(v * v for v in values) - sum(values) ** 2,
+    )
+
+
+def _choose_rounds(vectors: list[tuple[list[int], list[int]]], k: int, scale: int) -> list[int]:
+    """Pick k of the rounds (each an (opponent-seed, matches) vector per entry) to minimise the
+    score: all subsets when few, else greedy then pairwise swaps until nothing improves."""
+    m = len(vectors)
+    width = len(vectors[0][0])
+
+    def add(
+        base: tuple[list[int], list[int]], i: int, sign: int = 1
+    ) -> tuple[list[int], list[int]]:
+        return (
+            [x + sign * y for x, y in zip(base[0], vectors[i][0])],
+            [x + sign * y for x, y in zip(base[1], vectors[i][1])],
+        )
+
+    def score_of(chosen: Sequence[int]) -> tuple[int, int]:
+        acc = ([0] * width, [0] * width)
+        for i in chosen:
+            acc = add(acc, i)
+        return _score(acc[0], acc[1], scale)
+
+    if math.comb(m, k) <= _EXHAUSTIVE_LIMIT:
+        return list(min(itertools.combinations(range(m), k), key=score_of))
+
+    chosen: list[int] = []
+    acc = ([0] * width, [0] * width)
+    for _ in range(k):
+        best = min(
+            (i for i in range(m) if i not in chosen), key=lambda i: _score(*add(acc, i), scale)
+        )
+        chosen.append(best)
+        acc = add(acc, best)
+    current = _score(acc[0], acc[1], scale)
+    improved = True
+    while improved:
+        improved = False
+        for pos in range(k):
+            for candidate in range(m):
+                if candidate in chosen:
+                    continue
+                trial = add(add(acc, chosen[pos], -1), candidate)
+                s = _score(trial[0], trial[1], scale)
+                if s < current:
+                    chosen[pos], acc, current, improved = candidate, trial, s, True
+    return sorted(chosen)
+
+
+def seeded_schedule(entries_by_seed: Sequence[Hashable], rounds: int) -> list[Round]:
+    """R-TEAM-KVAL-4, R-PAIR-DF-2: a schedule of ``rounds`` rounds when not everyone can meet
+    everyone, seeded so that no entry is favoured or harmed.
+
+    ``entries_by_seed`` lists the entries best first (seed 1 first). Nobody meets anyone twice:
+    the rounds are taken from round robins (circle method) of several deterministic orders of
+    the entries; of each, the subset of ``rounds`` rounds with the most even average opponent
+    seed is chosen (smallest max − min, then smallest variance), and the best of those wins.
+    With ``rounds`` at or above a full round robin, the full round robin is returned.
+    """
+    entries = list(entries_by_seed)
+    n = len(entries)
+    full = full_round_robin_rounds(n)
+    if rounds <= 0 or n < 2:
+        return []
+    if rounds >= full:
+        return round_robin(entries)
+    index = {e: i for i, e in enumerate(entries)}
+    scale = rounds * (rounds - 1) if rounds > 1 else 1
+    best: tuple[tuple[int, int], list[Round]] | None = None
+    for order in _labelings(entries):
+        all_rounds = round_robin(order)
+        vectors = []
+        for round_ in all_rounds:
+            opp = [0] * n
+            played = [0] * n
+            for home, away in round_:
+                if home is None or away is None:
+                    continue
+                opp[index[home]] += index[away] + 1
+                opp[index[away]] += index[home] + 1
+                played[index[home]] += 1
+                played[index[away]] += 1
+            vectors.append((opp, played))
+        chosen = _choose_rounds(vectors, rounds, scale)
+        totals = [sum(vectors[i][0][j] for i in chosen) for j in range(n)]
+        counts = [sum(vectors[i][1][j] for i in chosen) for j in range(n)]
+        score = _score(totals, counts, scale)
+        if best is None or score < best[0]:
+            best = (score, [all_rounds[i] for i in chosen])
+    assert best is not None
+    improved = _improve_by_swaps(best[1], index, scale)
+    iterations = max(12000, min(20000, 200 * n * rounds))
+    return _orient(_anneal(improved, index, scale, iterations))
+
+
+def _improve_by_swaps(
+    schedule: list[Round], index: dict[Hashable, int], scale: int, max_passes: int = 50
+) -> list[Round]:
+    """Local search: within a round, re-pair two matches (a–b, c–d → a–d, c–b or a–c, b–d)
+    when the new pairs have not met elsewhere and the balance score gets better."""
+    n = len(index)
+    rounds = [[(index[h], None if a is None else index[a]) for h, a in r] for r in schedule]
+    totals = [0] * n
+    counts = [0] * n
+    met: set[frozenset[int]] = set()
+    for round_ in rounds:
+        for h, a in round_:
+            if a is None:
+                continue
+            totals[h] += a + 1
+            totals[a] += h + 1
+            counts[h] += 1
+            counts[a] += 1
+            met.add(frozenset((h, a)))
+    current = _score(totals, counts, scale)
+
+    def shift(pairs: Sequence[tuple[int, int]], sign: int) -> None:
+        for x, y in pairs:
+            totals[x] += sign * (y + 1)
+            totals[y] += sign * (x + 1)
+
+    for _ in range(max_passes):
+        improved = False
+        for round_ in rounds:
+            for i, j in itertools.combinations(range(len(round_)), 2):
+                (a, b), (c, d) = round_[i], round_[j]
+                if b is None or d is None:
+                    continue
+                for new in (((a, d), (c, b)), ((a, c), (d, b))):
+                    keys = [frozenset(p) for p in new]
+                    if any(k in met for k in keys):
+                        continue
+                    old = (round_[i], round_[j])
+                    shift(old, -1)
+                    shift(new, +1)
+                    score = _score(totals, counts, scale)
+                    if score < current:
+                        current = score
+                        met.difference_update(frozenset(p) for p in old)
+                        met.update(keys)
+                        round_[i], round_[j] = new
+                        improved = True
+                        break
+                    shift(new, -1)
+                    shift(old, +1)
+                if improved:
+                    break
+        if not improved:
+            break
+    entries = list(index)
+    return [[(entries[h], None if a is None else entries[a]) for h, a in r] for r in rounds]
+
+
+def _anneal(
+    schedule: list[Round], index: dict[Hashable, int], scale: int, iterations: int = 20000
+) -> list[Round]:
+    """Simulated annealing over the same re-pairing moves, with a fixed random seed (so the
+    result is deterministic), to get out of the plateaus the plain local search stops on.
+    The best schedule seen (by the exact balance score) is kept."""
+    n = len(index)
+    rng = random.Random(0)
+    rounds = [[[index[h], None if a is None else index[a]] for h, a in r] for r in schedule]
+    totals = [0] * n
+    counts = [0] * n
+    met: set[frozenset[int]] = set()
+    for round_ in rounds:
+        for h, a in round_:
+            if a is None:
+                continue
+            totals[h] += a + 1
+            totals[a] += h + 1
+            counts[h] += 1
+            counts[a] += 1
+            met.add(frozenset((h, a)))
+    active = [t for t in range(n) if counts[t]]
+    playable = [r for r in rounds if sum(1 for _, a in r if a is not None) >= 2]
+    if not active or not playable:
+        return schedule
+
+    def energy() -> float:
+        means = [totals[t] / counts[t] for t in active]
+        avg = sum(means) / len(means)
+        return max(means) - min(means) + sum(abs(m - avg) for m in means) / len(means)
+
+    best_key = _score(totals, counts, scale)
+    best_rounds = [[tuple(p) for p in r] for r in rounds]
+    current = energy()
+    temperature, cooling = 1.0, (0.001 / 1.0) ** (1 / iterations)
+    for _ in range(iterations):
+        temperature *= cooling
+        round_ = rng.choice(playable)
+        real = [i for i, (_, a) in enumerate(round_) if a is not None]
+        i, j = rng.sample(real, 2)
+        (a, b), (c, d) = round_[i], round_[j]
+        new = ((a, d), (c, b)) if rng.random() < 0.5 else ((a, c), (d, b))
+        keys = [frozenset(p) for p in new]
+        if any(k in met for k in keys):
+            continue
+        for (x, y), sign in (((a, b), -1), ((c, d), -1), (new[0], 1), (new[1], 1)):
+            totals[x] += sign * (y + 1)
+            totals[y] += sign * (x + 1)
+        trial = energy()
+        if trial <= current or rng.random() < math.exp((current - trial) / temperature):
+            current = trial
+            met.difference_update((frozenset((a, b)), frozenset((c, d))))
+            met.update(keys)
+            round_[i], round_[j] = list(new[0]), list(new[1])
+            key = _score(totals, counts, scale)
+            if key < best_key:
+                best_key = key
+                best_rounds = [[tuple(p) for p in r] for r in rounds]
+        else:
+            for (x, y), sign in (((a, b), 1), ((c, d), 1), (new[0], -1), (new[1], -1)):
+                totals[x] += sign * (y + 1)
+                totals[y] += sign * (x + 1)
+    entries = list(index)
+    return [[(entries[h], None if a is None else entries[a]) for h, a in r] for r in best_rounds]
+
+
+def _orient(schedule: list[Round]) -> list[Round]:
+    """Choose home and away so that every entry's counts differ by at most one: orient the
+    matches along closed walks (an Euler orientation, odd-degree entries joined to a dummy)."""
+    dummy = object()
+    edges: list[list] = []  # [u, v, used]; matches first, then dummy edges
+    adjacency: dict = {}
+    for round_ in schedule:
+        for h, a in round_:
+            if a is None:
+                continue
+            adjacency.setdefault(h, []).append(len(edges))
+            adjacency.setdefault(a, []).append(len(edges))
+            edges.append([h, a, False])
+    matches = len(edges)
+    for entry in list(adjacency):
+        if len(adjacency[entry]) % 2:
+            adjacency[entry].append(len(edges))
+            adjacency.setdefault(dummy, []).append(len(edges))
+            edges.append([entry, dummy, False])
+    oriented: dict[int, tuple] = {}
+    cursor = dict.fromkeys(adjacency, 0)
+    for start in list(adjacency):
+        while True:
+            # Walk unused edges from ``start`` until stuck: all degrees are even, so the walk
+            # closes at ``start`` and every vertex on it gets as many homes as aways.
+            at, moved = start, False
+            while True:
+                incident = adjacency[at]
+                while cursor[at] < len(incident) and edges[incident[cursor[at]]][2]:
+                    cursor[at] += 1
+                if cursor[at] == len(incident):
+                    break
+                index = incident[cursor[at]]
+                edge = edges[index]
+                edge[2] = True
+                other = edge[1] if edge[0] is at or edge[0] == at else edge[0]
+                if index < matches:
+                    oriented[index] = (at, other)
+                at, moved = other, True
+            if not moved:
+                break
+    out: list[Round] = []
+    index = 0
+    for round_ in schedule:
+        new_round: Round = []
+        for h, a in round_:
+            if a is None:
+                new_round.append((h, a))
+            else:
+                new_round.append(oriented[index])
+                index += 1
+        out.append(new_round)
+    return out
+
+
+def direct_final_needs_full_round_robin(pairs: int, rules: SeasonRules = DEFAULT_RULES) -> bool:
+    """R-PAIR-DF-2: in a direct pairs final everyone meets everyone; only above
+    ``rules.direct_final_full_round_robin_max_pairs`` (32) pairs may that be given up (and the
+    movement is then seeded, see :func:`seeded_schedule`)."""
+    return pairs <= rules.direct_final_full_round_robin_max_pairs
