@@ -234,3 +234,30 @@ class Lot(models.Model):
         verbose_name = _("lottning")
         verbose_name_plural = _("lottningar")
         ordering = ["-drawn_at"]
+
+
+class RecomputeStatus(models.Model):
+    """When a competition's recompute was last asked for, started and finished: pages show
+    "last computed" and whether a recompute is pending."""
+
+    pair_competition = models.OneToOneField(
+        PairCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    team_competition = models.OneToOneField(
+        TeamCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    requested_at = models.DateTimeField(_("begärd"), null=True, blank=True)
+    started_at = models.DateTimeField(_("startad"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("klar"), null=True, blank=True)
+    runs = models.PositiveIntegerField(_("antal körningar"), default=0)
+    last_error = models.TextField(_("senaste fel"), blank=True)
+
+    class Meta:
+        verbose_name = _("omräkning")
+        verbose_name_plural = _("omräkningar")
+
+    @property
+    def pending(self) -> bool:
+        if self.requested_at is None:
+            return False
+        return self.finished_at is None or self.requested_at > self.finished_at

@@ -1,0 +1,187 @@
+"""Recompute of DM Lag: heat and final standings as snapshots, from matches and TK decisions."""
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from clubs.models import Club, District
+from results.models import RecomputeStatus, StandingSnapshot
+from results.services.recompute import recompute_team_competition
+from teams.models import Match, Penalty, Team, WalkOver
+from tests.factories import TeamFactory, TeamHeatFactory, member
+from ubf.rules.vp import victory_points
+
+pytestmark = pytest.mark.django_db
+
+
+def play(home, away, imps_home, imps_away, rnd=1, boards=16):
+    vp_h, vp_a = victory_points(imps_home, imps_away, boards)
+    return Match.objects.create(
+        competition=home.competition,
+        heat=home.heat,
+        stage="kval",
+        round=rnd,
+        home=home,
+        away=away,
+        boards=boards,
+        status="played",
+        imps_home=imps_home,
+        imps_away=imps_away,
+        vp_home=vp_h,
+        vp_away=vp_a,
+    )
+
+
+@pytest.fixture
+def heat4():
+    heat = TeamHeatFactory()
+    teams = [TeamFactory(heat=heat, name=n, players=4) for n in ("Alfa", "Beta", "Gamma", "Delta")]
+    return heat, teams
+
+
+def snapshot(heat):
+    return StandingSnapshot.objects.get(scope="team_heat", team_heat=heat)
+
+
+def test_heat_standings_by_vp_and_marked_provisional_until_all_played(heat4):
+    # R-TEAM-TIE-1 (most VP first), R-VP-1
+    heat, (a, b, c, d) = heat4
+    play(a, b, 40, 10)
+    play(c, d, 20, 18)
+    Match.objects.create(
+        competition=a.competition, heat=heat, stage="kval", round=2, home=a, away=c, boards=16
+    )
+    recompute_team_competition(heat.competition_id)
+    snap = snapshot(heat)
+    assert [r["name"] for r in snap.data] == ["Alfa", "Gamma", "Delta", "Beta"]
+    assert snap.data[0]["vp"] == str(victory_points(40, 10, 16)[0])
+    assert snap.provisional is True
+    assert snap.rounds_played == 1
+    status = RecomputeStatus.objects.get(team_competition=heat.competition)
+    assert status.runs == 1 and not status.pending
+
+
+def test_recompute_is_idempotent(heat4):
+    heat, (a, b, c, d) = heat4
+    play(a, b, 30, 30)
+    play(c, d, 5, 25)
+    recompute_team_competition(heat.competition_id)
+    first = snapshot(heat).data
+    recompute_team_competition(heat.competition_id)
+    assert snapshot(heat).data == first
+    assert StandingSnapshot.objects.filter(team_heat=heat).count() == 1
+
+
+def test_penalty_is_subtracted_after_conversion(heat4):
+    # R-VP-4 / R-TEAM-RES-1: 5 VP off, after conversion
+    heat, (a, b, c, d) = heat4
+    m = play(a, b, 12, 10)
+    Penalty.objects.create(team=a, match=m, vp=Decimal("5"), status="granted")
+    recompute_team_competition(heat.competition_id)
+    row = next(r for r in snapshot(heat).data if r["name"] == "Alfa")
+    assert Decimal(row["vp"]) == victory_points(12, 10, 16)[0] - 5
+    assert row["penalty"] == "5.00"
+
+
+def test_walkover_scored_by_season_configuration(heat4):
+    # R-TEAM-WO-2: 12.00-0.00 by default
+    heat, (a, b, c, d) = heat4
+    m = Match.objects.create(
+        competition=a.competition,
+        heat=heat,
+        stage="kval",
+        round=1,
+        home=a,
+        away=b,
+        boards=16,
+        status="walkover",
+    )
+    WalkOver.objects.create(match=m, offender=b, status="granted", reason="uteblev")
+    recompute_team_competition(heat.competition_id)
+    rows = {r["name"]: r for r in snapshot(heat).data}
+    assert rows["Alfa"]["vp"] == "12.00"
+    assert rows["Beta"]["vp"] == "0.00"
+
+
+def test_second_walkover_excludes_the_team_and_opponents_win(heat4):
+    # R-TEAM-WO-3
+    heat, (a, b, c, d) = heat4
+    play(b, c, 30, 0)
+    for opp, rnd in ((a, 2), (d, 3)):
+        m = Match.objects.create(
+            competition=a.competition,
+            heat=heat,
+            stage="kval",
+            round=rnd,
+            home=opp,
+            away=b,
+            boards=16,
+            status="walkover",
+        )
+        WalkOver.objects.create(match=m, offender=b, status="granted")
+    recompute_team_competition(heat.competition_id)
+    rows = {r["name"]: r for r in snapshot(heat).data}
+    assert rows["Beta"]["status_label"] == "uteslutet"
+    assert rows["Gamma"]["vp"] == "12.00"  # its lost match became a W.O. win
+
+
+def test_disqualified_team_matches_become_walkovers(heat4):
+    # R-TEAM-RES-4
+    heat, (a, b, c, d) = heat4
+    play(a, b, 0, 50)
+    Team.objects.filter(pk=b.pk).update(status="disqualified", status_reason="R-TEAM-RES-3")
+    recompute_team_competition(heat.competition_id)
+    rows = {r["name"]: r for r in snapshot(heat).data}
+    assert rows["Alfa"]["vp"] == "12.00"
+    assert rows["Beta"]["status_label"] == "diskvalificerat"
+    assert rows["Beta"]["dm_rank"] is None
+
+
+def test_team_with_non_ubf_player_only_plays_for_sm(heat4):
+    # R-TEAM-4: shown in the full order, left out of the DM order
+    heat, (a, b, c, d) = heat4
+    other = District.objects.create(code="SBDF", name="Stockholms Bridgeförbund")
+    club = Club.objects.create(district=other, name="BK Stockholm", short_name="BKS")
+    from teams.models import RosterEntry
+
+    RosterEntry.objects.create(team=a, player=member(season=a.competition.season, club=club))
+    play(a, b, 40, 0)
+    recompute_team_competition(heat.competition_id)
+    data = snapshot(heat).data
+    assert data[0]["name"] == "Alfa" and data[0]["dm_eligible"] is False
+    assert data[0]["dm_rank"] is None
+    # Beta lost 0-40 but still took the loser's VP, ahead of the two teams yet to play.
+    assert [(r["name"], r["dm_rank"]) for r in data[1:]] == [
+        ("Beta", 1),
+        ("Delta", 2),
+        ("Gamma", 3),
+    ] or [(r["name"], r["dm_rank"]) for r in data[1:]] == [("Beta", 1), ("Gamma", 2), ("Delta", 3)]
+
+
+def test_final_snapshot_counts_rounds_played():
+    # R-TEAM-FINAL-2: the final is ranked like a heat
+    heat = TeamHeatFactory()
+    teams = [TeamFactory(heat=heat, in_final=True, final_number=i + 1) for i in range(4)]
+    comp = heat.competition
+    for rnd, (h, a) in enumerate([(0, 1), (2, 3)], start=1):
+        Match.objects.create(
+            competition=comp,
+            stage="final",
+            round=rnd,
+            home=teams[h],
+            away=teams[a],
+            boards=20,
+            status="played",
+            imps_home=30,
+            imps_away=20,
+            played_on=date(2017, 3, 4),
+        )
+    Match.objects.create(
+        competition=comp, stage="final", round=3, home=teams[0], away=teams[2], boards=20
+    )
+    recompute_team_competition(comp.id)
+    snap = StandingSnapshot.objects.get(scope="team_final", team_competition=comp)
+    assert snap.rounds_played == 2
+    assert snap.provisional is True
+    assert len(snap.data) == 4
