@@ -1,0 +1,42 @@
+"""``manage.py load_demo``: load the 2016-2017 demo season (idempotent) and print the logins."""
+
+import os
+
+from django.core.management.base import BaseCommand
+
+from ubf.demo import load_demo_season
+
+
+class Command(BaseCommand):
+    help = "Läser in demosäsongen 2016-2017 (idempotent) / loads the 2016-2017 demo season."
+
+    def handle(self, *args, **options):
+        summary = load_demo_season()
+        c = summary.counts
+        created = sum(summary.created.values())
+        updated = sum(summary.updated.values())
+        out = self.stdout
+        out.write(
+            self.style.SUCCESS(
+                f"Demosäsongen {summary.season} är inläst "
+                f"({created} rader skapade, {updated} uppdaterade)."
+            )
+        )
+        out.write(
+            f"  Klubbar: {c['clubs']} ({c['ubf_clubs']} i UBF), spelare: {c['players']} "
+            f"({c['unpaid']} utan betald medlemsavgift)"
+        )
+        out.write(
+            f"  DM Par: {c['pair_competitions']} tävlingar, {c['pair_heats']} kvalheat, "
+            f"{c['pair_entries']} par"
+        )
+        out.write(
+            f"  DM Lag: {c['team_heats']} kvalheat, {c['teams']} lag ({c['final_teams']} i "
+            f"finalen), {c['kval_matches'] + c['final_matches']} matcher "
+            f"({c['kval_matches']} kval, {c['final_matches']} final)"
+        )
+        port = os.environ.get("PORT", "8000")
+        out.write(f"Logga in på {summary.admin_url(port)}")
+        for username, password, role in summary.logins:
+            out.write(f"  {username} / {password}   ({role})")
+        out.write("  (Lösenorden sätts bara när kontot skapas; en ny inläsning ändrar dem inte.)")
