@@ -305,7 +305,41 @@ class _Match:
     imps_away: Fraction
     vp_home: Fraction
     vp_away: Fraction
-    boards: tuple[tuple[Fraction, Fraction, Fraction, Fraction], ...] | None
+    # Board-level data reduced to what the criteria need: (boards won by home, by away,
+    # total points won by home, by away); None when no board results were uploaded.
+    boards: tuple[int, int, Fraction, Fraction] | None
+
+
+_PLAIN_NUMBERS = (int, Decimal, Fraction)
+
+
+def _board_totals(boards: Iterable[Mapping]) -> tuple[int, int, Fraction, Fraction]:
+    """Boards won by each side (more IMPs on the board) and total points won by each side."""
+    won_home = won_away = 0
+    points_home: Any = 0
+    points_away: Any = 0
+    for b in boards:
+        values = (b["imps_home"], b["imps_away"], b["points_home"], b["points_away"])
+        if not all(type(v) in _PLAIN_NUMBERS for v in values):  # strings, floats: convert
+            values = (
+                _frac(values[0], "board imps_home"),
+                _frac(values[1], "board imps_away"),
+                _frac(values[2], "board points_home"),
+                _frac(values[3], "board points_away"),
+            )
+        ih, ia, ph, pa = values
+        if ih > ia:
+            won_home += 1
+        elif ia > ih:
+            won_away += 1
+        points_home += ph
+        points_away += pa
+    return (
+        won_home,
+        won_away,
+        _frac(points_home, "board points_home"),
+        _frac(points_away, "board points_away"),
+    )
 
 
 def _parse_match(raw: Mapping, known: set) -> _Match:
@@ -316,17 +350,7 @@ def _parse_match(raw: Mapping, known: set) -> _Match:
     if home == away:
         raise ValueError(f"a team cannot meet itself: {home!r}")
     boards = raw.get("boards")
-    parsed_boards = None
-    if boards:
-        parsed_boards = tuple(
-            (
-                _frac(b["imps_home"], "board imps_home"),
-                _frac(b["imps_away"], "board imps_away"),
-                _frac(b["points_home"], "board points_home"),
-                _frac(b["points_away"], "board points_away"),
-            )
-            for b in boards
-        )
+    parsed_boards = _board_totals(boards) if boards else None
     return _Match(
         home=home,
         away=away,
@@ -468,14 +492,10 @@ def rank_teams(
         return evaluate
 
     def boards_won(m: _Match) -> tuple[int, int]:
-        home = sum(1 for b in m.boards if b[0] > b[1])
-        away = sum(1 for b in m.boards if b[1] > b[0])
-        return home, away
+        return m.boards[0], m.boards[1]
 
     def points_won(m: _Match) -> tuple[Fraction, Fraction]:
-        return sum((b[2] for b in m.boards), Fraction(0)), sum(
-            (b[3] for b in m.boards), Fraction(0)
-        )
+        return m.boards[2], m.boards[3]
 
     engine = _Engine(
         criteria=(
