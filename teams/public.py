@@ -12,7 +12,8 @@ from django.db.models import Prefetch
 
 from clubs.models import Season
 from pairs.models import HeatStatus
-from results.models import StandingSnapshot
+from results.models import RecomputeStatus, StandingSnapshot
+from ubf.rules.info import TEAM_STAGES_EN, TEAM_STAGES_SV, system_rules
 
 from .models import Match, Team, TeamCompetition, TeamHeat
 
@@ -33,7 +34,12 @@ class LagPage:
     final_teams: list[Team] = field(default_factory=list)
     final_started: bool = False
     heats: list[HeatView] = field(default_factory=list)
+    recompute_pending: bool = False
     recent_matches: list[Match] = field(default_factory=list)
+    system_sv: str = system_rules("teams", "final").text_sv
+    system_en: str = system_rules("teams", "final").text_en
+    stages_sv: str = TEAM_STAGES_SV
+    stages_en: str = TEAM_STAGES_EN
 
 
 def lag_page(season: Season | None = None) -> LagPage:
@@ -57,11 +63,20 @@ def lag_page(season: Season | None = None) -> LagPage:
         status__in=[Match.Status.PLAYED, Match.Status.WALKOVER],
     ).exists()
 
+    status = RecomputeStatus.objects.filter(team_competition=competition).first()
     page = LagPage(
         season=season,
         competition=competition,
         final_snapshot=final_snapshot,
         final_started=final_started,
+        recompute_pending=bool(status and status.pending),
+    )
+    page.recent_matches = list(
+        Match.objects.filter(
+            competition=competition, status__in=[Match.Status.PLAYED, Match.Status.WALKOVER]
+        )
+        .select_related("home", "away", "heat")
+        .order_by("-played_on", "-round", "-id")[:12]
     )
     page.final_teams = list(
         Team.objects.filter(competition=competition, in_final=True).order_by("final_number", "name")

@@ -75,3 +75,42 @@ def test_query_count_does_not_grow_with_heats_and_teams(client):
     with CaptureQueriesContext(connection) as large:
         client.get("/lag/")
     assert len(large) == len(small)
+
+
+def test_r_team_sys_1_and_r_team_1_information_is_on_the_page(client):
+    TeamFactory()
+    html = client.get("/lag/").content.decode()
+    assert "B-system" in html  # R-TEAM-SYS-1
+    assert "kval till SM Lag" in html  # R-TEAM-1: DM Lag is also the SM Lag qualifier
+    en = client.get("/lag/?lang=en").content.decode()
+    assert "B system" in en
+
+
+def test_r_team_1_match_results_published_as_they_come(client):
+    from results.services.recompute import recompute_team_competition
+    from teams.models import Match
+
+    heat = TeamHeatFactory()
+    a, b = TeamFactory(heat=heat, name="Hjärter Dam"), TeamFactory(heat=heat, name="Spader Kung")
+    m = Match.objects.create(
+        competition=heat.competition, heat=heat, stage="kval", round=1, home=a, away=b, boards=16
+    )
+    assert "Senaste matcherna" not in client.get("/lag/").content.decode()
+    Match.objects.filter(pk=m.pk).update(
+        status="played", imps_home=23, imps_away=11, vp_home="13.76", vp_away="6.24"
+    )
+    recompute_team_competition(heat.competition_id)
+    html = client.get("/lag/").content.decode()
+    assert "Senaste matcherna" in html
+    assert "Hjärter Dam – Spader Kung" in html
+    assert "23–11" in html
+
+
+def test_pending_recompute_is_shown_and_page_refreshes(client):
+    from results.models import RecomputeStatus
+
+    team = TeamFactory()
+    RecomputeStatus.objects.create(team_competition=team.competition, requested_at=timezone.now())
+    html = client.get("/lag/").content.decode()
+    assert 'http-equiv="refresh"' in html
+    assert "räknas in just nu" in html
