@@ -15,10 +15,13 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from results.models import RecomputeStatus, StandingSnapshot
-from teams.models import Lineup, Match, Penalty, Team, TeamCompetition, WalkOver
+from pairs.models import HeatStatus
+from results.models import Lot, RecomputeStatus, StandingSnapshot
+from results.services.allocation import Venue, allocate_final, venue_key
+from teams.models import Lineup, Match, Penalty, Team, TeamCompetition, TeamHeat, WalkOver
 from ubf import clock
-from ubf.rules import sanctions
+from ubf.rules import replacement, sanctions
+from ubf.rules.allocation import final_size_teams
 from ubf.rules.eligibility import team_competes_for_dm
 from ubf.rules.people import PlayerInfo
 from ubf.rules.standings import TeamStanding, rank_teams
@@ -119,10 +122,86 @@ def recompute_team_competition(team_competition_id: int) -> None:
                 },
             )
 
+        _allocate_team_final(competition, teams, by_heat)
+
         status.finished_at = clock.now()
         status.runs += 1
         status.last_error = ""
         status.save(update_fields=["finished_at", "runs", "last_error"])
+
+
+def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], by_heat) -> None:
+    """R-TEAM-ADV-1 (with R-ALLOC-2..6) and R-TEAM-REPL-1 over the approved heats.
+
+    A team "took part" in the qualifiers when it is entered in an approved heat and has not
+    been excluded (R-TEAM-WO-3) or disqualified (R-TEAM-RES-*): those count neither in the final
+    size nor in the heat's share and are passed over when seats are filled. A team that withdrew
+    before playing does not count either; one that withdrew after qualifying keeps its heat's
+    count and its seat is offered down the replacement chain (R-TEAM-REPL-1).
+    """
+    heats = list(
+        TeamHeat.objects.filter(competition=competition, status=HeatStatus.APPROVED)
+        .prefetch_related("organisers")
+        .order_by("first_date", "id")
+    )
+    snapshots = {
+        s.team_heat_id: s.data
+        for s in StandingSnapshot.objects.filter(scope="team_heat", team_heat__in=heats)
+    }
+    venues, heat_venue = [], {}
+    for heat in heats:
+        key = venue_key(o.club_id for o in heat.organisers.all())
+        heat_venue[heat.id] = key
+        members = [t for t in teams.values() if t.heat_id == heat.id]
+        matches = by_heat.get(heat.id, [])
+        played = {
+            x for m in matches if m.status != Match.Status.SCHEDULED for x in (m.home_id, m.away_id)
+        }
+        took_part = [
+            t
+            for t in members
+            if t.status == Team.Status.ENTERED
+            or (t.status == Team.Status.WITHDRAWN and t.id in played)
+        ]
+        ranked = [str(r["team_id"]) for r in snapshots.get(heat.id, [])]
+        ranked += [
+            str(t.id)
+            for t in sorted(members, key=lambda t: t.number or 0)
+            if str(t.id) not in ranked
+        ]
+        venues.append(
+            Venue(
+                key=key,
+                label=heat.name,
+                # A direct qualifier that played the heat counts here too (R-ALLOC-2).
+                entries=len(took_part),
+                ranking=ranked,
+                struck={str(t.id) for t in members if t not in took_part},
+                complete=bool(matches) and all(m.status != Match.Status.SCHEDULED for m in matches),
+            )
+        )
+    direct = {
+        str(t.id): heat_venue.get(t.heat_id)
+        for t in teams.values()
+        if t.is_direct_qualifier and t.status == Team.Status.ENTERED
+    }
+    qualifying = sum(v.entries for v in venues)
+    withdrawals = tuple(
+        replacement.Withdrawal(entry=str(t.id), reason=t.status_reason)
+        for t in teams.values()
+        if t.in_final and t.status == Team.Status.WITHDRAWN
+    )
+    allocate_final(
+        kind=Lot.Kind.TEAMS,
+        season=competition.season,
+        competition_field="team_competition",
+        competition=competition,
+        final_size=final_size_teams(qualifying, rules=competition.season.rules()),
+        direct=direct,
+        venues=venues,
+        names={str(t.id): t.name for t in teams.values()},
+        withdrawals=withdrawals,
+    )
 
 
 def _dm_status(teams: dict[int, Team], competition: TeamCompetition) -> dict[int, bool]:

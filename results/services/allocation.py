@@ -1,0 +1,222 @@
+"""The allocation of final places over the venues (R-ALLOC-1..6, R-TEAM-ADV-1), the seat
+holders, and the replacement chain (R-REPL-*), computed from the heat rankings and stored as
+an explained :class:`results.models.AllocationRun`.
+
+Lots (R-ALLOC-5): while results are still coming in the allocation is provisional and a tie is
+settled by a deterministic seeded draw that is shown but not recorded. Once every heat is
+complete the lot is recorded as a :class:`results.models.Lot` with its seed, and every later
+recompute reuses the recorded result, whether the system drew it or TK entered it by hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from results.models import AllocationRun, Lot
+from ubf.rules import allocation as alloc_rules
+from ubf.rules import replacement
+
+
+@dataclass
+class Venue:
+    """One qualifying venue (a heat, keyed by its arranging clubs)."""
+
+    key: str
+    label: str
+    entries: int  # qualifying entries (R-ALLOC-1 / R-TEAM-ADV-1 counting)
+    ranking: list[str]  # entry keys in heat-ranking order
+    struck: set[str] = field(default_factory=set)
+    complete: bool = False
+
+
+def venue_key(club_ids) -> str:
+    """A venue is recognised across seasons by its arranging clubs (R-ALLOC-5 precedence)."""
+    return "+".join(str(i) for i in sorted(club_ids))
+
+
+def _seed(*parts: Any) -> int:
+    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()
+    return int(digest[:12], 16)
+
+
+def precedence_holders(kind: str, season, venue_keys, *, exclude: dict | None = None) -> list[str]:
+    """R-ALLOC-5: venues that lost a lot of the same kind within the configured number of
+    seasons and have not used that precedence yet, oldest first. ``exclude`` filters out the
+    lots of the competition being allocated (a lot gives precedence in the *next* such lot)."""
+    rules = season.rules()
+    wanted = set(venue_keys)
+    lots = (
+        Lot.objects.filter(
+            kind=kind,
+            precedence_used_by__isnull=True,
+            season__start_year__gt=season.start_year - rules.lot_precedence_seasons,
+            season__start_year__lte=season.start_year,
+        )
+        .exclude(**(exclude or {"pk": None}))
+        .select_related("season")
+        .order_by("season__start_year", "drawn_at", "id")
+    )
+    out: list[str] = []
+    for lot in lots:
+        for key in lot.losers:
+            if key in wanted and key not in out:
+                out.append(key)
+    return out
+
+
+def allocate_final(
+    *,
+    kind: str,
+    season,
+    competition_field: str,
+    competition,
+    final_size: int,
+    direct: dict[str, str | None],
+    venues: list[Venue],
+    names: dict[str, str],
+    offers: tuple = (),
+    withdrawals: tuple = (),
+    overrides: tuple = (),
+) -> tuple[AllocationRun, alloc_rules.Allocation, alloc_rules.SeatHolders, replacement.ChainResult]:
+    """Allocate, fill the seats and run the chain; store the explained result."""
+    complete = all(v.complete for v in venues) and bool(venues)
+    seats = max(0, final_size - len(direct))
+    counts = {v.key: v.entries for v in venues}
+    precedence = precedence_holders(kind, season, counts, exclude={competition_field: competition})
+    recorded = list(
+        Lot.objects.filter(kind=kind, season=season, **{competition_field: competition})
+    )
+    lots_recorded: list[Lot] = []
+
+    def draw(candidates: list[str], k: int) -> list[str]:
+        for lot in recorded:
+            if set(lot.among) >= set(candidates) and lot.seats >= k:
+                winners = [w for w in lot.winners if w in candidates][:k]
+                if len(winners) == k:
+                    return winners
+        seed = _seed(kind, season.name, competition.pk, *sorted(candidates), k)
+        return alloc_rules.seeded_draw(seed)(candidates, k)
+
+    allocation = alloc_rules.allocate_seats(seats, counts, precedence=precedence, draw=draw)
+
+    if complete:
+        for lot in allocation.lots:
+            if any(set(r.among) == set(lot.among) for r in recorded):
+                continue
+            seed = _seed(kind, season.name, competition.pk, *sorted(lot.drawn), len(lot.drawn))
+            row = Lot.objects.create(
+                kind=kind,
+                season=season,
+                **{competition_field: competition},
+                among=list(lot.among),
+                winners=list(lot.winners),
+                losers=list(lot.losers),
+                labels={v.key: v.label for v in venues if v.key in lot.among},
+                seats=lot.seats,
+                seed=str(seed),
+                explanation=(
+                    f"Lottning mellan {', '.join(lot.among)} om {lot.seats} plats(er) "
+                    f"(R-ALLOC-5); vinnare: {', '.join(lot.winners)}"
+                ),
+            )
+            lots_recorded.append(row)
+            for used in lot.by_precedence:
+                _mark_used(kind, used, row)
+
+    rankings = {v.key: v.ranking for v in venues}
+    struck = set().union(*(v.struck for v in venues)) if venues else set()
+    holders = alloc_rules.seat_holders(rankings, allocation.seats, struck=struck, direct=direct)
+    chain = replacement.run_chain(
+        allocation.seats,
+        allocation.shares,
+        holders.rankings,
+        holders.holders,
+        direct=direct,
+        offers=offers,
+        withdrawals=withdrawals,
+        overrides=overrides,
+        team=(kind == Lot.Kind.TEAMS),
+    )
+    labels = {v.key: v.label for v in venues}
+    explanation = {
+        "complete": complete,
+        "final_size": final_size,
+        "direct": [{"entry": e, "name": names.get(e, e), "venue": v} for e, v in direct.items()],
+        "venues": [
+            {
+                "key": row.venue,
+                "label": labels.get(row.venue, row.venue),
+                "entries": row.entries,
+                "share": alloc_rules.fmt_fraction(row.share),
+                "whole": row.whole,
+                "fraction": alloc_rules.fmt_fraction(row.fraction),
+                "seats": row.seats,
+                "decided_by": row.decided_by,
+                "holders": [
+                    {"entry": e, "name": names.get(e, e)}
+                    for e in holders.holders.get(row.venue, [])
+                ],
+                "next": [
+                    {"entry": e, "name": names.get(e, e)}
+                    for e in holders.rankings.get(row.venue, [])[row.seats : row.seats + 3]
+                ],
+            }
+            for row in allocation.rows
+        ],
+        "lots": [
+            {
+                "among": [labels.get(k, k) for k in lot.among],
+                "winners": [labels.get(k, k) for k in lot.winners],
+                "losers": [labels.get(k, k) for k in lot.losers],
+                "by_precedence": [labels.get(k, k) for k in lot.by_precedence],
+                "recorded": complete,
+            }
+            for lot in allocation.lots
+        ],
+        "lines": [
+            {"clause": x["clause"], "sv": x["sv"], "en": x["en"]} for x in allocation.explanation
+        ],
+        "chain": [
+            {
+                "seat": s.seat,
+                "status": s.status,
+                "holder": names.get(s.holder, s.holder) if s.holder else None,
+                "ask": names.get(s.ask, s.ask) if s.ask else None,
+                "ask_key": s.ask,
+                "pending": names.get(s.pending, s.pending) if s.pending else None,
+                "steps": [{"clause": st.clause, "sv": st.sv, "en": st.en} for st in s.steps],
+            }
+            for s in chain.seat_states
+            if s.status != replacement.HELD
+        ],
+    }
+    run, _ = AllocationRun.objects.update_or_create(
+        **{competition_field: competition},
+        **{
+            (
+                "team_competition"
+                if competition_field == "pair_competition"
+                else "pair_competition"
+            ): None
+        },
+        defaults={
+            "provisional": not complete,
+            "final_size": final_size,
+            "seats": seats,
+            "qualifying_entries": sum(counts.values()),
+            "explanation": explanation,
+        },
+    )
+    return run, allocation, holders, chain
+
+
+def _mark_used(kind: str, venue: str, by: Lot) -> None:
+    """The venue's oldest unused precedence is used up by the lot ``by`` (R-ALLOC-5)."""
+    unused = Lot.objects.filter(kind=kind, precedence_used_by__isnull=True).exclude(pk=by.pk)
+    for lot in unused.order_by("season__start_year", "drawn_at", "id"):
+        if venue in lot.losers:
+            lot.precedence_used_by = by
+            lot.save(update_fields=["precedence_used_by"])
+            return

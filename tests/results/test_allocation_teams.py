@@ -1,0 +1,127 @@
+"""Final places for DM Lag from the heat standings (R-TEAM-ADV-1 with R-ALLOC-2..6, R-REPL-*)."""
+
+import itertools
+
+import pytest
+
+from results.models import AllocationRun, Lot
+from results.services.recompute import recompute_team_competition
+from teams.models import Match, Team
+from tests.factories import TeamCompetitionFactory, TeamFactory, TeamHeatFactory
+from ubf.rules.vp import victory_points
+
+pytestmark = pytest.mark.django_db
+
+
+def heat_with(competition, n, *, played=True, prefix="H"):
+    heat = TeamHeatFactory(competition=competition)
+    teams = [TeamFactory(heat=heat, name=f"{prefix}{heat.id}-{i}") for i in range(n)]
+    for rnd, (a, b) in enumerate(itertools.combinations(range(n), 2), start=1):
+        # the lower-numbered team always wins by (b - a) * 5 IMPs: ranking follows numbering
+        imps = (30 + (b - a) * 5, 30)
+        vh, va = victory_points(*imps, 16)
+        Match.objects.create(
+            competition=competition,
+            heat=heat,
+            stage="kval",
+            round=rnd,
+            home=teams[a],
+            away=teams[b],
+            boards=16,
+            **(
+                {
+                    "status": "played",
+                    "imps_home": imps[0],
+                    "imps_away": imps[1],
+                    "vp_home": vh,
+                    "vp_away": va,
+                }
+                if played
+                else {}
+            ),
+        )
+    return heat, teams
+
+
+def test_r_team_adv_1_proportional_seats_and_holders_in_ranking_order():
+    comp = TeamCompetitionFactory()
+    big, big_teams = heat_with(comp, 6)
+    small, small_teams = heat_with(comp, 4)
+    recompute_team_competition(comp.id)
+    run = AllocationRun.objects.get(team_competition=comp)
+    assert run.final_size == 8  # fewer than 20 teams took part
+    assert run.qualifying_entries == 10
+    seats = {v["label"]: v["seats"] for v in run.explanation["venues"]}
+    assert seats == {big.name: 5, small.name: 3}  # 4.8 -> 5, 3.2 -> 3 (R-ALLOC-3)
+    holders = {v["label"]: [h["name"] for h in v["holders"]] for v in run.explanation["venues"]}
+    assert holders[big.name] == [t.name for t in big_teams[:5]]  # R-ALLOC-6
+    assert run.provisional is False
+
+
+def test_r_alloc_5_lot_recorded_once_complete_and_reused():
+    comp = TeamCompetitionFactory()
+    for i in range(3):
+        heat_with(comp, 4, prefix=f"L{i}")
+    recompute_team_competition(comp.id)
+    lots = Lot.objects.filter(team_competition=comp)
+    assert lots.count() == 1
+    lot = lots.get()
+    assert len(lot.among) == 3 and len(lot.winners) == 2 and len(lot.losers) == 1
+    assert lot.seed
+    first = AllocationRun.objects.get(team_competition=comp).explanation["venues"]
+    recompute_team_competition(comp.id)
+    assert Lot.objects.filter(team_competition=comp).count() == 1
+    assert AllocationRun.objects.get(team_competition=comp).explanation["venues"] == first
+
+
+def test_manual_lot_by_tk_is_respected():
+    comp = TeamCompetitionFactory()
+    heats = [heat_with(comp, 4, prefix=f"M{i}")[0] for i in range(3)]
+    keys = []
+    for h in heats:
+        keys.append("+".join(str(o.club_id) for o in h.organisers.all()))
+    # TK drew by hand: the last two venues win (R-ALLOC-5: entered by TK)
+    Lot.objects.create(
+        kind="teams",
+        season=comp.season,
+        team_competition=comp,
+        among=keys,
+        winners=keys[1:],
+        losers=keys[:1],
+        seats=2,
+        drawn_by_hand=True,
+    )
+    recompute_team_competition(comp.id)
+    seats = {
+        v["key"]: v["seats"]
+        for v in AllocationRun.objects.get(team_competition=comp).explanation["venues"]
+    }
+    assert seats[keys[0]] == 2 and seats[keys[1]] == 3 and seats[keys[2]] == 3
+
+
+def test_provisional_while_matches_remain_and_no_lot_recorded():
+    comp = TeamCompetitionFactory()
+    heat_with(comp, 4, prefix="P0")
+    heat_with(comp, 4, prefix="P1")
+    heat_with(comp, 4, played=False, prefix="P2")
+    recompute_team_competition(comp.id)
+    run = AllocationRun.objects.get(team_competition=comp)
+    assert run.provisional is True
+    assert not Lot.objects.filter(team_competition=comp).exists()
+    assert len(run.explanation["lots"]) == 1  # shown, not recorded
+
+
+def test_r_team_repl_1_withdrawn_finalist_seat_offered_to_the_next_of_its_heat():
+    comp = TeamCompetitionFactory()
+    big, big_teams = heat_with(comp, 6)
+    heat_with(comp, 4)
+    holder = big_teams[0]
+    Team.objects.filter(pk=holder.pk).update(in_final=True, status="withdrawn")
+    recompute_team_competition(comp.id)
+    run = AllocationRun.objects.get(team_competition=comp)
+    # The allocation does not change: the team took part in the qualifiers.
+    assert {v["label"]: v["seats"] for v in run.explanation["venues"]}[big.name] == 5
+    (seat,) = run.explanation["chain"]
+    # R-REPL-1 / R-TEAM-REPL-1: first the nearest eliminated team of its own heat (6th)
+    assert seat["ask"] == big_teams[5].name
+    assert seat["steps"][-1]["clause"] == "R-REPL-1"
