@@ -42,3 +42,58 @@ requires_postgres = pytest.mark.skipif(
 )
 
 has_chromium = shutil.which("chromium") is not None
+
+
+@pytest.fixture
+def celery_worker_queue():
+    """A real ``celery -A ubf worker`` process on its own queue, using the test database
+    (tests using it must be ``django_db(transaction=True)`` so the worker sees their rows)."""
+    import subprocess
+    import sys
+    import uuid
+    from pathlib import Path
+
+    from django.db import connection
+
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    env = dict(os.environ)
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.postgresql":
+        user = db.get("USER") or "postgres"
+        host = db.get("HOST") or "127.0.0.1"
+        port = db.get("PORT") or 5432
+        env["DATABASE_URL"] = f"postgres://{user}@{host}:{port}/{db['NAME']}"
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{db['NAME']}"
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "ubf",
+            "worker",
+            "-P",
+            "solo",
+            "-Q",
+            queue,
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-l",
+            "WARNING",
+        ],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield queue
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()

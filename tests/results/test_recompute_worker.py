@@ -1,0 +1,76 @@
+"""The recompute in a real Celery worker against Redis, and two recomputes at once (CI)."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from results.models import RecomputeStatus, StandingSnapshot
+from results.services.recompute import recompute_team_competition
+from results.tasks import recompute_team_competition as recompute_task
+from teams.models import Match
+from tests.conftest import requires_broker, requires_postgres
+from tests.factories import TeamFactory, TeamHeatFactory
+from ubf.celery import app
+
+
+def played_heat():
+    heat = TeamHeatFactory()
+    a, b, c = (TeamFactory(heat=heat, name=n) for n in ("Klöver", "Ruter", "Hjärter"))
+    for rnd, (h, w, ih, ia) in enumerate([(a, b, 31, 12), (b, c, 20, 20), (c, a, 5, 44)], 1):
+        Match.objects.create(
+            competition=heat.competition,
+            heat=heat,
+            stage="kval",
+            round=rnd,
+            home=h,
+            away=w,
+            boards=16,
+            status="played",
+            imps_home=ih,
+            imps_away=ia,
+        )
+    return heat
+
+
+@requires_broker
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_recompute_runs_in_a_real_worker(celery_worker_queue):
+    assert app.conf.task_always_eager is False
+    heat = played_heat()
+    result = recompute_task.apply_async(args=[heat.competition_id], queue=celery_worker_queue)
+    result.get(timeout=90)
+    snap = StandingSnapshot.objects.get(scope="team_heat", team_heat=heat)
+    assert [r["name"] for r in snap.data] == ["Klöver", "Ruter", "Hjärter"]
+    assert RecomputeStatus.objects.get(team_competition_id=heat.competition_id).runs == 1
+
+
+@requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_recomputes_at_once_end_consistent():
+    heat = played_heat()
+    errors = []
+
+    def run():
+        try:
+            recompute_team_competition(heat.competition_id)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert errors == []
+    assert StandingSnapshot.objects.filter(team_heat=heat).count() == 1
+    status = RecomputeStatus.objects.get(team_competition_id=heat.competition_id)
+    assert status.runs == 2
+    assert [r["name"] for r in StandingSnapshot.objects.get(team_heat=heat).data] == [
+        "Klöver",
+        "Ruter",
+        "Hjärter",
+    ]
