@@ -78,8 +78,7 @@ class ImportProblem:
         return ", ".join(parts)
 
     def __str__(self) -> str:
-        where = self.where()
-        return f"{where}: {self.message_sv}" if where else self.message_sv
+        return f"rad {self.line}: {self.message_sv}" if self.line else self.message_sv
 
 
 class ImportFailed(Exception):
@@ -98,8 +97,7 @@ class ImportFailed(Exception):
     @property
     def message_en(self) -> str:
         return "; ".join(
-            (f"{p.where('en')}: {p.message_en}" if p.where("en") else p.message_en)
-            for p in self.problems
+            (f"line {p.line}: {p.message_en}" if p.line else p.message_en) for p in self.problems
         )
 
 
@@ -504,3 +502,21 @@ def split_mids(cell: str | None) -> list[str]:
     if not cell:
         return []
     return _MID_RE.findall(cell)
+
+
+def infer_scale(boards: list[ParsedBoard]) -> str:
+    """``"MP2"`` when the fully scored lines mostly sum to n − 1, else ``"MP1"`` (§5.1)."""
+    mp1 = mp2 = 0
+    for b in boards:
+        n = len(b.lines)
+        if n < 3:
+            continue
+        for t in b.lines:
+            if t.mp_ns is None or t.mp_ew is None or t.adjusted:
+                continue
+            s = t.mp_ns + t.mp_ew
+            if s == 2 * (n - 1):
+                mp1 += 1
+            elif s == n - 1:
+                mp2 += 1
+    return "MP2" if mp2 > mp1 else "MP1"

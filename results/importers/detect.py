@@ -1,0 +1,217 @@
+"""Reading an uploaded file: size, binary check, encoding, format, and dispatch.
+
+:func:`parse_upload` is the one entry point the Django layer needs::
+
+    event = parse_upload(data, filename, kind="pairs")   # or kind="teams"
+
+It enforces a size limit before anything else (default 5 MB), refuses binary files (NUL
+bytes; recognised kinds such as Excel/zip, PDF and Bridgemate/Access ``.bws`` get their own
+message), decodes text as UTF-8 (with or without BOM), then Windows-1252, then Latin-1,
+detects the format from the content (``<`` → USEBIO XML; ``%`` or ``[`` → PBN; the "CSV för
+lag" header → CSV) and from the file name's extension when the content does not say, and
+calls the matching parser. Every failure is an :class:`~.model.ImportFailed` with a Swedish
+message first.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import replace
+
+from .csv_teams import is_csv_teams, parse_csv_teams
+from .model import ImportFailed, ParsedPairEvent, ParsedTeamEvent, fail
+from .pbn import parse_pbn_pairs, parse_pbn_teams
+from .usebio import parse_usebio
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "FORMATS",
+    "KINDS",
+    "ImportFailed",
+    "check_bytes",
+    "decode_text",
+    "detect_format",
+    "parse_upload",
+]
+
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+KINDS = ("pairs", "teams")
+FORMATS = ("pbn", "usebio", "csv")
+_EXTENSIONS = {".pbn": "pbn", ".xml": "usebio", ".usebio": "usebio", ".csv": "csv", ".txt": "csv"}
+_SIGNATURES = (
+    (b"PK\x03\x04", "en zip-fil eller ett Excel/Word-dokument (.xlsx/.docx)",
+     "a zip file or an Excel/Word document (.xlsx/.docx)"),
+    (b"%PDF", "en PDF-fil", "a PDF file"),
+    (b"\x00\x01\x00\x00Standard Jet DB", "en Bridgemate-/Access-databas (.bws/.mdb)",
+     "a Bridgemate/Access database (.bws/.mdb)"),
+    (b"\x00\x01\x00\x00Standard ACE DB", "en Access-databas (.accdb)", "an Access database"),
+    (b"\xd0\xcf\x11\xe0", "ett gammalt Office-dokument (.xls/.doc)",
+     "an old Office document (.xls/.doc)"),
+    (b"\x89PNG", "en bild (PNG)", "an image (PNG)"),
+    (b"\xff\xd8\xff", "en bild (JPEG)", "an image (JPEG)"),
+)  # fmt: skip
+
+
+def _mb(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f}".replace(".", ",")
+
+
+def check_bytes(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    """Refuse an empty, too large or binary upload (raises ImportFailed)."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise TypeError("data must be bytes")
+    size = len(data)
+    if size > max_bytes:
+        raise fail(
+            f"Filen är för stor ({_mb(size)} MB). Största tillåtna storlek är {_mb(max_bytes)} "
+            "MB; en resultatfil för en heat är normalt under 1 MB. Är det rätt fil?",
+            f"The file is too large ({size / (1024 * 1024):.1f} MB). The largest allowed size is "
+            f"{max_bytes / (1024 * 1024):.1f} MB; a heat's result file is normally under 1 MB. "
+            "Is it the right file?",
+            code="too-large",
+        )
+    if size == 0 or not bytes(data[:4096]).strip(b" \t\r\n\xef\xbb\xbf"):
+        raise fail(
+            "Filen är tom.",
+            "The file is empty.",
+            code="empty",
+        )
+    head = bytes(data[:64])
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return  # UTF-16 text has NUL bytes by nature
+    for signature, what_sv, what_en in _SIGNATURES:
+        if head.startswith(signature):
+            raise fail(
+                f"Filen är {what_sv}, inte en resultatfil. Exportera resultatet som PBN "
+                "(eller USEBIO XML) från resultatprogrammet (t.ex. Ruter) och ladda upp den.",
+                f"The file is {what_en}, not a result file. Export the result as PBN (or "
+                "USEBIO XML) from the scoring program (e.g. Ruter) and upload that.",
+                code="binary",
+            )
+    nul = bytes(data).find(b"\x00")
+    if nul >= 0:
+        raise fail(
+            "Filen är en binärfil (den innehåller NUL-tecken, första vid byte "
+            f"{nul}), inte en textfil. Ladda upp PBN-, USEBIO XML- eller CSV-filen från "
+            "resultatprogrammet.",
+            f"The file is binary (it contains NUL characters, the first at byte {nul}), not "
+            "a text file. Upload the PBN, USEBIO XML or CSV file from the scoring program.",
+            code="binary",
+        )
+
+
+def decode_text(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, str]:
+    """``(text, encoding)``: UTF-8 (BOM or not), UTF-16 with BOM, else cp1252, else latin-1."""
+    check_bytes(data, max_bytes=max_bytes)
+    data = bytes(data)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError as exc:
+            raise fail(
+                "Filen börjar som UTF-16 men innehåller ogiltiga tecken.",
+                "The file starts as UTF-16 but contains invalid characters.",
+                code="encoding",
+            ) from exc
+    for encoding in ("utf-8-sig", "cp1252", "latin-1"):
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("latin-1 decodes every byte string")  # pragma: no cover
+
+
+def _strip_start(data: bytes) -> bytes:
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[3:]
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            data = data[:4096].decode("utf-16", errors="ignore").encode("utf-8")
+        except UnicodeError:  # pragma: no cover
+            return b""
+    return data.lstrip()
+
+
+def _extension(filename: str) -> str:
+    name = (filename or "").strip().lower()
+    dot = name.rfind(".")
+    return name[dot:] if dot >= 0 else ""
+
+
+def detect_format(data: bytes, filename: str = "") -> str:
+    """``"pbn"``, ``"usebio"`` or ``"csv"``, from the content first, then the extension.
+
+    Raises ImportFailed when neither says.
+    """
+    start = _strip_start(bytes(data[:8192]))
+    if start.startswith(b"<"):
+        return "usebio"
+    if start.startswith((b"%", b"[")):
+        return "pbn"
+    text = start.decode("latin-1")
+    if is_csv_teams(text):
+        return "csv"
+    by_name = _EXTENSIONS.get(_extension(filename))
+    if by_name:
+        return by_name
+    raise fail(
+        "Filformatet känns inte igen. Ladda upp en PBN-fil (.pbn) från Ruter, en USEBIO "
+        "XML-fil (.xml) eller, för lag, en CSV-fil enligt beskrivningen (CSV för lag).",
+        "The file format is not recognised. Upload a PBN file (.pbn) from Ruter, a USEBIO XML "
+        "file (.xml) or, for teams, a CSV file as described (CSV for teams).",
+        code="unknown-format",
+    )
+
+
+def parse_upload(
+    data: bytes,
+    filename: str,
+    kind: str,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> ParsedPairEvent | ParsedTeamEvent:
+    """Parse an uploaded result file (``kind`` ``"pairs"`` or ``"teams"``).
+
+    Returns a :class:`ParsedPairEvent` for pairs and a :class:`ParsedTeamEvent` for teams;
+    raises :class:`ImportFailed` when the file cannot be read. Notes about how the file was
+    read (encoding fallback, extension/content disagreement) are added to ``warnings``.
+    Run :func:`results.importers.validate.validate_pairs` / ``validate_teams`` on the result.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    check_bytes(data, max_bytes=max_bytes)
+    data = bytes(data)
+    fmt = detect_format(data, filename)
+    notes: list[str] = []
+    by_name = _EXTENSIONS.get(_extension(filename))
+    if by_name and by_name != fmt:
+        notes.append(
+            f"Filnamnet ({filename}) tyder på {by_name.upper()}, men innehållet är "
+            f"{fmt.upper()}; filen lästes som {fmt.upper()}."
+        )
+    if fmt == "usebio":
+        event = parse_usebio(data, kind)
+    else:
+        text, encoding = decode_text(data, max_bytes=max_bytes)
+        if fmt == "csv" and encoding in ("cp1252", "latin-1"):
+            notes.append(
+                "Filen är inte UTF-8; den lästes som "
+                f"{'Windows-1252' if encoding == 'cp1252' else 'Latin-1 (ISO-8859-1)'}."
+            )
+        if fmt == "csv":
+            if kind == "pairs":
+                raise fail(
+                    "CSV stöds bara för lagresultat. För par: ladda upp PBN-filen från Ruter "
+                    "(eller USEBIO XML).",
+                    "CSV is only supported for team results. For pairs, upload the PBN file "
+                    "from Ruter (or USEBIO XML).",
+                    code="csv-pairs",
+                )
+            event = parse_csv_teams(text)
+        elif kind == "pairs":
+            event = parse_pbn_pairs(text)
+        else:
+            event = parse_pbn_teams(text)
+    if notes:
+        event = replace(event, warnings=notes + list(event.warnings))
+    return event

@@ -1,0 +1,1304 @@
+"""PBN 2.1 results as Ruter / Magic Contest export them (pure Python, no Django).
+
+Reads the tag pairs of a PBN file game by game and turns the ``ScoreTable`` (one per board)
+and ``TotalScoreTable`` (the ranking list) into a :class:`~.model.ParsedPairEvent`, or, for
+teams, the one-game-per-table idiom (``Room`` Open/Closed, ``HomeTeam``/``VisitTeam``,
+``Round``, ``Score``, optional ``ScoreIMP``) into a :class:`~.model.ParsedTeamEvent`.
+
+What is handled (see shared/reference/result-formats.md §3):
+
+* ``%`` lines (comments and escapes such as ``% PBN 2.1``), ``;`` comment lines and ``{...}``
+  commentary; games separated by empty lines; ``[Tag "value"]`` with ``\\"`` escapes.
+* Inheritance: ``"#"`` copies the previous game's value; ``"##text"`` sets ``text`` for this
+  and every following game that does not set the tag itself.
+* Table headers such as ``Rank\\2R;PairId\\2R;TotalScoreMP\\5R``: a leading ``+``/``-`` sort
+  mark and the ``\\<width><L|R>`` suffix are stripped; names are matched case-insensitively.
+* Table rows are tokenised with quotes, so ``"Åsa Öberg - Märta Ängström"`` is one cell;
+  ``-`` (irrelevant) and ``?`` (unknown) cells are empty; a ``^`` prefix marks an artificial
+  score (``^"A6040"`` = 60 % / 40 %, ``^"-420"`` = an assigned score).
+* ``Score_NS`` or ``Score_EW`` (the other ``-``), ``Pass`` boards, ``2N`` → ``2NT``.
+* ``TotalMP`` / ``TotalScoreMP`` / ``TotalScore`` and ``TotalPercentage``; the
+  ``TotalScoreTable`` is searched for in the whole file (Ruter may put it first or last).
+* Mitchell files whose ``TotalScoreTable`` has the same ``PairId`` in both directions (with a
+  ``Direction`` column) get pair numbers ``"1NS"``/``"1EW"``, as USEBIO files have them.
+
+Member numbers (MID): Ruter's standard columns carry none. Two conventions are read:
+a user-defined column named like ``PlayerId``, ``PlayerId_1``, ``MemberID`` or ``MID`` (every run
+of three or more digits in the cell is a MID, in the order of the names), and MIDs written in
+the ``Names`` cell after each name: ``"Åsa Öberg (12345) - Märta Ängström (23456)"``. The
+Django layer matches a pair by its pair number within the heat plus the MIDs when present,
+never by names alone.
+
+A bronze heat's qualifier declaration (R-PAIR-KVAL-5) is read from a ``Qualifier`` / ``Kval``
+column (``Ja``/``Nej``, ``Y``/``N``, ``1``/``0``, ``K``/``-``).
+
+Parse errors (a cell that is not a number, a row with the wrong number of cells, a missing
+``PairId`` column ...) are all collected and raised together as :class:`~.model.ImportFailed`
+with their line numbers; checks of the figures themselves are in :mod:`.validate`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from ubf.rules.scoring import board_vulnerability, contract_score, imps
+
+from .model import (
+    ImportFailed,
+    ImportProblem,
+    ParsedBoard,
+    ParsedMatch,
+    ParsedPair,
+    ParsedPairEvent,
+    ParsedPlayer,
+    ParsedTeam,
+    ParsedTeamBoard,
+    ParsedTeamEvent,
+    TravellerLine,
+    board_points,
+    infer_scale,
+    match_imps,
+    normalize_contract,
+    normalize_declarer,
+    parse_date,
+    parse_decimal,
+    parse_int,
+    problem,
+    split_contract,
+    split_mids,
+    split_names,
+)
+
+__all__ = [
+    "Cell",
+    "PbnGame",
+    "PbnTag",
+    "parse_artificial",
+    "parse_pbn_pairs",
+    "parse_pbn_teams",
+    "parse_score_tag",
+    "parse_table",
+    "read_games",
+    "tokenize_row",
+]
+
+_TAG_RE = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(.*)$')
+_TABLE_SUFFIX_RE = re.compile(r"\\.*$")
+_ARTIFICIAL_RE = re.compile(r"^A?\s*(\d{1,3})\s*%?\s*(?:[-/]\s*(\d{1,3})\s*%?)?$", re.IGNORECASE)
+
+
+# --------------------------------------------------------------------------- reading games
+
+
+@dataclass
+class PbnTag:
+    name: str
+    value: str
+    line: int
+    section: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class PbnGame:
+    start_line: int
+    tags: dict[str, PbnTag] = field(default_factory=dict)
+
+    def get(self, name: str) -> str | None:
+        """The (inherited) value of a tag, case-insensitive; ``None`` when absent."""
+        tag = self.tag(name)
+        return tag.value if tag is not None else None
+
+    def tag(self, name: str) -> PbnTag | None:
+        key = name.lower()
+        return self.tags.get(key)
+
+
+def _unescape(value: str) -> str:
+    """PBN string escapes: only ``\\"`` and ``\\\\`` (``Rank\\2R`` keeps its backslash)."""
+    return re.sub(r'\\(["\\])', r"\1", value)
+
+
+def read_games(text: str) -> tuple[list[PbnGame], list[ImportProblem]]:
+    """Split PBN text into games, resolving ``#``/``##`` inheritance.
+
+    Returns the games and the (non-fatal) problems met; raises ImportFailed if the text does
+    not look like PBN at all (no tag pair before the first other content).
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    games: list[PbnGame] = []
+    problems: list[ImportProblem] = []
+    current: PbnGame | None = None
+    last_tag: PbnTag | None = None
+    in_brace = False
+    seen_tag = False
+    for index, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        if in_brace:
+            if "}" in line:
+                in_brace = False
+            continue
+        if line.startswith("%"):
+            continue
+        stripped = line.strip()
+        if not stripped:
+            current = None
+            last_tag = None
+            continue
+        if stripped.startswith(";"):
+            continue
+        if stripped.startswith("{"):
+            if "}" not in stripped:
+                in_brace = True
+            continue
+        match = _TAG_RE.match(line)
+        if match:
+            seen_tag = True
+            if current is None:
+                current = PbnGame(start_line=index)
+                games.append(current)
+            name, value, rest = match.group(1), _unescape(match.group(2)), match.group(3)
+            tag = PbnTag(name=name, value=value, line=index)
+            key = name.lower()
+            if key not in current.tags:
+                current.tags[key] = tag
+            last_tag = tag
+            if rest.strip() and not rest.strip().startswith(";"):
+                tag.section.append((index, rest))
+            continue
+        if stripped.startswith("["):
+            if not seen_tag:
+                raise _not_pbn(index)
+            problems.append(
+                problem(
+                    f"Raden kunde inte läsas som en PBN-tagg: {_short(stripped)}",
+                    f"The line could not be read as a PBN tag: {_short(stripped)}",
+                    line=index,
+                    code="pbn-bad-tag",
+                )
+            )
+            continue
+        if not seen_tag:
+            raise _not_pbn(index)
+        if last_tag is None:
+            problems.append(
+                problem(
+                    f"Raden hör inte till någon tagg och hoppades över: {_short(stripped)}",
+                    f"The line belongs to no tag and was skipped: {_short(stripped)}",
+                    line=index,
+                    warning=True,
+                    code="pbn-stray-line",
+                )
+            )
+            continue
+        last_tag.section.append((index, line))
+    if not seen_tag:
+        raise ImportFailed(
+            problem(
+                'Filen innehåller inga PBN-taggar ([Tagg "värde"]). Är det rätt fil?',
+                'The file has no PBN tags ([Tag "value"]). Is it the right file?',
+                code="pbn-empty",
+            )
+        )
+    _resolve_inheritance(games)
+    return games, problems
+
+
+def _not_pbn(line: int) -> ImportFailed:
+    return ImportFailed(
+        problem(
+            "Filen ser inte ut som PBN: den första raden med innehåll är ingen tagg "
+            '([Tagg "värde"]).',
+            "The file does not look like PBN: the first line with content is not a tag "
+            '([Tag "value"]).',
+            line=line,
+            code="pbn-not-pbn",
+        )
+    )
+
+
+def _short(text: str, size: int = 60) -> str:
+    return text if len(text) <= size else text[: size - 1] + "…"
+
+
+def _resolve_inheritance(games: list[PbnGame]) -> None:
+    previous: dict[str, PbnTag] = {}
+    persistent: dict[str, PbnTag] = {}
+    for game in games:
+        for key, tag in list(game.tags.items()):
+            if tag.value.startswith("##"):
+                tag.value = tag.value[2:]
+                persistent[key] = tag
+            elif tag.value == "#":
+                before = previous.get(key)
+                tag.value = before.value if before is not None else ""
+            elif key in persistent:
+                del persistent[key]
+        for key, tag in persistent.items():
+            if key not in game.tags:
+                game.tags[key] = PbnTag(tag.name, tag.value, tag.line)
+        previous = dict(game.tags)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: ``text`` without quotes; ``empty`` for ``-``/``?``; ``artificial`` for ^."""
+
+    text: str
+    quoted: bool = False
+    artificial: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.quoted and self.text in ("-", "?", "")
+
+    @property
+    def value(self) -> str | None:
+        return None if self.empty else self.text
+
+
+def tokenize_row(row: str) -> list[Cell]:
+    """Split a table row into cells; quoted strings keep their spaces (``\\"`` escapes).
+
+    Raises ValueError for an unterminated quote.
+    """
+    cells: list[Cell] = []
+    i, n = 0, len(row)
+    while i < n:
+        ch = row[i]
+        if ch.isspace():
+            i += 1
+            continue
+        artificial = False
+        if ch == "^":
+            artificial = True
+            i += 1
+            if i >= n:
+                cells.append(Cell("", artificial=True))
+                break
+            ch = row[i]
+        if ch == '"':
+            i += 1
+            buf = []
+            while i < n and row[i] != '"':
+                if row[i] == "\\" and i + 1 < n:
+                    i += 1
+                buf.append(row[i])
+                i += 1
+            if i >= n:
+                raise ValueError("unterminated quote")
+            i += 1
+            cells.append(Cell("".join(buf), quoted=True, artificial=artificial))
+        else:
+            start = i
+            while i < n and not row[i].isspace():
+                i += 1
+            cells.append(Cell(row[start:i], artificial=artificial))
+    return cells
+
+
+def column_name(spec: str) -> str:
+    """``"+Rank\\2R"`` → ``"Rank"``."""
+    name = _TABLE_SUFFIX_RE.sub("", spec.strip())
+    return name.lstrip("+-").strip()
+
+
+def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]]], list]:
+    """A table tag's columns (lower-case names) and rows (line number, column → cell).
+
+    Returns ``(columns, rows, problems)``; a row with the wrong number of cells or an
+    unterminated quote becomes an error problem naming its line.
+    """
+    names = [column_name(c) for c in tag.value.split(";") if column_name(c)]
+    columns = [c.lower() for c in names]
+    rows: list[tuple[int, dict[str, Cell]]] = []
+    problems: list[ImportProblem] = []
+    for line_no, text in tag.section:
+        try:
+            cells = tokenize_row(text)
+        except ValueError:
+            problems.append(
+                problem(
+                    f'{tag.name}: ett citattecken (") öppnas men stängs aldrig på raden.',
+                    f'{tag.name}: a quote (") is opened but never closed on the line.',
+                    line=line_no,
+                    element=tag.name,
+                    code="pbn-quote",
+                )
+            )
+            continue
+        if not cells:
+            continue
+        if len(cells) != len(columns):
+            problems.append(
+                problem(
+                    f"{tag.name}: raden har {len(cells)} värden men tabellen har "
+                    f"{len(columns)} kolumner ({';'.join(names)}). Namn med mellanslag "
+                    "måste stå inom citattecken.",
+                    f"{tag.name}: the row has {len(cells)} values but the table has "
+                    f"{len(columns)} columns ({';'.join(names)}). Names with spaces must be "
+                    "in quotes.",
+                    line=line_no,
+                    element=tag.name,
+                    code="pbn-row-width",
+                )
+            )
+            continue
+        rows.append((line_no, dict(zip(columns, cells))))
+    return columns, rows, problems
+
+
+def parse_artificial(text: str | None) -> str | None:
+    """An artificial score as ``"A6040"``: ``A6040``, ``A60``, ``60-40``, ``60%``, ``A5050``.
+
+    A single percentage means NS gets it and EW the complement (``A60`` → ``A6040``).
+    ``None`` if the text is not an artificial-score notation.
+    """
+    if not text:
+        return None
+    raw = text.strip().upper()
+    if raw.startswith("ARB") or raw in ("AVE+", "AV+", "MEDEL+"):
+        return "A6040"
+    if raw in ("AVE-", "AV-", "MEDEL-"):
+        return "A4060"
+    if raw in ("AVE", "AV", "AVE=", "MEDEL"):
+        return "A5050"
+    if not (raw.startswith("A") or "%" in raw or "-" in raw[1:] or "/" in raw):
+        return None
+    compact = raw.replace(" ", "")
+    if compact.startswith("A") and compact[1:].isdigit() and len(compact) == 5:
+        return compact
+    m = _ARTIFICIAL_RE.match(compact)
+    if not m:
+        return None
+    ns = int(m.group(1))
+    ew = int(m.group(2)) if m.group(2) is not None else 100 - ns
+    if not (0 <= ns <= 100 and 0 <= ew <= 100) or ns == 100 or ew == 100:
+        return None
+    return f"A{ns:02d}{ew:02d}"
+
+
+# --------------------------------------------------------------------------- pairs
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.errors: list[ImportProblem] = []
+        self.warnings: list[str] = []
+
+    def add(self, p: ImportProblem) -> None:
+        if p.is_error:
+            self.errors.append(p)
+        else:
+            self.warnings.append(str(p))
+
+    def extend(self, problems: list[ImportProblem]) -> None:
+        for p in problems:
+            self.add(p)
+
+    def bad_value(self, line: int, element: str, column: str, text: str, what_sv: str, what_en):
+        self.errors.append(
+            problem(
+                f'{element}: kolumnen {column} har värdet "{text}", som inte är {what_sv}.',
+                f'{element}: column {column} has the value "{text}", which is not {what_en}.',
+                line=line,
+                element=element,
+                code="pbn-bad-value",
+            )
+        )
+
+    def finish(self) -> None:
+        if self.errors:
+            raise ImportFailed(self.errors)
+
+
+def _cell_decimal(c: _Collector, cell: Cell | None, line: int, element: str, column: str):
+    if cell is None or cell.empty:
+        return None
+    try:
+        return parse_decimal(cell.text)
+    except ValueError:
+        c.bad_value(line, element, column, cell.text, "ett tal", "a number")
+        return None
+
+
+def _cell_int(c: _Collector, cell: Cell | None, line: int, element: str, column: str):
+    if cell is None or cell.empty:
+        return None
+    text = cell.text.rstrip("=").strip()  # "3=" for a shared rank
+    try:
+        return parse_int(text)
+    except ValueError:
+        c.bad_value(line, element, column, cell.text, "ett heltal", "a whole number")
+        return None
+
+
+def _direction(text: str | None) -> str | None:
+    if not text:
+        return None
+    raw = text.upper().replace("-", "").replace(" ", "").replace("/", "")
+    if raw in ("NS", "N", "NORDSYD", "NORTHSOUTH"):
+        return "NS"
+    if raw in ("EW", "E", "W", "ÖV", "OV", "ÖSTVÄST", "EASTWEST", "Ö", "V"):
+        return "EW"
+    return None
+
+
+_MID_COLUMN_RE = re.compile(
+    r"^(playerid|playerids|memberid|memberids|mid|mids|medlemsnr)(\d|ns|ew)?$"
+)
+_QUALIFIER_COLUMNS = ("qualifier", "kval", "kvalificerad", "declaredqualifier")
+_TOTAL_COLUMNS = ("totalscoremp", "totalmp", "totalscore", "totalmatchpoints")
+_PERCENT_COLUMNS = ("totalpercentage", "percentage", "totalscorepercentage")
+
+
+def _mid_columns(columns: list[str]) -> list[str]:
+    return [c for c in columns if _MID_COLUMN_RE.match(c.replace("_", ""))]
+
+
+def _qualifier(text: str | None) -> bool | None:
+    if text is None:
+        return None
+    raw = text.strip().upper()
+    if raw in ("JA", "J", "Y", "YES", "1", "K", "KVAL", "X", "TRUE"):
+        return True
+    if raw in ("NEJ", "N", "NO", "0", "", "FALSE"):
+        return False
+    return None
+
+
+def _total_score_table(games: list[PbnGame]) -> PbnTag | None:
+    candidates = [g.tags["totalscoretable"] for g in games if "totalscoretable" in g.tags]
+    candidates = [t for t in candidates if t.section] or candidates
+    if not candidates:
+        return None
+    # The one with the most rows; among equals the last (a final ranking after sessions).
+    return max(reversed(candidates), key=lambda t: len(t.section))
+
+
+def _scale_from_scoring(value: str | None) -> str | None:
+    if not value:
+        return None
+    parts = {p.strip().upper() for p in value.replace(",", ";").split(";")}
+    if "MP2" in parts:
+        return "MP2"
+    if "MP1" in parts:
+        return "MP1"
+    return None
+
+
+def _event_title_and_date(games: list[PbnGame]) -> tuple[str, object]:
+    title = ""
+    date = None
+    for g in games:
+        if not title and (g.get("event") or "").strip():
+            title = g.get("event").strip()
+        if date is None:
+            date = parse_date(g.get("eventdate")) or parse_date(g.get("date"))
+        if title and date:
+            break
+    return title, date
+
+
+def parse_pbn_pairs(text: str) -> ParsedPairEvent:
+    """A pairs heat from PBN text (already decoded). See the module docstring.
+
+    Raises ImportFailed with every parse error (line numbers included) when the file cannot
+    be read; the result's ``warnings`` hold non-fatal notes.
+    """
+    games, problems = read_games(text)
+    c = _Collector()
+    c.extend(problems)
+    title, date = _event_title_and_date(games)
+    scale = None
+    for g in games:
+        scale = _scale_from_scoring(g.get("scoring"))
+        if scale:
+            break
+
+    if any(g.tag("room") is not None for g in games) and not any(
+        g.tag("scoretable") is not None for g in games
+    ):
+        raise ImportFailed(
+            problem(
+                "Filen ser ut som en lagtävling (den har Room/HomeTeam-taggar men ingen "
+                "ScoreTable). Ladda upp den som lagresultat.",
+                "The file looks like a team event (it has Room/HomeTeam tags but no "
+                "ScoreTable). Upload it as a team result.",
+                code="pbn-teams-as-pairs",
+            )
+        )
+
+    # ---- ranking list
+    pairs: list[ParsedPair] = []
+    suffix_directions = False
+    tst = _total_score_table(games)
+    tables = sum(1 for g in games if "totalscoretable" in g.tags)
+    if tables > 1:
+        c.warnings.append(
+            f"Filen har {tables} TotalScoreTable; den med flest rader (rad {tst.line}) används."
+        )
+    if tst is None:
+        c.errors.append(
+            problem(
+                "Filen saknar resultatlistan (TotalScoreTable). Exportera PBN med "
+                "resultatlista från Ruter.",
+                "The file has no ranking list (TotalScoreTable). Export the PBN with the "
+                "ranking list from Ruter.",
+                element="TotalScoreTable",
+                code="pbn-no-totals",
+            )
+        )
+    else:
+        pairs, suffix_directions = _parse_totals(c, tst)
+
+    # ---- boards
+    boards: dict[int, list[TravellerLine]] = {}
+    board_lines: dict[int, int] = {}
+    for g in games:
+        board_text = (g.get("board") or "").strip()
+        if not board_text:
+            continue
+        element = f"Board {board_text}"
+        try:
+            number = int(board_text)
+        except ValueError:
+            c.bad_value(
+                g.start_line, element, "Board", board_text, "ett bricknummer", "a board number"
+            )
+            continue
+        st = g.tags.get("scoretable")
+        if st is None:
+            c.warnings.append(
+                f"rad {g.start_line}: bricka {number} har ingen ScoreTable (inga resultat)."
+            )
+            continue
+        lines = _parse_score_table(c, st, number, suffix_directions)
+        if number in boards:
+            c.warnings.append(
+                f"rad {g.start_line}: bricka {number} finns två gånger; resultaten slås ihop "
+                f"(första gången rad {board_lines[number]})."
+            )
+            boards[number].extend(lines)
+        else:
+            boards[number] = lines
+            board_lines[number] = g.start_line
+
+    if not boards and tst is not None:
+        c.errors.append(
+            problem(
+                "Filen har en resultatlista men inga brickor med ScoreTable; "
+                "brickresultaten behövs för kontrollen.",
+                "The file has a ranking list but no boards with a ScoreTable; the board "
+                "results are needed for the checks.",
+                element="ScoreTable",
+                code="pbn-no-boards",
+            )
+        )
+    c.finish()
+
+    parsed_boards = [ParsedBoard(number=n, lines=boards[n]) for n in sorted(boards)]
+    if scale is None:
+        scale = infer_scale(parsed_boards)
+    return ParsedPairEvent(
+        title=title,
+        date=date,
+        boards_in_session=len(parsed_boards),
+        pairs=pairs,
+        boards=parsed_boards,
+        scoring_scale=scale,
+        source_format="pbn",
+        warnings=c.warnings,
+    )
+
+
+def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
+    columns, rows, problems = parse_table(tag)
+    c.extend(problems)
+    element = "TotalScoreTable"
+    if "pairid" not in columns:
+        c.errors.append(
+            problem(
+                f"TotalScoreTable saknar kolumnen PairId (kolumner: {';'.join(columns)}).",
+                f"TotalScoreTable has no PairId column (columns: {';'.join(columns)}).",
+                line=tag.line,
+                element=element,
+                code="pbn-no-pairid",
+            )
+        )
+        return [], False
+    total_col = next((x for x in _TOTAL_COLUMNS if x in columns), None)
+    pct_col = next((x for x in _PERCENT_COLUMNS if x in columns), None)
+    mid_cols = _mid_columns(columns)
+    qual_col = next((x for x in _QUALIFIER_COLUMNS if x in columns), None)
+
+    ids = [row["pairid"].text for _, row in rows]
+    directions = [
+        _direction(row["direction"].value) if "direction" in row else None for _, row in rows
+    ]
+    duplicated = {i for i, k in Counter(ids).items() if k > 1}
+    suffix = bool(duplicated) and all(
+        directions[k] is not None for k, i in enumerate(ids) if i in duplicated
+    )
+
+    pairs: list[ParsedPair] = []
+    for (line_no, row), direction in zip(rows, directions):
+        number = row["pairid"].text.strip()
+        if not number or row["pairid"].empty:
+            c.bad_value(
+                line_no, element, "PairId", row["pairid"].text, "ett parnummer", "a pair number"
+            )
+            continue
+        if suffix and direction and not number.upper().endswith(("NS", "EW")):
+            number = f"{number}{direction}"
+        players = list(split_names(row["names"].value if "names" in row else None))
+        mids: list[str] = []
+        for col in mid_cols:
+            mids.extend(split_mids(row[col].value))
+        if mids:
+            if not players:
+                players = [ParsedPlayer(mid=m, name="") for m in mids]
+            else:
+                if len(mids) != len(players):
+                    c.warnings.append(
+                        f"rad {line_no}: par {number} har {len(players)} namn men "
+                        f"{len(mids)} medlemsnummer; de tilldelas i ordning."
+                    )
+                for k, m in enumerate(mids[: len(players)]):
+                    players[k] = ParsedPlayer(mid=m, name=players[k].name)
+        qualifier = None
+        if qual_col:
+            qualifier = _qualifier(row[qual_col].value)
+        pairs.append(
+            ParsedPair(
+                number=number,
+                players=tuple(players),
+                total=_cell_decimal(c, row.get(total_col), line_no, element, total_col or ""),
+                percentage=_cell_decimal(c, row.get(pct_col), line_no, element, pct_col or ""),
+                rank=_cell_int(c, row.get("rank"), line_no, element, "Rank"),
+                boards_played=_cell_int(c, row.get("nrboards"), line_no, element, "NrBoards"),
+                declared_qualifier=qualifier,
+                line=line_no,
+            )
+        )
+    seen: dict[str, int] = {}
+    for p in pairs:
+        if p.number in seen:
+            c.errors.append(
+                problem(
+                    f"Par {p.number} står två gånger i resultatlistan (även rad {seen[p.number]}).",
+                    f"Pair {p.number} is listed twice in the ranking list (also line "
+                    f"{seen[p.number]}).",
+                    line=p.line,
+                    element=element,
+                    code="pbn-duplicate-pair",
+                )
+            )
+        seen.setdefault(p.number, p.line or 0)
+    return pairs, suffix
+
+
+_PAIRID_NAMES = {"pairid_ns": "PairId_NS", "pairid_ew": "PairId_EW"}
+
+
+def _parse_score_table(
+    c: _Collector, tag: PbnTag, board: int, suffix_directions: bool
+) -> list[TravellerLine]:
+    columns, rows, problems = parse_table(tag)
+    c.extend(problems)
+    element = f"ScoreTable bricka {board}"
+    missing = [x for x in ("pairid_ns", "pairid_ew") if x not in columns]
+    if missing:
+        c.errors.append(
+            problem(
+                f"{element}: kolumnen {_PAIRID_NAMES[missing[0]]} saknas "
+                f"(kolumner: {';'.join(columns)}).",
+                f"{element}: the column {_PAIRID_NAMES[missing[0]]} is missing "
+                f"(columns: {';'.join(columns)}).",
+                line=tag.line,
+                element=element,
+                code="pbn-no-pairid",
+            )
+        )
+        return []
+    out: list[TravellerLine] = []
+    for line_no, row in rows:
+        ns = row["pairid_ns"].text.strip()
+        ew = row["pairid_ew"].text.strip()
+        if suffix_directions:
+            ns = ns if ns.upper().endswith("NS") else ns + "NS"
+            ew = ew if ew.upper().endswith("EW") else ew + "EW"
+        adjusted: str | None = None
+        contract = None
+        contract_cell = row.get("contract")
+        if contract_cell is not None and contract_cell.value is not None:
+            try:
+                contract = normalize_contract(contract_cell.text)
+            except ValueError:
+                adjusted = parse_artificial(contract_cell.text)
+                if adjusted is None:
+                    c.bad_value(
+                        line_no,
+                        element,
+                        "Contract",
+                        contract_cell.text,
+                        "ett kontrakt",
+                        "a contract",
+                    )
+        declarer = None
+        decl_cell = row.get("declarer")
+        if decl_cell is not None and decl_cell.value is not None:
+            try:
+                declarer = normalize_declarer(decl_cell.text)
+            except ValueError:
+                c.bad_value(
+                    line_no, element, "Declarer", decl_cell.text, "N, E, S eller W", "N, E, S or W"
+                )
+        tricks = _cell_int(c, row.get("result"), line_no, element, "Result")
+        if tricks is not None and not 0 <= tricks <= 13:
+            c.bad_value(
+                line_no,
+                element,
+                "Result",
+                str(tricks),
+                "ett antal stick 0-13",
+                "a number of tricks 0-13",
+            )
+            tricks = None
+
+        score_ns, adj = _score_ns_from_row(c, row, line_no, element)
+        if adj:
+            adjusted = adj
+        if score_ns is None and adjusted is None and contract == "Pass":
+            score_ns = 0
+        out.append(
+            TravellerLine(
+                ns=ns,
+                ew=ew,
+                contract=contract,
+                declarer=declarer,
+                tricks=tricks,
+                score_ns=score_ns,
+                mp_ns=_cell_decimal(c, row.get("mp_ns"), line_no, element, "MP_NS"),
+                mp_ew=_cell_decimal(c, row.get("mp_ew"), line_no, element, "MP_EW"),
+                adjusted=adjusted,
+                round=_cell_int(c, row.get("round"), line_no, element, "Round"),
+                table=_cell_int(c, row.get("table"), line_no, element, "Table"),
+                line=line_no,
+            )
+        )
+    return out
+
+
+_SCORE_COLUMN_NAMES = {"score_ns": "Score_NS", "score_ew": "Score_EW"}
+
+
+def _score_ns_from_row(
+    c: _Collector, row: dict[str, Cell], line_no: int, element: str
+) -> tuple[int | None, str | None]:
+    """(NS score, adjusted code) from Score_NS / Score_EW (or a ``Score`` "NS x" column)."""
+    values: list[int] = []
+    adjusted = None
+    for column, sign in (("score_ns", 1), ("score_ew", -1)):
+        cell = row.get(column)
+        if cell is None or cell.empty:
+            continue
+        art = parse_artificial(cell.text)
+        if art and not _looks_numeric(cell.text):
+            adjusted = art
+            continue
+        try:
+            value = parse_int(cell.text)
+        except ValueError:
+            c.bad_value(
+                line_no,
+                element,
+                _SCORE_COLUMN_NAMES[column],
+                cell.text,
+                "en poäng",
+                "a score",
+            )
+            continue
+        if value is None:
+            continue
+        if cell.artificial:
+            adjusted = adjusted or "^"
+        values.append(sign * value)
+    if "score" in row and not row["score"].empty and not values and adjusted is None:
+        try:
+            values.append(parse_score_tag(row["score"].text, None))
+        except ValueError:
+            c.bad_value(line_no, element, "Score", row["score"].text, "en poäng", "a score")
+    if len(values) == 2 and values[0] != values[1]:
+        c.errors.append(
+            problem(
+                f"{element}: Score_NS och Score_EW motsäger varandra.",
+                f"{element}: Score_NS and Score_EW contradict each other.",
+                line=line_no,
+                element=element,
+                code="pbn-score-conflict",
+            )
+        )
+    if not values:
+        return None, adjusted
+    return values[0], adjusted
+
+
+def _looks_numeric(text: str) -> bool:
+    return bool(re.fullmatch(r"\s*[-+\u2212]?\d+\s*", text))
+
+
+def parse_score_tag(value: str, declarer: str | None) -> int:
+    """NS score from a PBN ``Score`` value (spec §4.2).
+
+    Formats: ``"420"`` (declarer's side), ``"NS 420"``, ``"EW -50"``, ``"NS 420 EW -420"``,
+    ``"EW -420 NS 420"``. Raises ValueError when unreadable or when a bare number has no
+    declarer to relate it to.
+    """
+    parts = value.replace("\u2212", "-").split()
+    if not parts:
+        raise ValueError(value)
+    if len(parts) == 1:
+        number = int(parts[0])
+        if number == 0:
+            return 0
+        if declarer is None:
+            raise ValueError(value)
+        return number if declarer in ("N", "S") else -number
+    found: dict[str, int] = {}
+    it = iter(parts)
+    for side in it:
+        side = side.upper()
+        if side not in ("NS", "EW"):
+            raise ValueError(value)
+        found[side] = int(next(it))
+    if "NS" in found:
+        if "EW" in found and found["EW"] != -found["NS"]:
+            raise ValueError(value)
+        return found["NS"]
+    return -found["EW"]
+
+
+# --------------------------------------------------------------------------- teams
+
+_OPEN_ROOMS = {"OPEN", "ÖPPET", "OPPET", "ÖPPNA", "O", "1", "OPEN ROOM"}
+_CLOSED_ROOMS = {"CLOSED", "SLUTET", "SLUTNA", "C", "2", "CLOSED ROOM"}
+
+
+def parse_pbn_teams(text: str) -> ParsedTeamEvent:
+    """A team event from PBN text: one game per table, grouped by round and teams.
+
+    Each game needs ``Board``, ``Room`` (Open: the home team sits NS; Closed: it sits EW),
+    ``HomeTeam`` and ``VisitTeam`` (``AwayTeam`` is accepted), and ``Round`` (missing in
+    every game: round 1). The NS score comes from ``Score``, or is computed from ``Contract``,
+    ``Declarer``, ``Result`` and ``Vulnerable`` (else the standard cycle). ``ScoreIMP`` is read
+    when present (from either room) as the file's IMPs; the match IMPs are the sum of the
+    board IMPs (the file's, else computed with ``imps()`` later in validation: here the
+    computed value is used when the file has none).
+
+    Team ids: a ``TotalScoreTable`` with ``TeamId`` and ``TeamName`` (and optionally
+    ``Roster``/``PlayerId`` columns with names and MIDs) maps names to ids; otherwise the id
+    is the ``HomeTeam``/``VisitTeam`` text itself.
+
+    Per-match VPs (which PBN games cannot carry) come from a user-defined table with the
+    columns ``Round``, ``TeamId_Home``, ``TeamId_Away`` and optionally ``IMP_Home``,
+    ``IMP_Away``, ``VP_Home``, ``VP_Away``, ``Boards`` (written by
+    :func:`~.writers.write_pbn_teams` as ``MatchScoreTable``); a row for a match without
+    games adds that match with its IMPs.
+    """
+    games, problems = read_games(text)
+    c = _Collector()
+    c.extend(problems)
+    title, date = _event_title_and_date(games)
+
+    teams, name_to_id = _parse_team_totals(c, games)
+    rooms: dict[
+        tuple[int, str, str], dict[int, dict[str, tuple[int | None, Decimal | None, int]]]
+    ] = {}
+    match_line: dict[tuple[int, str, str], int] = {}
+    no_round = not any((g.get("round") or "").strip() for g in games)
+    if no_round:
+        c.warnings.append("Ingen Round-tagg i filen: alla matcher räknas som rond 1.")
+
+    for g in games:
+        board_text = (g.get("board") or "").strip()
+        if not board_text:
+            continue
+        element = f"Board {board_text} (rad {g.start_line})"
+        try:
+            number = int(board_text)
+        except ValueError:
+            c.bad_value(
+                g.start_line, element, "Board", board_text, "ett bricknummer", "a board number"
+            )
+            continue
+        home = (g.get("hometeam") or "").strip()
+        away = (g.get("visitteam") or g.get("awayteam") or "").strip()
+        room_text = (g.get("room") or "").strip().upper()
+        missing = [
+            name
+            for name, val in (("HomeTeam", home), ("VisitTeam", away), ("Room", room_text))
+            if not val
+        ]
+        if missing:
+            c.errors.append(
+                problem(
+                    f"Bricka {number}: taggen {missing[0]} saknas eller är tom; den behövs "
+                    "för att veta vilket lag som satt var.",
+                    f"Board {number}: the tag {missing[0]} is missing or empty; it is needed to "
+                    "know which team sat where.",
+                    line=g.start_line,
+                    element=f"Board {number}",
+                    code="pbn-team-tag-missing",
+                )
+            )
+            continue
+        if room_text in _OPEN_ROOMS:
+            room = "open"
+        elif room_text in _CLOSED_ROOMS:
+            room = "closed"
+        else:
+            c.bad_value(
+                g.start_line,
+                f"Board {number}",
+                "Room",
+                room_text,
+                "Open eller Closed",
+                "Open or Closed",
+            )
+            continue
+        rnd = 1
+        if not no_round:
+            try:
+                rnd = int((g.get("round") or "").strip())
+            except ValueError:
+                c.bad_value(
+                    g.start_line,
+                    f"Board {number}",
+                    "Round",
+                    g.get("round") or "",
+                    "ett rondnummer",
+                    "a round number",
+                )
+                continue
+        home_id = name_to_id.get(home, home)
+        away_id = name_to_id.get(away, away)
+        score = _game_score_ns(c, g, number)
+        imp_home = None
+        imp_text = (g.get("scoreimp") or "").strip()
+        if imp_text:
+            try:
+                imp_ns = _parse_score_decimal(imp_text)
+                imp_home = imp_ns if room == "open" else -imp_ns
+            except ValueError:
+                c.bad_value(g.start_line, f"Board {number}", "ScoreIMP", imp_text, "IMP", "IMPs")
+        key = (rnd, home_id, away_id)
+        match_line.setdefault(key, g.start_line)
+        per_board = rooms.setdefault(key, {}).setdefault(number, {})
+        if room in per_board:
+            c.errors.append(
+                problem(
+                    f"Bricka {number} i rond {rnd} ({home}-{away}) finns två gånger i "
+                    f"rummet {g.get('room')}.",
+                    f"Board {number} in round {rnd} ({home}-{away}) appears twice in the "
+                    f"{g.get('room')} room.",
+                    line=g.start_line,
+                    element=f"Board {number}",
+                    code="pbn-duplicate-room",
+                )
+            )
+            continue
+        per_board[room] = (score, imp_home, g.start_line)
+        for team_id, name in ((home_id, home), (away_id, away)):
+            if team_id not in teams:
+                teams[team_id] = ParsedTeam(id=team_id, name=name)
+
+    match_rows = _parse_match_table(c, games, name_to_id)
+    c.finish()
+    matches: list[ParsedMatch] = []
+    for key in sorted(rooms, key=lambda k: (k[0], match_line[k])):
+        rnd, home_id, away_id = key
+        bl: list[ParsedTeamBoard] = []
+        for number in sorted(rooms[key]):
+            r = rooms[key][number]
+            open_ = r.get("open")
+            closed = r.get("closed")
+            s1 = open_[0] if open_ else None
+            s2 = closed[0] if closed else None
+            file_imps = None
+            for entry in (open_, closed):
+                if entry and entry[1] is not None:
+                    file_imps = entry[1]
+                    break
+            if open_ is None or closed is None:
+                c.warnings.append(
+                    f"rad {(open_ or closed)[2]}: bricka {number} i rond {rnd} "
+                    f"({home_id}-{away_id}) har bara ett rum."
+                )
+            ph, pa = board_points(s1, s2)
+            bl.append(
+                ParsedTeamBoard(
+                    number=number,
+                    score_ns_room1=s1,
+                    score_ns_room2=s2,
+                    imps_home=file_imps,
+                    points_home=ph,
+                    points_away=pa,
+                    line=(open_ or closed)[2],
+                )
+            )
+        net = []
+        for b in bl:
+            if b.imps_home is not None:
+                net.append(b.imps_home)
+            elif b.score_ns_room1 is not None and b.score_ns_room2 is not None:
+                net.append(Decimal(imps(b.score_ns_room1 - b.score_ns_room2)))
+        ih, ia = match_imps(net)
+        matches.append(
+            ParsedMatch(
+                round=rnd,
+                home=home_id,
+                away=away_id,
+                imps_home=ih,
+                imps_away=ia,
+                boards=bl,
+                board_count=len(bl),
+                line=match_line[key],
+            )
+        )
+    matches = _merge_match_rows(matches, match_rows)
+    for m in matches:
+        for team_id in (m.home, m.away):
+            teams.setdefault(team_id, ParsedTeam(id=team_id, name=team_id))
+    counts = Counter(m.boards_played for m in matches if m.boards_played)
+    return ParsedTeamEvent(
+        title=title,
+        date=date,
+        boards_per_match=counts.most_common(1)[0][0] if counts else None,
+        teams=list(teams.values()),
+        matches=matches,
+        source_format="pbn",
+        warnings=c.warnings,
+    )
+
+
+_MATCH_TABLE_REQUIRED = ("round", "teamid_home", "teamid_away")
+
+
+def _parse_match_table(c: _Collector, games: list[PbnGame], name_to_id: dict[str, str]) -> list:
+    """Rows of a user-defined match table (any ``…Table`` tag with the columns ``Round``,
+    ``TeamId_Home``, ``TeamId_Away``, optionally ``IMP_Home``, ``IMP_Away``, ``VP_Home``,
+    ``VP_Away``, ``Boards``): the per-match VPs (and IMPs) that PBN games cannot carry."""
+    out = []
+    for g in games:
+        for key, tag in g.tags.items():
+            if not key.endswith("table") or key in ("scoretable", "optimumresulttable"):
+                continue
+            names = {column_name(x).lower() for x in tag.value.split(";")}
+            if not all(x in names for x in _MATCH_TABLE_REQUIRED):
+                continue
+            _, rows, problems = parse_table(tag)
+            c.extend(problems)
+            for line_no, row in rows:
+                el = tag.name
+                rnd = _cell_int(c, row["round"], line_no, el, "Round")
+                home = row["teamid_home"].text.strip()
+                away = row["teamid_away"].text.strip()
+                out.append(
+                    {
+                        "line": line_no,
+                        "round": rnd,
+                        "home": name_to_id.get(home, home),
+                        "away": name_to_id.get(away, away),
+                        "ih": _cell_decimal(c, row.get("imp_home"), line_no, el, "IMP_Home"),
+                        "ia": _cell_decimal(c, row.get("imp_away"), line_no, el, "IMP_Away"),
+                        "vh": _cell_decimal(c, row.get("vp_home"), line_no, el, "VP_Home"),
+                        "va": _cell_decimal(c, row.get("vp_away"), line_no, el, "VP_Away"),
+                        "boards": _cell_int(c, row.get("boards"), line_no, el, "Boards"),
+                    }
+                )
+    return out
+
+
+def _merge_match_rows(matches: list[ParsedMatch], rows: list[dict]) -> list[ParsedMatch]:
+    by_key = {(m.round, m.home, m.away): k for k, m in enumerate(matches)}
+    out = list(matches)
+    for r in rows:
+        if r["round"] is None:
+            continue
+        k = by_key.get((r["round"], r["home"], r["away"]))
+        if k is not None:
+            m = out[k]
+            changes = {"vp_home": r["vh"], "vp_away": r["va"]}
+            if r["ih"] is not None and r["ia"] is not None:
+                changes.update(imps_home=r["ih"], imps_away=r["ia"])
+            out[k] = replace(m, **changes)
+        elif r["ih"] is not None and r["ia"] is not None:
+            out.append(
+                ParsedMatch(
+                    round=r["round"],
+                    home=r["home"],
+                    away=r["away"],
+                    imps_home=r["ih"],
+                    imps_away=r["ia"],
+                    vp_home=r["vh"],
+                    vp_away=r["va"],
+                    board_count=r["boards"],
+                    line=r["line"],
+                )
+            )
+    return out
+
+
+def _parse_score_decimal(value: str) -> Decimal:
+    """NS value of a ``ScoreIMP``-style tag: ``"NS 10"``, ``"EW -3.5"``, ``"NS 3 EW -3"``."""
+    parts = value.replace(",", ".").split()
+    if len(parts) == 1:
+        d = parse_decimal(parts[0])
+        if d is None:
+            raise ValueError(value)
+        return d
+    found: dict[str, Decimal] = {}
+    it = iter(parts)
+    for side in it:
+        side = side.upper()
+        if side not in ("NS", "EW"):
+            raise ValueError(value)
+        d = parse_decimal(next(it, ""))
+        if d is None:
+            raise ValueError(value)
+        found[side] = d
+    return found["NS"] if "NS" in found else -found["EW"]
+
+
+def _game_score_ns(c: _Collector, g: PbnGame, board: int) -> int | None:
+    element = f"Board {board}"
+    declarer = None
+    try:
+        declarer = normalize_declarer(g.get("declarer"))
+    except ValueError:
+        c.bad_value(
+            g.start_line,
+            element,
+            "Declarer",
+            g.get("declarer") or "",
+            "N, E, S eller W",
+            "N, E, S or W",
+        )
+    score_text = (g.get("score") or "").strip()
+    if score_text:
+        try:
+            return parse_score_tag(score_text, declarer)
+        except ValueError:
+            c.bad_value(
+                g.start_line,
+                element,
+                "Score",
+                score_text,
+                'en poäng (t.ex. "NS 420")',
+                'a score (e.g. "NS 420")',
+            )
+            return None
+    try:
+        contract = normalize_contract(g.get("contract"))
+    except ValueError:
+        c.bad_value(
+            g.start_line, element, "Contract", g.get("contract") or "", "ett kontrakt", "a contract"
+        )
+        return None
+    if contract is None:
+        return None
+    if contract == "Pass":
+        return 0
+    result = (g.get("result") or "").strip()
+    try:
+        tricks = parse_int(result)
+    except ValueError:
+        tricks = None
+    if declarer is None or tricks is None or not 0 <= tricks <= 13:
+        c.errors.append(
+            problem(
+                f"Bricka {board}: Score saknas och kan inte räknas fram (Declarer/Result saknas "
+                "eller är fel).",
+                f"Board {board}: Score is missing and cannot be computed (Declarer/Result "
+                "missing or wrong).",
+                line=g.start_line,
+                element=element,
+                code="pbn-no-score",
+            )
+        )
+        return None
+    vul_text = (g.get("vulnerable") or "").strip().upper()
+    vul = {
+        "NONE": "None",
+        "LOVE": "None",
+        "-": "None",
+        "NS": "NS",
+        "EW": "EW",
+        "ALL": "All",
+        "BOTH": "All",
+    }.get(vul_text) or board_vulnerability(board)
+    level, strain, doubled = split_contract(contract)
+    declarer_vul = (
+        vul == "All" or (vul == "NS" and declarer in "NS") or (vul == "EW" and declarer in "EW")
+    )
+    score = contract_score(level, strain, doubled, declarer_vul, tricks)
+    return score if declarer in ("N", "S") else -score
+
+
+def _parse_team_totals(
+    c: _Collector, games: list[PbnGame]
+) -> tuple[dict[str, ParsedTeam], dict[str, str]]:
+    tag = _total_score_table(games)
+    teams: dict[str, ParsedTeam] = {}
+    name_to_id: dict[str, str] = {}
+    if tag is None:
+        return teams, name_to_id
+    columns, rows, problems = parse_table(tag)
+    c.extend(problems)
+    if "teamid" not in columns:
+        return teams, name_to_id
+    mid_cols = _mid_columns(columns)
+    for line_no, row in rows:
+        team_id = row["teamid"].text.strip()
+        name = (row["teamname"].value if "teamname" in row else None) or team_id
+        names_cell = None
+        for col in ("roster", "names"):
+            if col in row and row[col].value:
+                names_cell = row[col].value
+                break
+        players = list(_split_roster(names_cell))
+        mids: list[str] = []
+        for col in mid_cols:
+            mids.extend(split_mids(row[col].value))
+        if mids and not players:
+            players = [ParsedPlayer(mid=m, name="") for m in mids]
+        elif mids:
+            if len(mids) != len(players):
+                c.warnings.append(
+                    f"rad {line_no}: lag {team_id} har {len(players)} namn men {len(mids)} "
+                    "medlemsnummer; de tilldelas i ordning."
+                )
+            for k, m in enumerate(mids[: len(players)]):
+                players[k] = ParsedPlayer(mid=m, name=players[k].name)
+        teams[team_id] = ParsedTeam(id=team_id, name=name, players=tuple(players))
+        name_to_id[name] = team_id
+        name_to_id[team_id] = team_id
+    return teams, name_to_id
+
+
+def _split_roster(cell: str | None) -> tuple[ParsedPlayer, ...]:
+    """A team roster cell: names separated by ``,`` or `` - ``, each optionally ``(MID)``."""
+    if not cell:
+        return ()
+    if "," in cell:
+        players: list[ParsedPlayer] = []
+        for part in cell.split(","):
+            players.extend(split_names(part.strip()))
+        return tuple(players)
+    return split_names(cell)

@@ -1,0 +1,844 @@
+"""USEBIO 1.2 / 1.3 XML results (pure Python, no Django).
+
+Parsing is done with ``defusedxml`` (its pure-Python ``DefusedXMLParser``): a DOCTYPE with a
+SYSTEM id is allowed (real files carry ``<!DOCTYPE USEBIO SYSTEM "http://…">``, which is never
+fetched), but any entity declaration (internal: the "billion laughs" bomb; external: file or
+network references) is refused with a clear message. Elements are found with ``.//`` searches
+because writers nest ``EVENT/SESSION/SECTION`` differently; ``HANDSET`` boards (hands only) are
+ignored. Every problem names the element path (``EVENT/BOARD[3]/TRAVELLER_LINE[2]``) and the
+line the element starts on.
+
+Encoding: the XML declaration's encoding is honoured (real files say ISO-8859-1); bytes that
+do not fit the declared encoding (a UTF-8 declaration with Latin-1 bytes) fail with the line of
+the first bad byte. UTF-8/UTF-16 byte-order marks are accepted.
+
+Pairs (``MP_PAIRS``/``PAIRS``): ``PARTICIPANTS/PAIR`` (``PAIR_NUMBER`` kept as a string, e.g.
+``1NS``; ``DIRECTION``; ``TOTAL_SCORE``; ``PERCENTAGE``; ``PLACE``; ``BOARDS_PLAYED``;
+``PLAYER/PLAYER_NAME`` and ``PLAYER/NATIONAL_ID_NUMBER`` = MID) and ``BOARD/TRAVELLER_LINE``
+(``NS_PAIR_NUMBER``, ``EW_PAIR_NUMBER``, ``CONTRACT`` (``4 H`` → ``4H``), ``PLAYED_BY``,
+``TRICKS``, ``SCORE`` always NS or ``A5050``/``A6040`` artificial, ``ARTIFICIAL_SCORE``,
+``NS_MATCH_POINTS``, ``EW_MATCH_POINTS``). Butler and cross-IMP files are refused (DM pairs are
+matchpointed).
+
+Teams (``TEAMS``/``SWISS_TEAMS``): ``PARTICIPANTS/TEAM`` with ``@TEAM_ID``/``@TEAM_NAME`` (or
+child elements of the same names) and ``PLAYER``s; ``MATCH`` with ``ROUND_NUMBER``, ``TEAM``,
+``OPPOSING_TEAM``, ``TEAM_SCORE``/``OPPOSING_TEAM_SCORE`` (VP when ``MATCH_SCORING_METHOD`` is
+``VPS`` or absent), ``BOARD`` with ``IMPS`` (net, from ``TEAM``'s side) and two
+``TRAVELLER_LINE``s whose ``DIRECTION`` says where ``TEAM`` sat and whose ``SCORE`` is NS's.
+``TEAM`` is the home team. A match listed a second time from the other team's side (mirror
+image) is dropped with a warning. A match without boards may carry the extension elements
+``TEAM_IMPS``/``OPPOSING_TEAM_IMPS`` (written by :mod:`.writers` for CSV-only data).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from dataclasses import replace
+from decimal import Decimal
+
+from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
+from defusedxml.ElementTree import DefusedXMLParser
+
+from ubf.rules.scoring import imps
+
+from .model import (
+    ImportFailed,
+    ImportProblem,
+    ParsedBoard,
+    ParsedMatch,
+    ParsedPair,
+    ParsedPairEvent,
+    ParsedPlayer,
+    ParsedTeam,
+    ParsedTeamBoard,
+    ParsedTeamEvent,
+    TravellerLine,
+    board_points,
+    fail,
+    infer_scale,
+    match_imps,
+    normalize_contract,
+    normalize_declarer,
+    parse_date,
+    parse_decimal,
+    parse_int,
+    problem,
+)
+from .pbn import parse_artificial
+
+__all__ = ["XmlDocument", "load_xml", "parse_usebio", "parse_usebio_pairs", "parse_usebio_teams"]
+
+_DECL_RE = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._:-]+)[\"']", re.S)
+PAIR_EVENT_TYPES = {"MP_PAIRS", "PAIRS", "MATCHPOINT_PAIRS", "MP", ""}
+TEAM_EVENT_TYPES = {"TEAMS", "SWISS_TEAMS", "KO_TEAMS", "TEAMS_OF_FOUR", "MULTI_TEAMS"}
+UNSUPPORTED_PAIR_TYPES = {
+    "BUTLER_PAIRS": "Butler",
+    "CROSS_IMP": "cross-IMP",
+    "SWISS_PAIRS": "Swiss-par",
+    "INDIVIDUAL": "individuell",
+}
+
+
+# --------------------------------------------------------------------------- XML loading
+
+
+class XmlDocument:
+    """A parsed XML tree with the start line and path of every element."""
+
+    def __init__(self, root: ET.Element, lines: dict[int, int]):
+        self.root = root
+        self._lines = lines
+        self._parent: dict[int, ET.Element] = {}
+        for parent in root.iter():
+            for child in parent:
+                self._parent[id(child)] = parent
+
+    def line(self, elem: ET.Element | None) -> int | None:
+        return None if elem is None else self._lines.get(id(elem))
+
+    def path(self, elem: ET.Element) -> str:
+        parts = []
+        node: ET.Element | None = elem
+        while node is not None:
+            parent = self._parent.get(id(node))
+            if parent is None:
+                parts.append(node.tag)
+                break
+            same = [c for c in parent if c.tag == node.tag]
+            parts.append(f"{node.tag}[{same.index(node) + 1}]" if len(same) > 1 else node.tag)
+            node = parent
+        return "/".join(reversed(parts))
+
+
+class _LineTarget:
+    """A TreeBuilder target that records each element's start line."""
+
+    def __init__(self) -> None:
+        self.builder = ET.TreeBuilder()
+        self.lines: dict[int, int] = {}
+        self.parser: DefusedXMLParser | None = None
+
+    def start(self, tag, attrs):
+        elem = self.builder.start(tag, attrs)
+        if self.parser is not None:
+            self.lines[id(elem)] = self.parser.parser.CurrentLineNumber
+        return elem
+
+    def end(self, tag):
+        return self.builder.end(tag)
+
+    def data(self, data):
+        self.builder.data(data)
+
+    def close(self):
+        return self.builder.close()
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+        declared = "utf-8"
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise fail(
+                "Filen börjar som UTF-16 men innehåller ogiltiga tecken.",
+                "The file starts as UTF-16 but contains invalid characters.",
+                code="xml-encoding",
+            ) from exc
+    else:
+        m = _DECL_RE.match(data[:300])
+        declared = m.group(1).decode("ascii") if m else "UTF-8"
+    try:
+        codec = codecs.lookup(declared).name
+    except LookupError as exc:
+        raise fail(
+            f'XML-deklarationen anger en okänd teckenkodning: encoding="{declared}".',
+            f'The XML declaration names an unknown encoding: encoding="{declared}".',
+            line=1,
+            code="xml-encoding",
+        ) from exc
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        byte = data[exc.start]
+        raise fail(
+            f'Filen säger att den är kodad som {declared.upper()} (encoding="{declared}"), '
+            f"men rad {line} innehåller ett tecken som inte är {declared.upper()} "
+            f"(byte 0x{byte:02X}). Spara filen som {declared.upper()} i "
+            "resultatprogrammet, eller rätta encoding i första raden (t.ex. ISO-8859-1).",
+            f'The file says it is encoded as {declared.upper()} (encoding="{declared}"), but '
+            f"line {line} contains a character that is not {declared.upper()} "
+            f"(byte 0x{byte:02X}). Save the file as {declared.upper()} or correct the "
+            "encoding in the first line (e.g. ISO-8859-1).",
+            line=line,
+            code="xml-encoding",
+        ) from exc
+
+
+def load_xml(data: bytes | str) -> XmlDocument:
+    """Parse XML safely (no entities, no external references). Raises ImportFailed."""
+    text = data if isinstance(data, str) else _decode(data)
+    target = _LineTarget()
+    parser = DefusedXMLParser(
+        target=target, forbid_dtd=False, forbid_entities=True, forbid_external=True
+    )
+    target.parser = parser
+    try:
+        parser.feed(text)
+        root = parser.close()
+    except EntitiesForbidden as exc:
+        line = parser.parser.CurrentLineNumber
+        raise fail(
+            f"Filen deklarerar XML-entiteter (<!ENTITY {exc.name} …>). Det är inte tillåtet "
+            "av säkerhetsskäl (t.ex. en så kallad entitetsbomb) och förekommer inte i "
+            "riktiga resultatfiler.",
+            f"The file declares XML entities (<!ENTITY {exc.name} …>). That is not allowed for "
+            "security reasons (e.g. an entity bomb) and never occurs in real result files.",
+            line=line,
+            element=f"<!ENTITY {exc.name}>",
+            code="xml-entities",
+        ) from exc
+    except ExternalReferenceForbidden as exc:
+        line = parser.parser.CurrentLineNumber
+        raise fail(
+            "Filen hänvisar till en extern resurs (fil eller webbadress). Det är inte "
+            "tillåtet av säkerhetsskäl.",
+            "The file refers to an external resource (file or web address). That is not "
+            "allowed for security reasons.",
+            line=line,
+            code="xml-external",
+        ) from exc
+    except DefusedXmlException as exc:
+        raise fail(
+            f"Filen innehåller XML som inte är tillåten av säkerhetsskäl ({type(exc).__name__}).",
+            f"The file contains XML that is not allowed for security reasons ({type(exc).__name__}).",
+            line=parser.parser.CurrentLineNumber,
+            code="xml-forbidden",
+        ) from exc
+    except ET.ParseError as exc:
+        line, column = getattr(exc, "position", (None, None))
+        reason = str(exc).split(":")[0]
+        sv = _EXPAT_SV.get(reason, reason)
+        raise fail(
+            f"XML-filen är trasig på rad {line}, kolumn {column}: {sv}. Filen kan vara "
+            "avklippt eller ändrad för hand; exportera den på nytt från resultatprogrammet.",
+            f"The XML file is broken at line {line}, column {column}: {reason}. The file may "
+            "be truncated or edited by hand; export it again from the scoring program.",
+            line=line,
+            code="xml-syntax",
+        ) from exc
+    return XmlDocument(root, target.lines)
+
+
+_EXPAT_SV = {
+    "no element found": "filen tar slut innan alla element är avslutade",
+    "unclosed token": "ett element eller en tagg avslutas aldrig",
+    "mismatched tag": "en sluttagg passar inte ihop med starttaggen",
+    "not well-formed (invalid token)": "ogiltigt tecken eller felaktig XML",
+    "syntax error": "syntaxfel",
+    "junk after document element": "text efter rotelementet",
+    "unbound prefix": "okänt namnrymdsprefix",
+    "undefined entity": "okänd entitet (&…;)",
+    "duplicate attribute": "ett attribut förekommer två gånger",
+}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+class _Reader:
+    def __init__(self, doc: XmlDocument):
+        self.doc = doc
+        self.errors: list[ImportProblem] = []
+        self.warnings: list[str] = []
+
+    def text(self, parent: ET.Element, tag: str) -> str | None:
+        child = parent.find(tag)
+        if child is None or child.text is None:
+            return None
+        value = child.text.strip()
+        return value or None
+
+    def where(self, elem: ET.Element, tag: str | None = None) -> tuple[int | None, str]:
+        child = elem.find(tag) if tag else None
+        target = child if child is not None else elem
+        path = self.doc.path(target)
+        if tag and child is None:
+            path = f"{path}/{tag}"
+        return self.doc.line(target), path
+
+    def bad(self, elem: ET.Element, tag: str, value: str, what_sv: str, what_en: str) -> None:
+        line, path = self.where(elem, tag)
+        self.errors.append(
+            problem(
+                f'{path} har värdet "{value}", som inte är {what_sv}.',
+                f'{path} has the value "{value}", which is not {what_en}.',
+                line=line,
+                element=path,
+                code="usebio-bad-value",
+            )
+        )
+
+    def missing(self, elem: ET.Element, tag: str, why_sv: str = "", why_en: str = "") -> None:
+        line, path = self.where(elem)
+        self.errors.append(
+            problem(
+                f"{path} saknar elementet {tag}{why_sv}.",
+                f"{path} has no {tag} element{why_en}.",
+                line=line,
+                element=f"{path}/{tag}",
+                code="usebio-missing",
+            )
+        )
+
+    def decimal(self, elem: ET.Element, tag: str) -> Decimal | None:
+        raw = self.text(elem, tag)
+        try:
+            return parse_decimal(raw)
+        except ValueError:
+            self.bad(elem, tag, raw or "", "ett tal", "a number")
+            return None
+
+    def integer(self, elem: ET.Element, tag: str) -> int | None:
+        raw = self.text(elem, tag)
+        try:
+            return parse_int(raw)
+        except ValueError:
+            self.bad(elem, tag, raw or "", "ett heltal", "a whole number")
+            return None
+
+    def players(self, parent: ET.Element) -> tuple[ParsedPlayer, ...]:
+        out = []
+        for pl in parent.iter("PLAYER"):
+            name = self.text(pl, "PLAYER_NAME") or ""
+            mid = self.text(pl, "NATIONAL_ID_NUMBER")
+            out.append(ParsedPlayer(mid=mid, name=name))
+        return tuple(out)
+
+    def finish(self) -> None:
+        if self.errors:
+            raise ImportFailed(self.errors)
+
+
+def _root_event(doc: XmlDocument) -> ET.Element:
+    root = doc.root
+    if root.tag.upper() != "USEBIO":
+        raise fail(
+            f"Filen är XML men inte USEBIO: rotelementet är <{root.tag}>, inte <USEBIO>.",
+            f"The file is XML but not USEBIO: the root element is <{root.tag}>, not <USEBIO>.",
+            line=doc.line(root),
+            element=root.tag,
+            code="usebio-root",
+        )
+    event = root.find(".//EVENT")
+    if event is None:
+        children = ", ".join(sorted({c.tag for c in root})) or "inga"
+        raise fail(
+            f"USEBIO-filen saknar elementet EVENT (okänd uppbyggnad; under USEBIO finns: "
+            f"{children}).",
+            f"The USEBIO file has no EVENT element (unknown layout; under USEBIO there is: "
+            f"{children}).",
+            line=doc.line(root),
+            element="USEBIO/EVENT",
+            code="usebio-layout",
+        )
+    return event
+
+
+def _event_type(event: ET.Element) -> str:
+    etype = (event.get("EVENT_TYPE") or "").strip().upper()
+    if not etype:
+        part = event.find(".//PARTICIPANTS")
+        if part is not None:
+            etype = (part.get("EVENT_TYPE") or "").strip().upper()
+    if not etype and (
+        event.find(".//MATCH") is not None or event.find(".//PARTICIPANTS/TEAM") is not None
+    ):
+        etype = "TEAMS"
+    return etype
+
+
+def _title_date(r: _Reader, event: ET.Element):
+    title = r.text(event, "EVENT_DESCRIPTION") or r.text(event, "TITLE") or ""
+    date_text = r.text(event, "DATE")
+    date = parse_date(date_text)
+    if date_text and date is None:
+        r.warnings.append(
+            f"Datumet {date_text!r} kunde inte läsas (väntat DD/MM/ÅÅÅÅ eller ÅÅÅÅ-MM-DD)."
+        )
+    return title, date
+
+
+def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent | ParsedTeamEvent:
+    """A USEBIO file as pairs or teams (``kind`` "pairs"/"teams"; ``None``: from EVENT_TYPE)."""
+    doc = load_xml(data)
+    event = _root_event(doc)
+    etype = _event_type(event)
+    is_teams = etype in TEAM_EVENT_TYPES
+    if kind is None:
+        kind = "teams" if is_teams else "pairs"
+    if kind == "teams":
+        if not is_teams and etype:
+            raise _wrong_kind(doc, event, etype, "lag", "teams")
+        return _parse_teams(doc, event)
+    if is_teams:
+        raise _wrong_kind(doc, event, etype, "par", "pairs")
+    if etype in UNSUPPORTED_PAIR_TYPES:
+        raise fail(
+            f"Tävlingen är räknad som {UNSUPPORTED_PAIR_TYPES[etype]} (EVENT_TYPE={etype}). "
+            "DM-par räknas i matchpoäng; exportera en matchpoängräknad fil.",
+            f"The event is scored as {etype} (EVENT_TYPE={etype}). DM pairs are scored in "
+            "matchpoints; export a matchpointed file.",
+            line=doc.line(event),
+            element="EVENT@EVENT_TYPE",
+            code="usebio-event-type",
+        )
+    return _parse_pairs(doc, event)
+
+
+def _wrong_kind(doc, event, etype, kind_sv, kind_en) -> ImportFailed:
+    return fail(
+        f"Filen är en {'lagtävling' if kind_en == 'pairs' else 'partävling'} "
+        f"(EVENT_TYPE={etype}) men laddades upp som {kind_sv}resultat.",
+        f"The file is a {'team' if kind_en == 'pairs' else 'pairs'} event (EVENT_TYPE={etype}) "
+        f"but was uploaded as a {kind_en} result.",
+        line=doc.line(event),
+        element="EVENT@EVENT_TYPE",
+        code="usebio-wrong-kind",
+    )
+
+
+def parse_usebio_pairs(data: bytes | str) -> ParsedPairEvent:
+    """A matchpointed pairs heat from USEBIO XML bytes. Raises ImportFailed."""
+    result = parse_usebio(data, "pairs")
+    assert isinstance(result, ParsedPairEvent)
+    return result
+
+
+def parse_usebio_teams(data: bytes | str) -> ParsedTeamEvent:
+    """A team event from USEBIO XML bytes. Raises ImportFailed."""
+    result = parse_usebio(data, "teams")
+    assert isinstance(result, ParsedTeamEvent)
+    return result
+
+
+# --------------------------------------------------------------------------- pairs
+
+
+def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
+    r = _Reader(doc)
+    title, date = _title_date(r, event)
+    pair_elems = event.findall(".//PARTICIPANTS/PAIR")
+    board_elems = [b for b in event.iter("BOARD") if b.find("TRAVELLER_LINE") is not None]
+    if not pair_elems:
+        found = ", ".join(sorted({c.tag for c in event})) or "inget"
+        raise fail(
+            "Hittade inga par (PARTICIPANTS/PAIR) i filen: okänd uppbyggnad. Under EVENT "
+            f"finns: {found}.",
+            "Found no pairs (PARTICIPANTS/PAIR) in the file: unknown layout. Under EVENT "
+            f"there is: {found}.",
+            line=doc.line(event),
+            element="EVENT/PARTICIPANTS/PAIR",
+            code="usebio-layout",
+        )
+    if not board_elems:
+        raise fail(
+            "Hittade inga brickresultat (BOARD/TRAVELLER_LINE) i filen; de behövs för "
+            "kontrollen av resultatet.",
+            "Found no board results (BOARD/TRAVELLER_LINE) in the file; they are needed to "
+            "check the result.",
+            line=doc.line(event),
+            element="EVENT/BOARD/TRAVELLER_LINE",
+            code="usebio-layout",
+        )
+
+    raw_pairs = []
+    for pe in pair_elems:
+        number = r.text(pe, "PAIR_NUMBER")
+        if number is None:
+            r.missing(pe, "PAIR_NUMBER")
+            continue
+        direction = (r.text(pe, "DIRECTION") or "").upper().replace("-", "") or None
+        raw_pairs.append((pe, number, direction))
+    counts = Counter(n for _, n, _ in raw_pairs)
+    suffix = any(k > 1 for k in counts.values()) and all(
+        d in ("NS", "EW") for _, n, d in raw_pairs if counts[n] > 1
+    )
+
+    def key(number: str, direction: str | None) -> str:
+        if suffix and direction and not number.upper().endswith(("NS", "EW")):
+            return number + direction
+        return number
+
+    pairs: list[ParsedPair] = []
+    seen: dict[str, ET.Element] = {}
+    for pe, number, direction in raw_pairs:
+        number = key(number, direction)
+        if number in seen:
+            line, path = r.where(pe, "PAIR_NUMBER")
+            r.errors.append(
+                problem(
+                    f"Par {number} finns två gånger bland deltagarna ({path}, även rad "
+                    f"{doc.line(seen[number])}).",
+                    f"Pair {number} appears twice among the participants ({path}, also line "
+                    f"{doc.line(seen[number])}).",
+                    line=line,
+                    element=path,
+                    code="usebio-duplicate-pair",
+                )
+            )
+            continue
+        seen[number] = pe
+        qualifier = r.text(pe, "QUALIFIER")
+        pairs.append(
+            ParsedPair(
+                number=number,
+                players=r.players(pe),
+                total=r.decimal(pe, "TOTAL_SCORE"),
+                percentage=r.decimal(pe, "PERCENTAGE"),
+                rank=_place(r, pe),
+                boards_played=r.integer(pe, "BOARDS_PLAYED"),
+                declared_qualifier=None
+                if qualifier is None
+                else qualifier.upper() in ("Y", "J", "JA", "YES", "1"),
+                line=doc.line(pe),
+            )
+        )
+
+    boards: dict[int, list[TravellerLine]] = {}
+    for be in board_elems:
+        number = r.integer(be, "BOARD_NUMBER")
+        if number is None:
+            if r.text(be, "BOARD_NUMBER") is None:
+                r.missing(be, "BOARD_NUMBER")
+            continue
+        lines = boards.setdefault(number, [])
+        for te in be.findall("TRAVELLER_LINE"):
+            line = _traveller(r, te, suffix)
+            if line is not None:
+                lines.append(line)
+    r.finish()
+    parsed = [ParsedBoard(n, _fill_artificial(boards[n])) for n in sorted(boards)]
+    scale = infer_scale(parsed)
+    return ParsedPairEvent(
+        title=title,
+        date=date,
+        boards_in_session=len(parsed),
+        pairs=pairs,
+        boards=parsed,
+        scoring_scale=scale,
+        source_format="usebio",
+        warnings=r.warnings,
+    )
+
+
+def _place(r: _Reader, elem: ET.Element) -> int | None:
+    raw = r.text(elem, "PLACE")
+    if raw is None:
+        return None
+    digits = raw.rstrip("=").strip()
+    try:
+        return parse_int(digits)
+    except ValueError:
+        r.bad(elem, "PLACE", raw, "en placering", "a place")
+        return None
+
+
+def _traveller(r: _Reader, te: ET.Element, suffix: bool) -> TravellerLine | None:
+    ns = r.text(te, "NS_PAIR_NUMBER")
+    ew = r.text(te, "EW_PAIR_NUMBER")
+    if ns is None or ew is None:
+        r.missing(te, "NS_PAIR_NUMBER" if ns is None else "EW_PAIR_NUMBER")
+        return None
+    if suffix:
+        ns = ns if ns.upper().endswith("NS") else ns + "NS"
+        ew = ew if ew.upper().endswith("EW") else ew + "EW"
+    contract = declarer = None
+    adjusted = None
+    raw_contract = r.text(te, "CONTRACT")
+    try:
+        contract = normalize_contract(raw_contract)
+    except ValueError:
+        adjusted = parse_artificial(raw_contract)
+        if adjusted is None:
+            r.bad(te, "CONTRACT", raw_contract or "", "ett kontrakt", "a contract")
+    raw_decl = r.text(te, "PLAYED_BY")
+    try:
+        declarer = normalize_declarer(raw_decl)
+    except ValueError:
+        r.bad(te, "PLAYED_BY", raw_decl or "", "N, E, S eller W", "N, E, S or W")
+    tricks = r.integer(te, "TRICKS")
+    if tricks is not None and not 0 <= tricks <= 13:
+        r.bad(te, "TRICKS", str(tricks), "ett antal stick 0-13", "a number of tricks 0-13")
+        tricks = None
+    raw_score = r.text(te, "SCORE")
+    score = None
+    if raw_score is not None:
+        try:
+            score = parse_int(raw_score)
+        except ValueError:
+            adjusted = parse_artificial(raw_score)
+            if adjusted is None:
+                r.bad(
+                    te,
+                    "SCORE",
+                    raw_score,
+                    "en poäng eller en konstgjord poäng (A6040)",
+                    "a score or an artificial score (A6040)",
+                )
+    artificial = r.text(te, "ARTIFICIAL_SCORE")
+    if artificial is not None and adjusted is None:
+        adjusted = "^" if score is not None else (parse_artificial(artificial) or "A?")
+    if score is None and adjusted is None and contract == "Pass":
+        score = 0
+    line, path = r.where(te)
+    if score is None and adjusted is None and raw_score is None:
+        if raw_contract is None and r.text(te, "NS_MATCH_POINTS") is None:
+            # A line with no contract, score or matchpoints: the board was not played there.
+            r.warnings.append(f"rad {line}: {path} har inget resultat och räknas som ej spelad.")
+            return None
+        r.missing(te, "SCORE", " (och ingen konstgjord poäng)", " (and no artificial score)")
+    return TravellerLine(
+        ns=ns,
+        ew=ew,
+        contract=contract,
+        declarer=declarer,
+        tricks=tricks,
+        score_ns=score,
+        mp_ns=r.decimal(te, "NS_MATCH_POINTS"),
+        mp_ew=r.decimal(te, "EW_MATCH_POINTS"),
+        adjusted=adjusted,
+        round=r.integer(te, "ROUND_NUMBER"),
+        table=r.integer(te, "TABLE_NUMBER"),
+        line=line,
+    )
+
+
+def _fill_artificial(lines: list[TravellerLine]) -> list[TravellerLine]:
+    """``ARTIFICIAL_SCORE`` without percentages: derive them from the line's matchpoints."""
+    top = None
+    for t in lines:
+        if t.mp_ns is not None and t.mp_ew is not None and not t.adjusted:
+            top = t.mp_ns + t.mp_ew
+            break
+    out = []
+    for t in lines:
+        if t.adjusted == "A?":
+            if top and t.mp_ns is not None and t.mp_ew is not None:
+                ns = int((100 * t.mp_ns / top).to_integral_value())
+                ew = int((100 * t.mp_ew / top).to_integral_value())
+                t = replace(t, adjusted=f"A{ns:02d}{ew:02d}")
+            else:
+                t = replace(t, adjusted="A5050")
+        out.append(t)
+    return out
+
+
+# --------------------------------------------------------------------------- teams
+
+
+def _parse_teams(doc: XmlDocument, event: ET.Element) -> ParsedTeamEvent:
+    r = _Reader(doc)
+    title, date = _title_date(r, event)
+    method = (r.text(event, "MATCH_SCORING_METHOD") or "VPS").upper()
+    scores_are_vp = method in ("VPS", "VP", "VICTORY_POINTS")
+
+    teams: dict[str, ParsedTeam] = {}
+    for te in event.findall(".//PARTICIPANTS/TEAM"):
+        team_id = (te.get("TEAM_ID") or r.text(te, "TEAM_ID") or "").strip()
+        name = (te.get("TEAM_NAME") or r.text(te, "TEAM_NAME") or "").strip()
+        if not team_id:
+            line, path = r.where(te)
+            r.errors.append(
+                problem(
+                    f"{path} saknar TEAM_ID (lagets nummer).",
+                    f"{path} has no TEAM_ID (the team's number).",
+                    line=line,
+                    element=f"{path}@TEAM_ID",
+                    code="usebio-missing",
+                )
+            )
+            continue
+        teams[team_id] = ParsedTeam(id=team_id, name=name or team_id, players=r.players(te))
+
+    match_elems = list(event.iter("MATCH"))
+    if not match_elems:
+        found = ", ".join(sorted({c.tag for c in event})) or "inget"
+        raise fail(
+            f"Hittade inga matcher (MATCH) i lagfilen: okänd uppbyggnad. Under EVENT finns: {found}.",
+            f"Found no matches (MATCH) in the team file: unknown layout. Under EVENT there is: {found}.",
+            line=doc.line(event),
+            element="EVENT/MATCH",
+            code="usebio-layout",
+        )
+    matches: list[ParsedMatch] = []
+    for me in match_elems:
+        m = _match(r, me, scores_are_vp)
+        if m is None:
+            continue
+        for side in (m.home, m.away):
+            if side not in teams:
+                teams[side] = ParsedTeam(id=side, name=side)
+        mirror = next(
+            (
+                x
+                for x in matches
+                if x.round == m.round
+                and x.home == m.away
+                and x.away == m.home
+                and x.imps_home == m.imps_away
+                and x.imps_away == m.imps_home
+                and x.vp_home == m.vp_away
+                and x.vp_away == m.vp_home
+            ),
+            None,
+        )
+        if mirror is not None:
+            r.warnings.append(
+                f"rad {m.line}: matchen {m.label} står också från det andra lagets sida; "
+                "den andra uppgiften används inte."
+            )
+            continue
+        matches.append(m)
+    r.finish()
+    counts = Counter(m.boards_played for m in matches if m.boards_played)
+    return ParsedTeamEvent(
+        title=title,
+        date=date,
+        boards_per_match=counts.most_common(1)[0][0] if counts else None,
+        teams=list(teams.values()),
+        matches=matches,
+        source_format="usebio",
+        warnings=r.warnings,
+    )
+
+
+def _match(r: _Reader, me: ET.Element, scores_are_vp: bool) -> ParsedMatch | None:
+    rnd = r.integer(me, "ROUND_NUMBER")
+    home = r.text(me, "TEAM")
+    away = r.text(me, "OPPOSING_TEAM")
+    ok = True
+    for tag, value in (("ROUND_NUMBER", rnd), ("TEAM", home), ("OPPOSING_TEAM", away)):
+        if value is None:
+            if r.text(me, tag) is None:
+                r.missing(me, tag)
+            ok = False
+    if not ok:
+        return None
+    team_score = r.decimal(me, "TEAM_SCORE")
+    opp_score = r.decimal(me, "OPPOSING_TEAM_SCORE")
+    boards: list[ParsedTeamBoard] = []
+    net: list[Decimal] = []
+    for be in me.findall(".//BOARD"):
+        b = _team_board(r, be)
+        if b is None:
+            continue
+        boards.append(b)
+        if b.imps_home is not None:
+            net.append(b.imps_home)
+        elif b.score_ns_room1 is not None and b.score_ns_room2 is not None:
+            net.append(Decimal(imps(b.score_ns_room1 - b.score_ns_room2)))
+    ext_home = r.decimal(me, "TEAM_IMPS")
+    ext_away = r.decimal(me, "OPPOSING_TEAM_IMPS")
+    if ext_home is not None and ext_away is not None:
+        imps_home, imps_away = ext_home, ext_away
+    elif boards:
+        imps_home, imps_away = match_imps(net)
+    elif not scores_are_vp and team_score is not None and opp_score is not None:
+        imps_home, imps_away = team_score, opp_score
+    else:
+        line, path = r.where(me)
+        r.errors.append(
+            problem(
+                f"{path} (rond {rnd}, {home}-{away}) har varken brickor (BOARD) eller "
+                "IMP-summor; matchens IMP kan inte läsas.",
+                f"{path} (round {rnd}, {home}-{away}) has neither boards (BOARD) nor IMP "
+                "totals; the match's IMPs cannot be read.",
+                line=line,
+                element=path,
+                code="usebio-no-imps",
+            )
+        )
+        return None
+    start = r.integer(me, "START_BOARD_NUMBER")
+    end = r.integer(me, "END_BOARD_NUMBER")
+    board_count = len(boards) if boards else (end - start + 1 if start and end else None)
+    line, _ = r.where(me)
+    return ParsedMatch(
+        round=rnd,
+        home=home,
+        away=away,
+        imps_home=imps_home,
+        imps_away=imps_away,
+        vp_home=team_score if scores_are_vp else None,
+        vp_away=opp_score if scores_are_vp else None,
+        boards=boards,
+        board_count=board_count,
+        line=line,
+    )
+
+
+def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
+    number = r.integer(be, "BOARD_NUMBER")
+    if number is None:
+        if r.text(be, "BOARD_NUMBER") is None:
+            r.missing(be, "BOARD_NUMBER")
+        return None
+    rooms: dict[str, int | None] = {}
+    for te in be.findall("TRAVELLER_LINE"):
+        direction = (r.text(te, "DIRECTION") or "").upper().replace("-", "")
+        if direction not in ("NS", "EW"):
+            line, path = r.where(te, "DIRECTION")
+            r.errors.append(
+                problem(
+                    f'{path} ska vara NS eller EW (var lag 1 satt), inte "{direction}".',
+                    f'{path} must be NS or EW (where the first team sat), not "{direction}".',
+                    line=line,
+                    element=path,
+                    code="usebio-bad-value",
+                )
+            )
+            continue
+        if direction in rooms:
+            line, path = r.where(te)
+            r.errors.append(
+                problem(
+                    f"{path}: bricka {number} har två resultat där laget satt {direction}.",
+                    f"{path}: board {number} has two results with the team sitting {direction}.",
+                    line=line,
+                    element=path,
+                    code="usebio-duplicate-room",
+                )
+            )
+            continue
+        raw = r.text(te, "SCORE")
+        score = None
+        try:
+            score = parse_int(raw)
+        except ValueError:
+            r.bad(te, "SCORE", raw or "", "en poäng", "a score")
+        if score is None and raw is None:
+            try:
+                if normalize_contract(r.text(te, "CONTRACT")) == "Pass":
+                    score = 0
+            except ValueError:
+                pass
+        rooms[direction] = score
+    s1, s2 = rooms.get("NS"), rooms.get("EW")
+    ph, pa = board_points(s1, s2)
+    line, _ = r.where(be)
+    return ParsedTeamBoard(
+        number=number,
+        score_ns_room1=s1,
+        score_ns_room2=s2,
+        imps_home=r.decimal(be, "IMPS"),
+        points_home=ph,
+        points_away=pa,
+        line=line,
+    )

@@ -1,0 +1,808 @@
+"""Checks of a parsed result file's figures, and the figures the DB layer needs.
+
+Pure functions; nothing raises on bad data: every finding is an
+:class:`~.model.ImportProblem` (Swedish first; ``severity`` ERROR refuses the upload, WARNING
+is shown to the heat responsible and TK). The checks follow shared/reference/result-formats.md
+§5.3, reproduced exactly on real Compscore3 USEBIO files.
+
+Pairs (:func:`validate_pairs`; the heats of R-PAIR-KVAL-5 and the final are matchpointed):
+
+* every line: MP_NS + MP_EW = the board's top, 2(n − 1) on the MP1 scale (n − 1 on MP2),
+  n = results on the board; artificial scores (A6040 ...) are checked against their
+  percentages instead;
+* every line: MP_NS recomputed from the NS scores with Law 78A (:func:`ubf.rules.scoring.
+  matchpoints`); on a board with artificial scores the real results are matchpointed among
+  themselves and scaled with Neuberg to the board's n (the unscaled value is accepted too);
+* every pair number on a traveller is in the ranking list; no pair plays a board twice;
+* percentages recomputed (:func:`compute_pair_scores`): Neuberg to the normal number of
+  results N for boards played fewer times, and factoring for pairs who missed boards;
+  compared with the file's within 0.01 (or half a unit of the file's last decimal when it
+  has fewer than two). A mismatch is a WARNING when the pair played a board with an adjusted
+  score ("small difference from adjusted scores"), else an ERROR;
+* rank order agrees with the percentages (ties may be split by R-PAIR-TIE-1, so only a
+  better rank with a clearly lower percentage is an error); Mitchell files with two ranking
+  lists (``1NS``/``1EW`` numbers, both with a rank 1) are checked per direction;
+* warnings: the score does not match contract + result + vulnerability (standard cycle);
+  the file's total matches neither the factored nor the unfactored sum; a listed pair has no
+  results; a line has no score at all.
+
+Teams (:func:`validate_teams`):
+
+* per board: IMPs recomputed from the two rooms' scores with :func:`ubf.rules.scoring.imps`
+  equal the file's IMPs;
+* per match: the sum of the board IMPs equals the match's IMPs (won and lost);
+* VPs, if present, equal :func:`ubf.rules.vp.victory_points` within 0.01 (R-TEAM-VP-1,
+  R-VP-1..3);
+* no duplicate match (the same two teams in the same round) and no team twice in a round;
+* R-TEAM-KVAL-5: every match has ``expected_boards`` boards when given, and in any case the
+  same number of boards as the other matches of the heat; an error names the match.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from ubf.rules.scoring import board_vulnerability, contract_score, imps, matchpoints, neuberg
+from ubf.rules.vp import MAX_BOARDS, MIN_BOARDS, victory_points
+
+from .model import (
+    ImportProblem,
+    ParsedBoard,
+    ParsedMatch,
+    ParsedPairEvent,
+    ParsedTeamBoard,
+    ParsedTeamEvent,
+    TravellerLine,
+    fmt_decimal,
+    problem,
+    split_contract,
+)
+
+__all__ = [
+    "BoardScore",
+    "PairScore",
+    "board_net_imps",
+    "compute_board_matchpoints",
+    "compute_pair_scores",
+    "compute_pair_totals",
+    "normal_results",
+    "team_match_summary",
+    "validate_pairs",
+    "validate_teams",
+]
+
+TOLERANCE = Decimal("0.01")
+_HUNDREDTH = Decimal("0.01")
+
+
+def _d(value: Fraction | int) -> Decimal:
+    """A Fraction as a Decimal with 4 decimals (for messages and comparisons)."""
+    f = Fraction(value)
+    return (Decimal(f.numerator) / Decimal(f.denominator)).quantize(Decimal("0.0001"))
+
+
+def _show(value: Fraction | Decimal | int | None, places: int = 2) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, Fraction):
+        value = _d(value)
+    text = format(Decimal(value).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP), "f")
+    return text.replace(".", ",")
+
+
+def _value_tolerance(value: Decimal | None, tol: Fraction) -> Fraction:
+    """``tol``, or half a unit of the last decimal for a value written with one decimal
+    (Magic Contest writes ``42.0``, so a Neuberg 3.33 becomes ``3.3``). Whole numbers are
+    taken as exact: unscaled matchpoints on the MP1 scale are whole."""
+    if value is None:
+        return tol
+    exponent = value.as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    if places == 0:
+        return tol
+    return max(tol, Fraction(1, 2 * 10**places) + Fraction(1, 10000))
+
+
+def _pct_tolerance(value: Decimal) -> Fraction:
+    """0.01, or half a unit of the last decimal when the file has fewer than two decimals."""
+    exponent = value.as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    if places >= 2:
+        return Fraction(1, 100)
+    return Fraction(1, 2 * 10**places) + Fraction(1, 10000)
+
+
+# --------------------------------------------------------------------------- pairs: figures
+
+
+@dataclass(frozen=True)
+class BoardScore:
+    """Recomputed matchpoints for one line, on the MP1 scale.
+
+    ``mp_ns`` is on the board's own top (2(n − 1), n = results on the board, Neuberg-scaled
+    from the real results when the board has artificial scores); ``mp_ns_unscaled`` is the
+    plain Law 78A value among the real results (equal to ``mp_ns`` without artificial scores);
+    ``mp_ns_session`` is scaled with Neuberg to the session's normal number of results N.
+    """
+
+    line: TravellerLine
+    top: int
+    mp_ns: Fraction
+    mp_ew: Fraction
+    mp_ns_unscaled: Fraction | None
+    mp_ns_session: Fraction
+    mp_ew_session: Fraction
+
+
+def _played(board: ParsedBoard) -> list[TravellerLine]:
+    return [t for t in board.lines if t.score_ns is not None or t.artificial_percentages]
+
+
+def normal_results(event: ParsedPairEvent) -> int:
+    """N: the most results any board has (the normal number in a complete movement)."""
+    return max((len(_played(b)) for b in event.boards), default=0)
+
+
+def compute_board_matchpoints(board: ParsedBoard, normal: int) -> list[BoardScore]:
+    """Law 78A matchpoints for every played line of a board (MP1 scale), see BoardScore."""
+    lines = _played(board)
+    n = len(lines)
+    if n == 0:
+        return []
+    real = [t for t in lines if t.artificial_percentages is None]
+    raw = matchpoints([t.score_ns for t in real]) if real else []
+    raw_by_index = {id(t): mp for t, mp in zip(real, raw)}
+    top = 2 * (n - 1)
+    out = []
+    for t in lines:
+        art = t.artificial_percentages
+        if art is None:
+            unscaled = raw_by_index[id(t)]
+            mp_ns = neuberg(unscaled, len(real), n) if len(real) != n else unscaled
+            mp_ew = top - mp_ns
+        else:
+            unscaled = None
+            mp_ns = Fraction(art[0], 100) * top
+            mp_ew = Fraction(art[1], 100) * top
+        if normal and n != normal:
+            if art is None:
+                s_ns = neuberg(mp_ns, n, normal)
+                s_ew = neuberg(mp_ew, n, normal)
+            else:
+                s_ns = Fraction(art[0], 100) * 2 * (normal - 1)
+                s_ew = Fraction(art[1], 100) * 2 * (normal - 1)
+        else:
+            s_ns, s_ew = mp_ns, mp_ew
+        out.append(BoardScore(t, top, mp_ns, mp_ew, unscaled, s_ns, s_ew))
+    return out
+
+
+@dataclass(frozen=True)
+class PairScore:
+    """A pair's recomputed session result.
+
+    ``total`` is on the event's scale, Neuberg-adjusted and factored to all the session's
+    boards; ``raw_total`` is the same without factoring; ``percentage`` is exact (Fraction).
+    ``adjusted`` says whether the pair played a board with an adjusted score.
+    """
+
+    number: str
+    boards_played: int
+    total: Fraction
+    raw_total: Fraction
+    percentage: Fraction | None
+    adjusted: bool
+
+
+def compute_pair_scores(event: ParsedPairEvent) -> dict[str, PairScore]:
+    """Every pair's total and percentage recomputed from the board results (reference §5.1).
+
+    Per board: Law 78A matchpoints, Neuberg to the normal number of results N for boards with
+    fewer (or artificial) results. Per pair: total = Σ MP′ × (boards in session / boards
+    played); percentage = Σ MP′ / (boards played × 2(N − 1)) × 100. Pairs without results are
+    left out.
+    """
+    normal = normal_results(event)
+    scale = Fraction(1, 2) if event.scoring_scale == "MP2" else Fraction(1)
+    sums: dict[str, Fraction] = defaultdict(Fraction)
+    counts: Counter = Counter()
+    adjusted: set[str] = set()
+    for board in event.boards:
+        has_adj = any(t.adjusted for t in board.lines)
+        for bs in compute_board_matchpoints(board, normal):
+            for pair, value in ((bs.line.ns, bs.mp_ns_session), (bs.line.ew, bs.mp_ew_session)):
+                sums[pair] += value
+                counts[pair] += 1
+                if has_adj:
+                    adjusted.add(pair)
+    sessions = event.boards_in_session or len(event.boards)
+    top = 2 * (normal - 1)
+    out = {}
+    for pair, played in counts.items():
+        raw = sums[pair]
+        factored = raw * Fraction(sessions, played) if played else raw
+        pct = raw / (played * top) * 100 if played and top else None
+        out[pair] = PairScore(pair, played, factored * scale, raw * scale, pct, pair in adjusted)
+    return out
+
+
+def compute_pair_totals(event: ParsedPairEvent) -> dict[str, Decimal]:
+    """Pair number → recomputed percentage, rounded half-up to two decimals (for the DB)."""
+    out = {}
+    for number, score in compute_pair_scores(event).items():
+        if score.percentage is None:
+            continue
+        f = score.percentage
+        value = Decimal(f.numerator) / Decimal(f.denominator)
+        out[number] = value.quantize(_HUNDREDTH, rounding=ROUND_HALF_UP)
+    return out
+
+
+# --------------------------------------------------------------------------- pairs: checks
+
+
+def _line_label(t: TravellerLine) -> str:
+    return f"par {t.ns} (NS) mot {t.ew} (ÖV)"
+
+
+def _line_label_en(t: TravellerLine) -> str:
+    return f"pair {t.ns} (NS) v {t.ew} (EW)"
+
+
+def validate_pairs(
+    event: ParsedPairEvent, *, tolerance: Decimal = TOLERANCE
+) -> list[ImportProblem]:
+    """All checks of a pairs heat's file (see the module docstring; R-PAIR-KVAL-5 heats)."""
+    out: list[ImportProblem] = []
+    tol = Fraction(tolerance)
+    scale = Fraction(1, 2) if event.scoring_scale == "MP2" else Fraction(1)
+    known = {p.number for p in event.pairs}
+    normal = normal_results(event)
+
+    for board in event.boards:
+        el = f"bricka {board.number}"
+        seen: dict[str, TravellerLine] = {}
+        for t in board.lines:
+            if t.score_ns is None and not t.artificial_percentages:
+                out.append(
+                    problem(
+                        f"Bricka {board.number}, {_line_label(t)}: resultat saknas; raden "
+                        "räknas som ej spelad.",
+                        f"Board {board.number}, {_line_label_en(t)}: no result; the line is "
+                        "counted as not played.",
+                        line=t.line, element=el, warning=True, code="line-no-score",
+                    )
+                )  # fmt: skip
+            if t.ns == t.ew:
+                out.append(
+                    problem(
+                        f"Bricka {board.number}: par {t.ns} står som både NS och ÖV.",
+                        f"Board {board.number}: pair {t.ns} is both NS and EW.",
+                        line=t.line, element=el, code="pair-twice-on-line",
+                    )
+                )  # fmt: skip
+            for pair in (t.ns, t.ew):
+                if known and pair not in known:
+                    out.append(
+                        problem(
+                            f"Bricka {board.number}: par {pair} finns inte i resultatlistan.",
+                            f"Board {board.number}: pair {pair} is not in the ranking list.",
+                            line=t.line, element=el, code="unknown-pair",
+                        )
+                    )  # fmt: skip
+                if pair in seen and seen[pair] is not t:
+                    out.append(
+                        problem(
+                            f"Par {pair} har spelat bricka {board.number} två gånger "
+                            f"(även rad {seen[pair].line}).",
+                            f"Pair {pair} played board {board.number} twice (also line "
+                            f"{seen[pair].line}).",
+                            line=t.line, element=el, code="board-played-twice",
+                        )
+                    )  # fmt: skip
+                seen.setdefault(pair, t)
+            out.extend(_check_contract_score(board.number, t, el))
+
+        scores = compute_board_matchpoints(board, normal)
+        for bs in scores:
+            t = bs.line
+            if t.mp_ns is None and t.mp_ew is None:
+                continue
+            file_ns = Fraction(t.mp_ns) / scale if t.mp_ns is not None else None
+            file_ew = Fraction(t.mp_ew) / scale if t.mp_ew is not None else None
+            top_file = bs.top * scale
+            art = t.artificial_percentages
+            if art is not None:
+                if file_ns is not None and abs(file_ns - bs.mp_ns) > tol + Fraction(5, 100):
+                    out.append(
+                        problem(
+                            f"Bricka {board.number}, {_line_label(t)}: den konstgjorda poängen "
+                            f"{t.adjusted} ger {_show(bs.mp_ns * scale)} MP men filen har "
+                            f"{_show(t.mp_ns)}.",
+                            f"Board {board.number}, {_line_label_en(t)}: the artificial score "
+                            f"{t.adjusted} gives {_show(bs.mp_ns * scale)} MP but the file has "
+                            f"{_show(t.mp_ns)}.",
+                            line=t.line, element=el, warning=True, code="mp-artificial",
+                        )
+                    )  # fmt: skip
+                continue
+            tol_ns = _value_tolerance(t.mp_ns, tol) / scale
+            tol_ew = _value_tolerance(t.mp_ew, tol) / scale
+            if (
+                file_ns is not None
+                and file_ew is not None
+                and abs(file_ns + file_ew - bs.top) > tol_ns + tol_ew
+            ):
+                out.append(
+                        problem(
+                            f"Bricka {board.number}, {_line_label(t)}: MP NS + MP ÖV = "
+                            f"{_show(t.mp_ns + t.mp_ew)}, men toppen är {_show(top_file)} "
+                            f"({len(scores)} resultat på brickan).",
+                            f"Board {board.number}, {_line_label_en(t)}: MP NS + MP EW = "
+                            f"{_show(t.mp_ns + t.mp_ew)}, but the top is {_show(top_file)} "
+                            f"({len(scores)} results on the board).",
+                            line=t.line, element=el, code="mp-sum",
+                        )
+                    )  # fmt: skip
+                continue
+            if file_ns is None:
+                continue
+            candidates = [bs.mp_ns]
+            if bs.mp_ns_unscaled is not None and bs.mp_ns_unscaled != bs.mp_ns:
+                candidates.append(bs.mp_ns_unscaled)
+            if all(abs(file_ns - c) > tol_ns for c in candidates):
+                out.append(
+                    problem(
+                        f"Bricka {board.number}, {_line_label(t)}: filen ger NS "
+                        f"{_show(t.mp_ns)} MP, men poängen {t.score_ns} ger "
+                        f"{_show(bs.mp_ns * scale)} MP jämfört med de andra resultaten på "
+                        "brickan.",
+                        f"Board {board.number}, {_line_label_en(t)}: the file gives NS "
+                        f"{_show(t.mp_ns)} MP, but the score {t.score_ns} gives "
+                        f"{_show(bs.mp_ns * scale)} MP against the other results on the board.",
+                        line=t.line, element=el, code="mp-recomputed",
+                    )
+                )  # fmt: skip
+
+    out.extend(_check_pair_totals(event))
+    out.extend(_check_ranks(event, tol))
+    return out
+
+
+def _check_contract_score(board: int, t: TravellerLine, el: str) -> list[ImportProblem]:
+    if (
+        t.adjusted
+        or t.score_ns is None
+        or not t.contract
+        or t.contract == "Pass"
+        or t.declarer is None
+        or t.tricks is None
+    ):
+        return []
+    level, strain, doubled = split_contract(t.contract)
+    vul = board_vulnerability(board)
+    declarer_vul = (
+        vul == "All" or (vul == "NS" and t.declarer in "NS") or (vul == "EW" and t.declarer in "EW")
+    )
+    expected = contract_score(level, strain, doubled, declarer_vul, t.tricks)
+    if t.declarer in "EW":
+        expected = -expected
+    if expected == t.score_ns:
+        return []
+    return [
+        problem(
+            f"Bricka {board}, {_line_label(t)}: {t.contract} av {t.declarer} med {t.tricks} "
+            f"stick ger {expected} för NS (zon: {vul}), men filen har {t.score_ns}.",
+            f"Board {board}, {_line_label_en(t)}: {t.contract} by {t.declarer} with {t.tricks} "
+            f"tricks gives {expected} to NS (vulnerability: {vul}), but the file has "
+            f"{t.score_ns}.",
+            line=t.line,
+            element=el,
+            warning=True,
+            code="score-contract",
+        )
+    ]
+
+
+def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
+    out: list[ImportProblem] = []
+    scores = compute_pair_scores(event)
+    for p in event.pairs:
+        s = scores.get(p.number)
+        el = f"par {p.number}"
+        if s is None:
+            out.append(
+                problem(
+                    f"Par {p.number} står i resultatlistan men har inga brickresultat.",
+                    f"Pair {p.number} is in the ranking list but has no board results.",
+                    line=p.line, element=el, warning=True, code="pair-no-results",
+                )
+            )  # fmt: skip
+            continue
+        if p.boards_played is not None and p.boards_played != s.boards_played:
+            out.append(
+                problem(
+                    f"Par {p.number}: filen säger {p.boards_played} spelade brickor, men "
+                    f"brickresultaten visar {s.boards_played}.",
+                    f"Pair {p.number}: the file says {p.boards_played} boards played, but the "
+                    f"board results show {s.boards_played}.",
+                    line=p.line, element=el, warning=True, code="boards-played",
+                )
+            )  # fmt: skip
+        if p.percentage is not None and s.percentage is not None:
+            tol = _pct_tolerance(p.percentage)
+            diff = abs(Fraction(p.percentage) - s.percentage)
+            if diff > tol:
+                if s.adjusted:
+                    out.append(
+                        problem(
+                            f"Par {p.number}: filens procent {_show(p.percentage)} skiljer sig "
+                            f"lite från den omräknade {_show(s.percentage)} (liten skillnad, "
+                            "troligen av justerade resultat på brickor paret spelade).",
+                            f"Pair {p.number}: the file's percentage {_show(p.percentage)} "
+                            f"differs from the recomputed {_show(s.percentage)} (small "
+                            "difference, probably from adjusted scores on boards the pair "
+                            "played).",
+                            line=p.line, element=el, warning=True, code="percentage-adjusted",
+                        )
+                    )  # fmt: skip
+                else:
+                    out.append(
+                        problem(
+                            f"Par {p.number}: filens procent {_show(p.percentage)} stämmer inte "
+                            f"med brickresultaten, som ger {_show(s.percentage)} "
+                            f"({s.boards_played} spelade brickor).",
+                            f"Pair {p.number}: the file's percentage {_show(p.percentage)} does "
+                            f"not match the board results, which give {_show(s.percentage)} "
+                            f"({s.boards_played} boards played).",
+                            line=p.line, element=el, code="percentage",
+                        )
+                    )  # fmt: skip
+        if p.total is not None:
+            tol = _pct_tolerance(p.total)
+            candidates = (s.total, s.raw_total)
+            if all(abs(Fraction(p.total) - c) > tol for c in candidates):
+                out.append(
+                    problem(
+                        f"Par {p.number}: filens summa {_show(p.total)} stämmer varken med "
+                        f"den omräknade summan {_show(s.total)} (faktoriserad) eller "
+                        f"{_show(s.raw_total)} (ofaktoriserad).",
+                        f"Pair {p.number}: the file's total {_show(p.total)} matches neither "
+                        f"the recomputed total {_show(s.total)} (factored) nor "
+                        f"{_show(s.raw_total)} (unfactored).",
+                        line=p.line, element=el, warning=True, code="total",
+                    )
+                )  # fmt: skip
+    return out
+
+
+def _rank_groups(event: ParsedPairEvent) -> list[list]:
+    ranked = [p for p in event.pairs if p.rank is not None]
+    ns = [p for p in ranked if p.number.upper().endswith("NS")]
+    ew = [p for p in ranked if p.number.upper().endswith("EW")]
+    if (
+        ns
+        and ew
+        and len(ns) + len(ew) == len(ranked)
+        and min(p.rank for p in ns) == 1
+        and min(p.rank for p in ew) == 1
+    ):
+        return [ns, ew]
+    return [ranked]
+
+
+def _check_ranks(event: ParsedPairEvent, tol: Fraction) -> list[ImportProblem]:
+    out: list[ImportProblem] = []
+    for group in _rank_groups(event):
+        use_pct = all(p.percentage is not None for p in group)
+        key = (lambda p: p.percentage) if use_pct else (lambda p: p.total)
+        if not all(key(p) is not None for p in group):
+            continue
+        ordered = sorted(group, key=lambda p: p.rank)
+        what, what_en = ("procent", "percentage") if use_pct else ("summa", "total")
+        for b in ordered:
+            # One message per pair placed too low: name the best-placed pair it should beat.
+            a = next(
+                (
+                    a
+                    for a in ordered
+                    if a.rank < b.rank and Fraction(key(b)) - Fraction(key(a)) > tol
+                ),
+                None,
+            )
+            if a is None:
+                continue
+            out.append(
+                problem(
+                    f"Placeringarna stämmer inte: par {a.number} är {a.rank}:a med "
+                    f"{what} {_show(key(a))}, men par {b.number} är {b.rank}:a med "
+                    f"högre {what} {_show(key(b))}.",
+                    f"The ranks do not agree: pair {a.number} is placed {a.rank} with "
+                    f"{what_en} {_show(key(a))}, but pair {b.number} is placed {b.rank} "
+                    f"with a higher {what_en} {_show(key(b))}.",
+                    line=b.line, element=f"par {b.number}", code="rank-order",
+                )
+            )  # fmt: skip
+    return out
+
+
+# --------------------------------------------------------------------------- teams
+
+
+def board_net_imps(board: ParsedTeamBoard) -> Decimal | None:
+    """The home team's net IMPs on a board: recomputed from both rooms' scores when both are
+    known, else the file's value, else ``None``."""
+    if board.score_ns_room1 is not None and board.score_ns_room2 is not None:
+        return Decimal(imps(board.score_ns_room1 - board.score_ns_room2))
+    return board.imps_home
+
+
+def _file_or_computed(board: ParsedTeamBoard) -> Decimal | None:
+    if board.imps_home is not None:
+        return board.imps_home
+    return board_net_imps(board)
+
+
+def _vp_boards(m: ParsedMatch, event: ParsedTeamEvent, expected: int | None) -> int | None:
+    n = m.boards_played or expected or event.boards_per_match
+    if n is None or not MIN_BOARDS <= n <= MAX_BOARDS:
+        return None
+    return n
+
+
+def validate_teams(
+    event: ParsedTeamEvent, *, expected_boards: int | None = None
+) -> list[ImportProblem]:
+    """All checks of a team file (module docstring; R-TEAM-KVAL-5, R-TEAM-VP-1, R-VP-1..3)."""
+    out: list[ImportProblem] = []
+    by_pairing: dict[tuple[int, frozenset], ParsedMatch] = {}
+    by_team_round: dict[tuple[int, str], ParsedMatch] = {}
+    for m in event.matches:
+        el = f"match {m.label}"
+        if m.home == m.away:
+            out.append(
+                problem(
+                    f"Matchen {m.label}: laget möter sig självt.",
+                    f"Match round {m.round}: {m.home}-{m.away}: the team plays itself.",
+                    line=m.line, element=el, code="match-self",
+                )
+            )  # fmt: skip
+            continue
+        key = (m.round, frozenset((m.home, m.away)))
+        if key in by_pairing:
+            first = by_pairing[key]
+            out.append(
+                problem(
+                    f"Matchen {m.label} finns två gånger i filen (även rad {first.line}).",
+                    f"The match round {m.round}: {m.home}-{m.away} appears twice in the file "
+                    f"(also line {first.line}).",
+                    line=m.line, element=el, code="duplicate-match",
+                )
+            )  # fmt: skip
+            continue
+        by_pairing[key] = m
+        for team in (m.home, m.away):
+            other = by_team_round.get((m.round, team))
+            if other is not None:
+                out.append(
+                    problem(
+                        f"Lag {team} spelar två matcher i rond {m.round} ({other.label} och "
+                        f"{m.label}).",
+                        f"Team {team} plays two matches in round {m.round} ({other.label} and "
+                        f"{m.label}).",
+                        line=m.line, element=el, code="team-twice-in-round",
+                    )
+                )  # fmt: skip
+            by_team_round.setdefault((m.round, team), m)
+        out.extend(_check_match(m, event, expected_boards))
+
+    # R-TEAM-KVAL-5: the same number of boards in every match of the heat.
+    counts = Counter(m.boards_played for m in event.matches if m.boards_played)
+    if expected_boards is None and len(counts) > 1:
+        usual = counts.most_common(1)[0][0]
+        for m in event.matches:
+            if m.boards_played and m.boards_played != usual:
+                out.append(
+                    problem(
+                        f"Matchen {m.label} har {m.boards_played} brickor, men de andra "
+                        f"matcherna har {usual}; alla matcher i en heat ska ha lika många "
+                        "brickor (R-TEAM-KVAL-5).",
+                        f"The match round {m.round}: {m.home}-{m.away} has {m.boards_played} "
+                        f"boards, but the other matches have {usual}; every match of a heat "
+                        "must have the same number of boards (R-TEAM-KVAL-5).",
+                        line=m.line, element=f"match {m.label}", code="board-count",
+                        clause="R-TEAM-KVAL-5",
+                    )
+                )  # fmt: skip
+    return out
+
+
+def _check_match(
+    m: ParsedMatch, event: ParsedTeamEvent, expected_boards: int | None
+) -> list[ImportProblem]:
+    out: list[ImportProblem] = []
+    el = f"match {m.label}"
+    numbers: dict[int, ParsedTeamBoard] = {}
+    nets: list[Decimal] = []
+    complete = True
+    for b in m.boards:
+        if b.number in numbers:
+            out.append(
+                problem(
+                    f"Matchen {m.label}: bricka {b.number} finns två gånger.",
+                    f"Match round {m.round}: {m.home}-{m.away}: board {b.number} appears twice.",
+                    line=b.line, element=el, code="duplicate-board",
+                )
+            )  # fmt: skip
+            continue
+        numbers[b.number] = b
+        if b.score_ns_room1 is None or b.score_ns_room2 is None:
+            if b.imps_home is None:
+                complete = False
+                out.append(
+                    problem(
+                        f"Matchen {m.label}, bricka {b.number}: resultat saknas från ett rum; "
+                        "brickans IMP kan inte kontrolleras.",
+                        f"Match round {m.round}: {m.home}-{m.away}, board {b.number}: a room's "
+                        "result is missing; the board's IMPs cannot be checked.",
+                        line=b.line, element=el, warning=True, code="board-one-room",
+                    )
+                )  # fmt: skip
+        elif b.imps_home is not None:
+            computed = imps(b.score_ns_room1 - b.score_ns_room2)
+            if abs(b.imps_home - computed) > TOLERANCE:
+                out.append(
+                    problem(
+                        f"Matchen {m.label}, bricka {b.number}: filen ger hemmalaget "
+                        f"{fmt_decimal(b.imps_home)} IMP, men poängen {b.score_ns_room1} "
+                        f"(rum 1) och {b.score_ns_room2} (rum 2) ger {computed} IMP.",
+                        f"Match round {m.round}: {m.home}-{m.away}, board {b.number}: the file "
+                        f"gives the home team {fmt_decimal(b.imps_home)} IMPs, but the scores "
+                        f"{b.score_ns_room1} (room 1) and {b.score_ns_room2} (room 2) give "
+                        f"{computed} IMPs.",
+                        line=b.line, element=el, code="board-imps",
+                    )
+                )  # fmt: skip
+        value = _file_or_computed(b)
+        if value is not None:
+            nets.append(value)
+
+    if m.boards and complete:
+        home = sum((x for x in nets if x > 0), Decimal(0))
+        away = sum((-x for x in nets if x < 0), Decimal(0))
+        net_file = m.imps_home - m.imps_away
+        gross_ok = abs(home - m.imps_home) <= TOLERANCE and abs(away - m.imps_away) <= TOLERANCE
+        net_ok = abs((home - away) - net_file) <= TOLERANCE
+        if not gross_ok:
+            out.append(
+                problem(
+                    f"Matchen {m.label}: brickornas IMP summerar till {fmt_decimal(home)}-"
+                    f"{fmt_decimal(away)}, men matchresultatet är {fmt_decimal(m.imps_home)}-"
+                    f"{fmt_decimal(m.imps_away)} IMP.",
+                    f"Match round {m.round}: {m.home}-{m.away}: the boards' IMPs add up to "
+                    f"{fmt_decimal(home)}-{fmt_decimal(away)}, but the match result is "
+                    f"{fmt_decimal(m.imps_home)}-{fmt_decimal(m.imps_away)} IMPs.",
+                    line=m.line, element=el, warning=net_ok, code="match-imps",
+                )
+            )  # fmt: skip
+
+    if expected_boards is not None:
+        if m.boards_played is None:
+            out.append(
+                problem(
+                    f"Matchen {m.label}: filen visar inte hur många brickor som spelades "
+                    f"(ska vara {expected_boards}, R-TEAM-KVAL-5).",
+                    f"Match round {m.round}: {m.home}-{m.away}: the file does not show how "
+                    f"many boards were played (should be {expected_boards}, R-TEAM-KVAL-5).",
+                    line=m.line, element=el, warning=True, code="board-count-unknown",
+                    clause="R-TEAM-KVAL-5",
+                )
+            )  # fmt: skip
+        elif m.boards_played != expected_boards:
+            out.append(
+                problem(
+                    f"Matchen {m.label} har {m.boards_played} brickor, men heatens matcher ska "
+                    f"ha {expected_boards} brickor (R-TEAM-KVAL-5).",
+                    f"The match round {m.round}: {m.home}-{m.away} has {m.boards_played} "
+                    f"boards, but the heat's matches must have {expected_boards} boards "
+                    "(R-TEAM-KVAL-5).",
+                    line=m.line, element=el, code="board-count", clause="R-TEAM-KVAL-5",
+                )
+            )  # fmt: skip
+
+    if m.vp_home is not None or m.vp_away is not None:
+        boards = _vp_boards(m, event, expected_boards)
+        if m.vp_home is None or m.vp_away is None:
+            out.append(
+                problem(
+                    f"Matchen {m.label}: VP finns bara för det ena laget.",
+                    f"Match round {m.round}: {m.home}-{m.away}: VPs are given for one team only.",
+                    line=m.line, element=el, code="vp-missing",
+                )
+            )  # fmt: skip
+        elif boards is None:
+            out.append(
+                problem(
+                    f"Matchen {m.label}: antalet brickor är okänt, så VP kan inte kontrolleras.",
+                    f"Match round {m.round}: {m.home}-{m.away}: the number of boards is "
+                    "unknown, so the VPs cannot be checked.",
+                    line=m.line, element=el, warning=True, code="vp-unchecked",
+                )
+            )  # fmt: skip
+        else:
+            exp_home, exp_away = victory_points(m.imps_home, m.imps_away, boards)
+            if abs(exp_home - m.vp_home) > TOLERANCE or abs(exp_away - m.vp_away) > TOLERANCE:
+                out.append(
+                    problem(
+                        f"Matchen {m.label}: {fmt_decimal(m.imps_home)}-"
+                        f"{fmt_decimal(m.imps_away)} IMP på {boards} brickor ger "
+                        f"{_show(exp_home)}-{_show(exp_away)} VP enligt WBF-skalan, men filen "
+                        f"har {_show(m.vp_home)}-{_show(m.vp_away)}. (Poängavdrag registreras "
+                        "separat, inte i filen.)",
+                        f"Match round {m.round}: {m.home}-{m.away}: {fmt_decimal(m.imps_home)}-"
+                        f"{fmt_decimal(m.imps_away)} IMPs over {boards} boards give "
+                        f"{exp_home}-{exp_away} VP on the WBF scale, but the file has "
+                        f"{m.vp_home}-{m.vp_away}. (Penalties are recorded separately, not in "
+                        "the file.)",
+                        line=m.line, element=el, code="vp", clause="R-TEAM-VP-1",
+                    )
+                )  # fmt: skip
+    return out
+
+
+def team_match_summary(
+    event: ParsedTeamEvent, *, boards_per_match: int | None = None
+) -> list[dict]:
+    """One mapping per match, in the shape ``ubf.rules.standings.rank_teams`` takes.
+
+    Keys: ``round``, ``home``, ``away``, ``imps_home``, ``imps_away`` (Decimal, IMPs won by
+    each side), ``vp_home``, ``vp_away`` (the file's VP, else computed with
+    :func:`ubf.rules.vp.victory_points` over ``boards_per_match`` (the heat's number of boards,
+    R-TEAM-KVAL-5) or, when not given, the match's own board count; ``None`` if unknown),
+    ``vp_from_file`` (bool), ``board_count`` (int or None) and ``boards``: a list with one
+    mapping per board: ``number``, ``imps_home``, ``imps_away`` (IMPs won on the board by each
+    side, from the net), ``points_home``, ``points_away`` (score points, both rooms together;
+    None when a room is missing), ``score_ns_room1``, ``score_ns_room2``.
+    """
+    out = []
+    for m in event.matches:
+        boards = []
+        for b in m.boards:
+            net = _file_or_computed(b)
+            boards.append(
+                {
+                    "number": b.number,
+                    "imps_home": max(net, Decimal(0)) if net is not None else None,
+                    "imps_away": max(-net, Decimal(0)) if net is not None else None,
+                    "points_home": b.points_home,
+                    "points_away": b.points_away,
+                    "score_ns_room1": b.score_ns_room1,
+                    "score_ns_room2": b.score_ns_room2,
+                }
+            )
+        vp_home, vp_away, from_file = m.vp_home, m.vp_away, True
+        if vp_home is None or vp_away is None:
+            from_file = False
+            n = boards_per_match or _vp_boards(m, event, None)
+            if n is not None and MIN_BOARDS <= n <= MAX_BOARDS:
+                vp_home, vp_away = victory_points(m.imps_home, m.imps_away, n)
+            else:
+                vp_home = vp_away = None
+        out.append(
+            {
+                "round": m.round,
+                "home": m.home,
+                "away": m.away,
+                "imps_home": m.imps_home,
+                "imps_away": m.imps_away,
+                "vp_home": vp_home,
+                "vp_away": vp_away,
+                "vp_from_file": from_file,
+                "board_count": m.boards_played,
+                "boards": boards,
+            }
+        )
+    return out
