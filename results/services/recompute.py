@@ -15,16 +15,32 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from pairs.models import HeatStatus
-from results.models import Lot, RecomputeStatus, StandingSnapshot
+from pairs.models import (
+    DirectQualifier,
+    FinalSeat,
+    HeatStatus,
+    Offer,
+    PairCompetition,
+    PairEntry,
+    PairHeat,
+)
+from results.models import (
+    Lot,
+    PairResult,
+    PairTraveller,
+    RecomputeStatus,
+    ResultUpload,
+    StandingSnapshot,
+)
 from results.services.allocation import Venue, allocate_final, venue_key
 from teams.models import Lineup, Match, Penalty, Team, TeamCompetition, TeamHeat, WalkOver
 from ubf import clock
 from ubf.rules import replacement, sanctions
-from ubf.rules.allocation import final_size_teams
+from ubf.rules.allocation import final_size_pairs, final_size_teams
 from ubf.rules.eligibility import team_competes_for_dm
+from ubf.rules.heats import PairHeatEntries, qualifying_pairs
 from ubf.rules.people import PlayerInfo
-from ubf.rules.standings import TeamStanding, rank_teams
+from ubf.rules.standings import TeamStanding, rank_pairs, rank_teams
 from ubf.rules.vp import victory_points
 
 log = logging.getLogger(__name__)
@@ -375,7 +391,251 @@ def _add_dm_order(rows: list[dict]) -> None:
 
 
 def recompute_pair_competition(pair_competition_id: int) -> None:
-    raise NotImplementedError("recompute of pair competitions is not built yet")
+    """Heat standings (R-PAIR-TIE-1..3), qualifying counts (R-ALLOC-1, R-PAIR-KVAL-5/7), the
+    allocation of final seats (R-ALLOC-2..6), the seat holders and the replacement chain
+    (R-REPL-*), with the final seats and offers kept in step (accepted seats never move)."""
+    with transaction.atomic():
+        competition = (
+            PairCompetition.objects.select_for_update()
+            .select_related("season")
+            .get(pk=pair_competition_id)
+        )
+        status = _status(pair_competition=competition)
+        status.started_at = clock.now()
+        status.save(update_fields=["started_at"])
+        rules = competition.season.rules()
+
+        heats = list(
+            PairHeat.objects.filter(competition=competition, status=HeatStatus.APPROVED)
+            .prefetch_related("clubs")
+            .order_by("session1_date", "id")
+        )
+        uploads = {
+            u.pair_heat_id: u
+            for u in ResultUpload.objects.filter(
+                pair_heat__in=heats, status=ResultUpload.Status.ACCEPTED
+            )
+        }
+        results_by_upload = defaultdict(list)
+        for r in PairResult.objects.filter(upload__in=uploads.values()):
+            results_by_upload[r.upload_id].append(r)
+        lines_by_upload = defaultdict(list)
+        for t in PairTraveller.objects.filter(upload__in=uploads.values()).values(
+            "upload_id", "board_number", "ns_id", "ew_id", "mp_ns", "mp_ew"
+        ):
+            lines_by_upload[t["upload_id"]].append(
+                {
+                    "board": t["board_number"],
+                    "ns": str(t["ns_id"]),
+                    "ew": str(t["ew_id"]),
+                    "mp_ns": t["mp_ns"],
+                    "mp_ew": t["mp_ew"],
+                }
+            )
+        entries = {
+            e.id: e
+            for e in PairEntry.objects.filter(heat__in=heats).select_related(
+                "player1", "player2", "heat"
+            )
+        }
+        names = {
+            str(e.id): f"{e.player1.full_name} – {e.player2.full_name}" for e in entries.values()
+        }
+        directs = list(
+            DirectQualifier.objects.filter(
+                competition=competition, status=DirectQualifier.Status.REGISTERED
+            ).select_related("player1", "player2")
+        )
+        direct: dict[str, str | None] = {}
+        direct_pairs = {frozenset((d.player1_id, d.player2_id)): d for d in directs}
+
+        venues = []
+        for heat in heats:
+            key = venue_key(c.id for c in heat.clubs.all())
+            heat_entries = [e for e in entries.values() if e.heat_id == heat.id]
+            upload = uploads.get(heat.id)
+            results = {
+                str(r.entry_id): r for r in results_by_upload.get(upload.id if upload else None, [])
+            }
+            struck = {str(e.id) for e in heat_entries if e.status != PairEntry.Status.ENTERED}
+            for e in heat_entries:
+                d = direct_pairs.get(frozenset((e.player1_id, e.player2_id)))
+                if d is not None:
+                    direct[str(e.id)] = key  # R-ALLOC-2: counts here, passed over for seats
+            ranked_ids = [p for p in results if p not in struck]
+            standings = (
+                rank_pairs(
+                    ranked_ids,
+                    {p: results[p].percentage for p in ranked_ids},
+                    lines_by_upload.get(upload.id, []) if upload else [],
+                    seed=f"{competition.season.name}/{competition.discipline}/{heat.id}",
+                )
+                if upload
+                else []
+            )
+            counted = qualifying_pairs(
+                PairHeatEntries(
+                    heat_type=heat.heat_type,
+                    pairs=tuple(
+                        str(e.id) for e in heat_entries if not upload or str(e.id) in results
+                    ),
+                    declared=frozenset(
+                        str(e.id) for e in heat_entries if e.takes_part_in_qualifier
+                    ),
+                    struck=frozenset(struck),
+                    boards_played_max=max((r.boards_played for r in results.values()), default=0)
+                    if upload
+                    else None,
+                ),
+                rules,
+            )
+            qualifying = set(counted.pairs)
+            rows = [
+                {
+                    "rank": st.rank,
+                    "entry_id": int(st.pair),
+                    "pair_number": entries[int(st.pair)].pair_number,
+                    "name": names[st.pair],
+                    "percentage": f"{results[st.pair].percentage:.2f}",
+                    "qualifier": st.pair in qualifying,
+                    "decided_by": st.decided_by,
+                    "explanation": list(st.explanation),
+                }
+                for st in standings
+            ] + [
+                {
+                    "rank": None,
+                    "entry_id": int(p),
+                    "pair_number": entries[int(p)].pair_number,
+                    "name": names[p],
+                    "percentage": f"{results[p].percentage:.2f}",
+                    "qualifier": False,
+                    "struck_reason": entries[int(p)].status_reason or "R-PAIR-KVAL-7",
+                }
+                for p in results
+                if p in struck
+            ]
+            StandingSnapshot.objects.update_or_create(
+                scope=StandingSnapshot.Scope.PAIR_HEAT,
+                pair_heat=heat,
+                team_heat=None,
+                team_competition=None,
+                defaults={"data": rows, "provisional": upload is None, "rounds_played": 0},
+            )
+            venues.append(
+                Venue(
+                    key=key,
+                    label=heat.name,
+                    entries=len(qualifying),
+                    ranking=[st.pair for st in standings if st.pair in qualifying],
+                    struck=struck,
+                    complete=upload is not None,
+                )
+            )
+        for d in directs:
+            if not any(
+                frozenset((e.player1_id, e.player2_id)) == frozenset((d.player1_id, d.player2_id))
+                for e in entries.values()
+            ):
+                direct[f"dq:{d.id}"] = None
+                names[f"dq:{d.id}"] = f"{d.player1.full_name} – {d.player2.full_name}"
+        qualifying_total = sum(v.entries for v in venues)
+        size = final_size_pairs(qualifying_total, rules=rules)
+        # R-ALLOC-1: if fewer pairs qualified than the size, all of them go on.
+        size = min(size, qualifying_total + sum(1 for v in direct.values() if v is None))
+        run, allocation, holders, chain = allocate_final(
+            kind=Lot.Kind.PAIRS,
+            season=competition.season,
+            competition_field="pair_competition",
+            competition=competition,
+            final_size=size,
+            direct=direct,
+            venues=venues,
+            names=names,
+            **_pair_chain_inputs(competition),
+        )
+        _sync_final_seats(competition, heats, venues, holders, chain, run.provisional, entries)
+
+        status.finished_at = clock.now()
+        status.runs += 1
+        status.last_error = ""
+        status.save(update_fields=["finished_at", "runs", "last_error"])
 
 
-__all__ = ["recompute_team_competition", "recompute_pair_competition"]
+def _pair_chain_inputs(competition: PairCompetition) -> dict:
+    """The recorded withdrawals and offers (R-REPL-5) as the chain runner takes them."""
+    withdrawals, offers = [], []
+    seats = FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+    for seat in seats:
+        key = _seat_key(seat)
+        for offer in seat.offers.all().order_by("offered_at", "id"):
+            offers.append(
+                replacement.Offer(entry=str(offer.entry_id), seat=key, answer=offer.answer)
+            )
+        if seat.status == FinalSeat.Status.VACATED and seat.entry_id:
+            withdrawals.append(replacement.Withdrawal(entry=str(seat.entry_id), reason=seat.reason))
+    return {"offers": tuple(offers), "withdrawals": tuple(withdrawals)}
+
+
+def _seat_key(seat: FinalSeat) -> str:
+    if seat.direct_qualifier_id:
+        return f"dq:{seat.direct_qualifier_id}"
+    return str(seat.entry_id)
+
+
+def _sync_final_seats(competition, heats, venues, holders, chain, provisional, entries) -> None:
+    """Keep FinalSeat rows in step with the seat holders: seats whose holder changed while
+    nothing was decided on them follow the ranking; a confirmed seat never moves (R-REPL-6);
+    once the allocation is final, each seat to be offered gets its pending Offer (R-REPL-5)."""
+    heat_of_venue = {v.key: h for v, h in zip(venues, heats, strict=True)}
+    existing = {_seat_key(s): s for s in FinalSeat.objects.filter(competition=competition)}
+    wanted: dict[str, tuple[str | None, str]] = {}
+    for venue, keys in holders.holders.items():
+        for key in keys:
+            wanted[key] = (venue, FinalSeat.Source.ALLOCATION)
+    for state in chain.seat_states:
+        if state.seat.startswith("dq:"):
+            wanted[state.seat] = (state.origin, FinalSeat.Source.DIRECT)
+    for key, seat in existing.items():
+        untouched = seat.status == FinalSeat.Status.PROVISIONAL and not seat.offers.exists()
+        if key not in wanted and untouched:
+            seat.delete()
+        elif key not in wanted and seat.origin_heat_id:
+            # R-REPL-6: a decided seat stays with its pair even if a correction moved the pair
+            # below the cut; its venue then fills one seat fewer, so the final keeps its size.
+            venue = next(
+                (v.key for v, h in zip(venues, heats, strict=True) if h.id == seat.origin_heat_id),
+                None,
+            )
+            newcomers = [k for k in holders.holders.get(venue, []) if k not in existing]
+            if newcomers:
+                wanted.pop(newcomers[-1], None)
+    for key, (venue, source) in wanted.items():
+        if (
+            key in existing
+            and existing[key].pk is not None
+            and FinalSeat.objects.filter(pk=existing[key].pk).exists()
+        ):
+            continue
+        FinalSeat.objects.create(
+            competition=competition,
+            origin_heat=heat_of_venue.get(venue),
+            entry=entries.get(int(key)) if key.isdigit() else None,
+            direct_qualifier_id=int(key[3:]) if key.startswith("dq:") else None,
+            source=source,
+            status=FinalSeat.Status.PROVISIONAL,
+            reason="R-ALLOC-6" if source == FinalSeat.Source.ALLOCATION else "R-DIRECT-1",
+        )
+    if provisional:
+        return
+    seats = {_seat_key(s): s for s in FinalSeat.objects.filter(competition=competition)}
+    for state in chain.seat_states:
+        if state.ask and state.seat in seats and state.ask.isdigit():
+            seat = seats[state.seat]
+            if not seat.offers.filter(answer=Offer.Answer.PENDING).exists():
+                Offer.objects.create(
+                    seat=seat,
+                    entry_id=int(state.ask),
+                    offered_at=clock.now(),
+                    override_reason="",
+                )

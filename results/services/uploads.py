@@ -1,0 +1,400 @@
+"""Result uploads: a club's file in, validated completely, then saved atomically; the
+recompute is scheduled on commit.
+
+Identity: pairs are matched by their number in the heat and, when the file carries them, by
+the players' MIDs; teams by their number in the heat (or in the final). Never by names alone.
+Nothing is saved unless everything checks out. An identical re-upload changes nothing; a
+corrected one replaces the earlier results in one transaction, and both files stay in the
+history (the earlier one marked superseded).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+
+from pairs.models import PairHeat
+from results.importers import (
+    ImportFailed,
+    ImportProblem,
+    compute_pair_scores,
+    parse_upload,
+    team_match_summary,
+    validate_pairs,
+    validate_teams,
+)
+from results.importers.detect import DEFAULT_MAX_BYTES, detect_format
+from results.importers.model import problem
+from results.models import PairResult, PairTraveller, ResultUpload
+from results.recompute import request_recompute
+from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
+from ubf.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
+from ubf.rules.vp import victory_points
+from ubf.services import require
+
+CENT = Decimal("0.01")
+
+
+class UploadRejected(Exception):
+    """The file was refused; ``problems`` lists every reason (Swedish first). Nothing saved."""
+
+    def __init__(self, problems: list[ImportProblem]):
+        self.problems = list(problems)
+        super().__init__("; ".join(str(p) for p in self.problems))
+
+
+@dataclass
+class UploadOutcome:
+    upload: ResultUpload
+    unchanged: bool = False
+    warnings: list[dict] = field(default_factory=list)
+
+
+def problem_dicts(problems, language: str = "sv") -> list[dict]:
+    return [
+        {
+            "text": p.message(language),
+            "where": p.where(language),
+            "clause": p.clause or "",
+            "severity": str(p.severity),
+        }
+        for p in problems
+    ]
+
+
+def _checksum(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _parse(data: bytes, filename: str, kind: str):
+    try:
+        return parse_upload(data, filename, kind, max_bytes=DEFAULT_MAX_BYTES)
+    except ImportFailed as exc:
+        raise UploadRejected(exc.problems) from exc
+
+
+def _errors_or_warnings(problems: list[ImportProblem]) -> list[ImportProblem]:
+    errors = [p for p in problems if p.is_error]
+    if errors:
+        raise UploadRejected(errors)
+    return problems
+
+
+def _store(data: bytes, filename: str, *, user, checksum: str, warnings, **target) -> ResultUpload:
+    upload = ResultUpload(
+        original_name=filename[:200],
+        format=detect_format(data, filename),
+        checksum=checksum,
+        size=len(data),
+        uploaded_by=user if getattr(user, "is_authenticated", False) else None,
+        status=ResultUpload.Status.ACCEPTED,
+        warnings=problem_dicts(warnings),
+        **target,
+    )
+    upload.file.save(filename, ContentFile(data), save=False)
+    upload.save()
+    return upload
+
+
+# --------------------------------------------------------------------------------------------
+# Pairs
+# --------------------------------------------------------------------------------------------
+
+
+def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> UploadOutcome:
+    """A whole pairs heat (PBN or USEBIO) from the heat's organiser or TK."""
+    require(can_manage_pair_heat(user, heat))
+    checksum = _checksum(data)
+    current = heat.uploads.filter(status=ResultUpload.Status.ACCEPTED).first()
+    if current is not None and current.checksum == checksum:
+        return UploadOutcome(current, unchanged=True, warnings=current.warnings)
+
+    event = _parse(data, filename, "pairs")
+    problems = list(validate_pairs(event))
+    entries = {
+        e.pair_number: e
+        for e in heat.entries.select_related("player1", "player2").exclude(pair_number="")
+    }
+    by_number: dict[str, object] = {}
+    for pair in event.pairs:
+        entry = entries.get(pair.number)
+        where = f"par {pair.number}"
+        if entry is None:
+            problems.append(
+                problem(
+                    f"Par {pair.number} finns inte bland heatets anmälda par. Kontrollera "
+                    "parnumren i Ruter mot anmälningslistan.",
+                    f"Pair {pair.number} is not among the heat's entered pairs.",
+                    line=pair.line,
+                    element=where,
+                    code="unknown-pair",
+                )
+            )
+            continue
+        mids = {p.mid for p in pair.players if p.mid}
+        expected = {entry.player1.mid, entry.player2.mid}
+        if mids and not mids <= expected:
+            unknown = ", ".join(sorted(mids - expected))
+            problems.append(
+                problem(
+                    f"Par {pair.number}: MID {unknown} hör inte till det anmälda paret "
+                    f"({entry.player1.mid}, {entry.player2.mid}).",
+                    f"Pair {pair.number}: MID {unknown} is not in the entered pair "
+                    f"({entry.player1.mid}, {entry.player2.mid}).",
+                    line=pair.line,
+                    element=where,
+                    code="unknown-mid",
+                )
+            )
+        by_number[pair.number] = entry
+    for line_board in event.boards:
+        for line in line_board.lines:
+            for number in (line.ns, line.ew):
+                if number not in by_number and (
+                    entries.get(number) or entries.get(number.rstrip("NSEW"))
+                ):
+                    by_number[number] = entries.get(number) or entries.get(number.rstrip("NSEW"))
+    warnings = _errors_or_warnings(problems)
+
+    scores = compute_pair_scores(event)
+    with transaction.atomic():
+        PairHeat.objects.select_for_update().get(pk=heat.pk)
+        previous = list(heat.uploads.filter(status=ResultUpload.Status.ACCEPTED))
+        for old in previous:
+            old.pair_results.all().delete()
+            old.travellers.all().delete()
+            old.status = ResultUpload.Status.SUPERSEDED
+            old.save(update_fields=["status"])
+        upload = _store(
+            data,
+            filename,
+            user=user,
+            checksum=checksum,
+            warnings=warnings,
+            pair_heat=heat,
+            supersedes=previous[0] if previous else None,
+        )
+        results = []
+        for number, entry in by_number.items():
+            score = scores.get(number)
+            if score is None:
+                continue
+            pct = score.percentage if score.percentage is not None else 0
+            results.append(
+                PairResult(
+                    upload=upload,
+                    heat=heat,
+                    entry=entry,
+                    total=Decimal(score.total.numerator) / Decimal(score.total.denominator),
+                    percentage=(Decimal(pct.numerator) / Decimal(pct.denominator)).quantize(
+                        CENT, ROUND_HALF_UP
+                    )
+                    if pct
+                    else Decimal(0),
+                    boards_played=score.boards_played,
+                )
+            )
+        for r in results:
+            r.total = r.total.quantize(CENT, ROUND_HALF_UP)
+        PairResult.objects.bulk_create(results)
+        travellers = []
+        for board in event.boards:
+            for line in board.lines:
+                if line.mp_ns is None or line.mp_ew is None:
+                    continue
+                travellers.append(
+                    PairTraveller(
+                        upload=upload,
+                        board_number=board.number,
+                        ns=by_number[line.ns],
+                        ew=by_number[line.ew],
+                        contract=(line.contract or "")[:8],
+                        declarer=(line.declarer or "")[:1],
+                        tricks=line.tricks,
+                        score_ns=line.score_ns,
+                        mp_ns=line.mp_ns,
+                        mp_ew=line.mp_ew,
+                        adjusted=(line.adjusted or "")[:12],
+                    )
+                )
+        PairTraveller.objects.bulk_create(travellers, batch_size=2000)
+        request_recompute(pair_competition_id=heat.competition_id)
+    return UploadOutcome(upload, warnings=upload.warnings)
+
+
+# --------------------------------------------------------------------------------------------
+# Teams
+# --------------------------------------------------------------------------------------------
+
+
+def upload_team_results(
+    user,
+    *,
+    data: bytes,
+    filename: str,
+    heat: TeamHeat | None = None,
+    competition: TeamCompetition | None = None,
+    round: int | None = None,
+) -> UploadOutcome:
+    """Results of a team heat (all or some of its matches) or of the final (``competition``),
+    optionally one ``round``, from the heat responsible, an organiser or TK (final: TK)."""
+    if (heat is None) == (competition is None):
+        raise ValueError("give exactly one of heat or competition")
+    if heat is not None:
+        require(can_manage_team_heat(user, heat))
+        competition = heat.competition
+        scheduled = Match.objects.filter(heat=heat, stage=Match.Stage.KVAL)
+        teams = {str(t.number): t for t in heat.teams.all() if t.number is not None}
+        target = {"team_heat": heat}
+        expected_boards = heat.boards_per_match
+    else:
+        require(is_tk(user))
+        scheduled = Match.objects.filter(competition=competition, stage=Match.Stage.FINAL)
+        teams = {
+            str(t.final_number): t
+            for t in Team.objects.filter(competition=competition, in_final=True)
+            if t.final_number is not None
+        }
+        target = {"team_competition": competition}
+        expected_boards = scheduled.values_list("boards", flat=True).first()
+    if round is not None:
+        scheduled = scheduled.filter(round=round)
+    scheduled = list(scheduled.select_related("home", "away"))
+    checksum = _checksum(data)
+    current = ResultUpload.objects.filter(
+        status=ResultUpload.Status.ACCEPTED, round=round, **target
+    ).first()
+    if current is not None and current.checksum == checksum:
+        return UploadOutcome(current, unchanged=True, warnings=current.warnings)
+
+    event = _parse(data, filename, "teams")
+    problems = list(validate_teams(event, expected_boards=expected_boards))
+    for team in event.teams:
+        if team.id not in teams:
+            problems.append(
+                problem(
+                    f"Lag {team.id} ({team.name}) finns inte i {'heatet' if heat else 'finalen'}: "
+                    "lagen anges med sitt lagnummer.",
+                    f"Team {team.id} ({team.name}) is not in the {'heat' if heat else 'final'}.",
+                    element=f"lag {team.id}",
+                    code="unknown-team",
+                )
+            )
+            continue
+        roster = {e.player.mid for e in teams[team.id].roster.select_related("player")}
+        unknown = sorted(p.mid for p in team.players if p.mid and p.mid not in roster)
+        if unknown:
+            problems.append(
+                problem(
+                    f"Lag {team.id} ({teams[team.id].name}): MID {', '.join(unknown)} finns inte "
+                    "i lagets laguppställning.",
+                    f"Team {team.id}: MID {', '.join(unknown)} is not on the team's roster.",
+                    element=f"lag {team.id}",
+                    code="unknown-mid",
+                )
+            )
+    by_pair = {(m.home_id, m.away_id): m for m in scheduled}
+    updates: list[tuple[Match, dict, bool]] = []
+    for summary in team_match_summary(event, boards_per_match=expected_boards):
+        where = f"rond {summary['round']}: {summary['home']}–{summary['away']}"
+        home, away = teams.get(str(summary["home"])), teams.get(str(summary["away"]))
+        if home is None or away is None:
+            missing = [
+                str(x) for x, t in ((summary["home"], home), (summary["away"], away)) if t is None
+            ]
+            problems.append(
+                problem(
+                    f"Match {where}: okänt lag {', '.join(missing)}.",
+                    f"Match {where}: unknown team {', '.join(missing)}.",
+                    element=where,
+                    code="unknown-team",
+                )
+            )
+            continue
+        match = by_pair.get((home.id, away.id))
+        swapped = False
+        if match is None and (away.id, home.id) in by_pair:
+            match, swapped = by_pair[(away.id, home.id)], True
+        if match is None:
+            problems.append(
+                problem(
+                    f"Match {where} ({home.name}–{away.name}) finns inte i spelschemat"
+                    + (f" för rond {round}." if round else "."),
+                    f"Match {where} ({home.name}–{away.name}) is not in the schedule.",
+                    element=where,
+                    code="unknown-match",
+                )
+            )
+            continue
+        updates.append((match, summary, swapped))
+    warnings = _errors_or_warnings(problems)
+
+    with transaction.atomic():
+        TeamCompetition.objects.select_for_update().get(pk=competition.pk)
+        previous = list(
+            ResultUpload.objects.filter(status=ResultUpload.Status.ACCEPTED, round=round, **target)
+        )
+        upload = _store(
+            data,
+            filename,
+            user=user,
+            checksum=checksum,
+            warnings=warnings,
+            round=round,
+            supersedes=previous[0] if previous else None,
+            **target,
+        )
+        touched = set()
+        for match, summary, swapped in updates:
+            _apply_match(match, summary, swapped, upload)
+            touched.add(match.id)
+        for old in previous:
+            old.status = ResultUpload.Status.SUPERSEDED
+            old.save(update_fields=["status"])
+            # Matches the earlier file had and the corrected one does not: back to unplayed.
+            for match in Match.objects.filter(upload=old).exclude(id__in=touched):
+                match.board_results.all().delete()
+                match.status = Match.Status.SCHEDULED
+                match.imps_home = match.imps_away = match.vp_home = match.vp_away = None
+                match.upload = None
+                match.save()
+        request_recompute(team_competition_id=competition.id)
+    return UploadOutcome(upload, warnings=upload.warnings)
+
+
+def _apply_match(match: Match, summary: dict, swapped: bool, upload: ResultUpload) -> None:
+    def side(a, b):
+        return (b, a) if swapped else (a, b)
+
+    imps_home, imps_away = side(Decimal(summary["imps_home"]), Decimal(summary["imps_away"]))
+    vp_home, vp_away = victory_points(imps_home, imps_away, match.boards)
+    match.imps_home, match.imps_away = imps_home, imps_away
+    match.vp_home, match.vp_away = vp_home, vp_away
+    match.status = Match.Status.PLAYED
+    match.upload = upload
+    match.save()
+    match.board_results.all().delete()
+    rows = []
+    for b in summary["boards"]:
+        if b["imps_home"] is None:
+            continue
+        ih, ia = side(b["imps_home"], b["imps_away"])
+        ph, pa = side(b["points_home"] or 0, b["points_away"] or 0)
+        r1, r2 = b["score_ns_room1"], b["score_ns_room2"]
+        rows.append(
+            BoardResult(
+                match=match,
+                board_number=b["number"],
+                score_ns_room1=r2 if swapped and r2 is not None else r1,
+                score_ns_room2=r1 if swapped and r1 is not None else r2,
+                imps_home=ih,
+                imps_away=ia,
+                points_home=int(ph),
+                points_away=int(pa),
+            )
+        )
+    BoardResult.objects.bulk_create(rows)
