@@ -1,0 +1,859 @@
+"""DM Par entries: pairs entered by MID in a qualifier heat, reserves, direct qualifiers and the
+SM partner declaration.
+
+Every service runs in one transaction: permission first (``ubf.permissions``), then every check
+(``ubf.rules.eligibility`` / ``ubf.rules.heats``; all violations collected), then the writes.
+A refusal raises :class:`~ubf.services.ServiceError` carrying every violation (clause, Swedish,
+English) and nothing is saved. Warnings (allowed, but TK must know) are returned and written to
+the audit trail (``clubs.Decision``, action ``pairs.entry.flagged``) so TK sees them.
+
+R-PAIR-KVAL-7 (one qualifier per player and discipline) is applied over the whole discipline
+by :func:`restrike_discipline`, which every entry and reserve notice calls after writing: the
+later entry is accepted but struck (status ``struck``, the reason names the earlier heat); if
+heat dates change, calling it again moves the strike to whichever heat is now the later one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from clubs.models import Player
+from clubs.selectors import lookup_players, normalise_mid, player_infos
+from pairs.models import (
+    DirectQualifier,
+    ExternalQualifier,
+    FinalSeat,
+    HeatStatus,
+    PairCompetition,
+    PairEntry,
+    PairHeat,
+    ReserveNotice,
+    SmPartnerDeclaration,
+)
+from results import recompute
+from ubf import clock
+from ubf.permissions import can_manage_pair_heat, is_tk
+from ubf.rules.eligibility import (
+    PartnerChoice,
+    check_direct_qualifier,
+    check_discipline,
+    check_final_reserve,
+    check_membership,
+    check_pair_district,
+    check_pair_entry,
+    check_pair_shape,
+    check_qualifier_reserve,
+    check_regulars_together,
+    check_session_entry,
+    direct_place_status,
+    may_organiser_refuse,
+    sm_partner_for,
+    struck_pairs,
+)
+from ubf.rules.people import HeatPlayed, PlayerInfo, QualifierEntry
+from ubf.rules.types import HeatType
+from ubf.rules.violations import Severity, Violation
+from ubf.services import raise_on_errors, record_decision, require
+
+#: ``ReserveNotice.session`` for a reserve in the DM final (R-PAIR-RES-2). Heat sessions are
+#: 1 and 2; the model has no stage field, so the final is session 0 (see the module report).
+FINAL_SESSION = 0
+
+#: Prefix of ``PairEntry.status_reason`` for a strike under R-PAIR-KVAL-7; only such strikes
+#: are undone by :func:`restrike_discipline` (a strike for another reason is left alone).
+KVAL7_PREFIX = "R-PAIR-KVAL-7: "
+
+_CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
+
+
+def _err(clause: str, sv: str, en: str, **data) -> Violation:
+    return Violation(clause=clause, message_sv=sv, message_en=en, data=data)
+
+
+def _warn(clause: str, sv: str, en: str, **data) -> Violation:
+    return Violation(
+        clause=clause, message_sv=sv, message_en=en, severity=Severity.WARNING, data=data
+    )
+
+
+def _as_warning(v: Violation) -> Violation:
+    return replace(v, severity=Severity.WARNING)
+
+
+def _user_id(user) -> int | None:
+    return user.pk if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def _flag(action: str, obj, warnings: list[Violation], *, user, season) -> None:
+    """Put warnings where TK sees them: one append-only audit row (no decision by anyone)."""
+    if not warnings:
+        return
+    record_decision(
+        action,
+        obj,
+        user=None,
+        reason="\n".join(str(v) for v in warnings),
+        clause=warnings[0].clause,
+        season=season,
+        clauses=[v.clause for v in warnings],
+        messages_en=[v.message_en for v in warnings],
+        triggered_by=_user_id(user),
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Outcomes
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PairEntryOutcome:
+    """What :func:`enter_pair` did: the entry, whether it is struck (R-PAIR-KVAL-7), the
+    direct places forfeited by it (R-DIRECT-2) and every warning (shown to the user, flagged
+    to TK)."""
+
+    entry: PairEntry
+    warnings: list[Violation] = field(default_factory=list)
+    struck: bool = False
+    forfeited: list[DirectQualifier] = field(default_factory=list)
+
+
+@dataclass
+class ReserveOutcome:
+    notice: ReserveNotice
+    warnings: list[Violation] = field(default_factory=list)
+
+
+@dataclass
+class StrikeChange:
+    """One entry whose R-PAIR-KVAL-7 status changed in :func:`restrike_discipline`."""
+
+    entry: PairEntry
+    struck: bool
+    violations: list[Violation] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------------------------
+# Adapters: qualifier entries of a discipline (R-PAIR-KVAL-7, R-DIRECT-2, R-PAIR-RES-2/4)
+# ------------------------------------------------------------------------------------------
+
+
+def heat_key(heat: PairHeat) -> str:
+    """The heat as named in messages and in ``QualifierEntry.heat_id``: name and id."""
+    return f"{heat.name} #{heat.pk}"
+
+
+def _sessions(heat: PairHeat) -> list[int]:
+    return [1, 2] if heat.session2_date else [1]
+
+
+def _session_date(heat: PairHeat, session: int):
+    return heat.session2_date if session == 2 else heat.session1_date
+
+
+def _played_by_session(entry: PairEntry, notices: Iterable[ReserveNotice]) -> list[set[str]]:
+    """For each heat session, the MIDs of the two players who played (reserves notified for
+    that session replacing the regular they stand in for)."""
+    regulars = [entry.player1.mid, entry.player2.mid]
+    out = []
+    for s in _sessions(entry.heat):
+        swap = {n.replaced_player.mid: n.reserve.mid for n in notices if n.session == s}
+        out.append({swap.get(m, m) for m in regulars})
+    return out
+
+
+def _entries_qs(competition: PairCompetition):
+    return (
+        PairEntry.objects.filter(heat__competition=competition)
+        .exclude(status=PairEntry.Status.WITHDRAWN)
+        .select_related("heat", "player1", "player2")
+        .prefetch_related("reserve_notices__reserve", "reserve_notices__replaced_player")
+        .order_by("heat__session1_date", "pk")
+    )
+
+
+def qualifier_entries(
+    competition: PairCompetition, *, entries: Iterable[PairEntry] | None = None
+) -> list[QualifierEntry]:
+    """R-PAIR-KVAL-7, R-DIRECT-2: the season's qualifier entries in ``competition``'s
+    discipline as the rules see them, in date order: every entry of this system that takes part
+    in the qualifier (not withdrawn, heat neither rejected nor cancelled; ``mids`` are everyone
+    who played a session, notified reserves included), then every ExternalQualifier record of
+    the discipline (one per player, its own heat)."""
+    discipline = str(competition.discipline)
+    out: list[QualifierEntry] = []
+    rows = list(entries) if entries is not None else list(_entries_qs(competition))
+    for e in rows:
+        if not e.takes_part_in_qualifier or e.heat.status in _CLOSED_HEAT:
+            continue
+        notices = [n for n in e.reserve_notices.all() if n.session != FINAL_SESSION]
+        mids = set().union(*_played_by_session(e, notices))
+        out.append(
+            QualifierEntry(
+                entry_id=str(e.pk),
+                heat_id=heat_key(e.heat),
+                date=e.heat.session1_date,
+                discipline=discipline,
+                mids=frozenset(mids),
+            )
+        )
+    for x in ExternalQualifier.objects.filter(
+        season=competition.season_id, discipline=discipline
+    ).select_related("player"):
+        out.append(
+            QualifierEntry(
+                entry_id=f"ext{x.pk}",
+                heat_id=f"{x.district} extern #{x.pk}",
+                date=x.played_on,
+                discipline=discipline,
+                mids=frozenset({x.player.mid}),
+                district=x.district,
+            )
+        )
+    out.sort(key=lambda q: (q.date is None, q.date or date.min))
+    return out
+
+
+def heats_played(competition: PairCompetition, mid: str) -> list[HeatPlayed]:
+    """R-PAIR-RES-2: the qualifier heats of the discipline ``mid`` played this season (any
+    dfb), struck entries included (a struck pair still played the qualifier)."""
+    return [
+        HeatPlayed(q.heat_id, q.date, q.discipline, q.district)
+        for q in qualifier_entries(competition)
+        if mid in q.mids
+    ]
+
+
+# ------------------------------------------------------------------------------------------
+# R-PAIR-KVAL-7 and R-DIRECT-2 over the whole discipline
+# ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def restrike_discipline(competition: PairCompetition, *, user=None) -> list[StrikeChange]:
+    """R-PAIR-KVAL-7: recompute which entries of the discipline are struck (hors concours),
+    using :func:`ubf.rules.eligibility.struck_pairs` over the season's qualifier entries (this
+    system and ExternalQualifier records). A newly struck entry gets status ``struck`` and a
+    reason naming the earlier heat; an entry no longer struck (dates changed, entry withdrawn)
+    returns to ``entered``. Each change is recorded for TK (``pairs.entry.struck`` /
+    ``pairs.entry.reinstated``) and a recompute of the competition is requested."""
+    competition = PairCompetition.objects.select_related("season").get(pk=competition.pk)
+    rows = list(_entries_qs(competition))
+    struck = struck_pairs(qualifier_entries(competition, entries=rows))
+    changes: list[StrikeChange] = []
+    for e in rows:
+        vs = struck.get(str(e.pk))
+        if vs:
+            reason = KVAL7_PREFIX + " ".join(v.message_sv for v in vs)
+            if e.status != PairEntry.Status.STRUCK or e.status_reason != reason:
+                e.status, e.status_reason = PairEntry.Status.STRUCK, reason
+                e.save(update_fields=["status", "status_reason"])
+                changes.append(StrikeChange(e, True, list(vs)))
+        elif e.status == PairEntry.Status.STRUCK and e.status_reason.startswith(KVAL7_PREFIX):
+            e.status, e.status_reason = PairEntry.Status.ENTERED, ""
+            e.save(update_fields=["status", "status_reason"])
+            changes.append(StrikeChange(e, False))
+    for c in changes:
+        record_decision(
+            "pairs.entry.struck" if c.struck else "pairs.entry.reinstated",
+            c.entry,
+            user=None,
+            reason=c.entry.status_reason
+            or "R-PAIR-KVAL-7: inte längre ett senare kval för någon av spelarna.",
+            clause="R-PAIR-KVAL-7",
+            season=competition.season,
+            earlier_heats=[v.data.get("earlier_heat_id") for v in c.violations],
+            mids=[v.data.get("mid") for v in c.violations],
+            triggered_by=_user_id(user),
+        )
+    if changes:
+        recompute.request_recompute(pair_competition_id=competition.pk)
+    return changes
+
+
+def _forfeit_direct_places(competition: PairCompetition, *, user) -> list[DirectQualifier]:
+    """R-DIRECT-2: a registered direct qualifier whose player played (or is entered to play) a
+    qualifier with another partner, even as a reserve, forfeits the direct place."""
+    out = []
+    entries = [q for q in qualifier_entries(competition) if not q.entry_id.startswith("ext")]
+    for dq in DirectQualifier.objects.filter(
+        competition=competition, status=DirectQualifier.Status.REGISTERED
+    ).select_related("player1", "player2"):
+        status = direct_place_status(
+            {dq.player1.mid, dq.player2.mid}, competition.discipline, entries
+        )
+        if not status.forfeited:
+            continue
+        dq.status = DirectQualifier.Status.FORFEITED
+        dq.status_reason = "R-DIRECT-2: " + " ".join(v.message_sv for v in status.violations)
+        dq.save(update_fields=["status", "status_reason"])
+        record_decision(
+            "pairs.direct_qualifier.forfeited",
+            dq,
+            user=None,
+            reason=dq.status_reason,
+            clause="R-DIRECT-2",
+            season=competition.season,
+            heats=[v.data.get("heat_id") for v in status.violations],
+            triggered_by=_user_id(user),
+        )
+        recompute.request_recompute(pair_competition_id=competition.pk)
+        out.append(dq)
+    return out
+
+
+def _apply_season_rules(
+    competition: PairCompetition, *, user
+) -> tuple[list[StrikeChange], list[DirectQualifier]]:
+    return restrike_discipline(competition, user=user), _forfeit_direct_places(
+        competition, user=user
+    )
+
+
+def _consequence_warnings(
+    changes: list[StrikeChange], forfeited: list[DirectQualifier]
+) -> list[Violation]:
+    out = [_as_warning(v) for c in changes if c.struck for v in c.violations]
+    for dq in forfeited:
+        out.append(
+            _warn(
+                "R-DIRECT-2",
+                f"Direktplatsen för {dq.player1.full_name} – {dq.player2.full_name} är förverkad: "
+                f"{dq.status_reason}",
+                f"The direct place of {dq.player1.full_name} – {dq.player2.full_name} is "
+                "forfeited: a player played a qualifier with another partner.",
+                direct_qualifier=dq.pk,
+            )
+        )
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# 1. Pair entries
+# ------------------------------------------------------------------------------------------
+
+
+def _next_pair_number(heat: PairHeat) -> str:
+    numbers = [
+        int(n)
+        for n in PairEntry.objects.filter(heat=heat).values_list("pair_number", flat=True)
+        if n and n.isdigit()
+    ]
+    return str(max(numbers, default=0) + 1)
+
+
+@transaction.atomic
+def enter_pair(
+    user,
+    heat: PairHeat,
+    mid1,
+    mid2,
+    *,
+    pair_number: str | None = None,
+    takes_part_in_qualifier: bool = True,
+    session: int = 1,
+) -> PairEntryOutcome:
+    """Enter a pair by the players' MIDs in a qualifier heat.
+
+    Who: TK or an official of an arranging club (``can_manage_pair_heat``). Refused (nothing
+    saved): unknown MIDs; the same player twice or a player already entered in the heat
+    (R-PAIR-1); unpaid SBF membership (R-GEN-2); the discipline's conditions (R-PAIR-3:
+    Veteran birth year, Dam women, Mixed one of each); a silver heat entry that does not take
+    part in the qualifier (R-PAIR-KVAL-5: every pair does); a new pair at the second session
+    (R-PAIR-KVAL-6); a closed heat (R-PAIR-KVAL-1).
+
+    Pair limit and last registration day (R-PAIR-KVAL-4): the organiser may not refuse a pair
+    with a UBF player, so when the heat is full or registration has closed such a pair is still
+    entered, beyond the limit, with a WARNING for TK; an out-of-district pair is then refused
+    (the organiser may refuse it). Below the limit everyone is entered.
+
+    Allowed with warnings flagged to TK: an out-of-district pair (R-PAIR-1). A player's second
+    qualifier in the discipline this season is accepted but STRUCK (R-PAIR-KVAL-7, see
+    :func:`restrike_discipline`). A directly qualified player entering with another partner
+    forfeits the direct place (R-DIRECT-2); entering together keeps it.
+    """
+    require(can_manage_pair_heat(user, heat))
+    heat = (
+        PairHeat.objects.select_for_update(of=("self",))
+        .select_related("competition__season")
+        .get(pk=heat.pk)
+    )
+    competition = heat.competition
+    season = competition.season
+    rules = season.rules()
+    today = clock.today()
+    m1, m2 = normalise_mid(mid1), normalise_mid(mid2)
+
+    players, violations = lookup_players([m1, m2], clause="R-GEN-2")
+    if heat.status in _CLOSED_HEAT:
+        violations.append(
+            _err(
+                "R-PAIR-KVAL-1",
+                f"Heatet {heat.name} är {heat.get_status_display()} och tar inte emot anmälningar.",
+                f"Heat {heat.name} is {heat.status} and takes no entries.",
+            )
+        )
+    violations += check_session_entry(None, session, (), rules=rules)
+    if heat.heat_type == HeatType.SILVER and not takes_part_in_qualifier:
+        violations.append(
+            _err(
+                "R-PAIR-KVAL-5",
+                "I ett silverkval deltar varje par i DM-kvalet; paret kan inte anmälas som "
+                "icke deltagande.",
+                "In a silver heat every pair takes part in the qualifier; the pair cannot be "
+                "entered as not taking part.",
+            )
+        )
+
+    infos = player_infos(season, list(players))
+    pair: list[PlayerInfo] = []
+    if not m1 or not m2 or m1 == m2:
+        violations += check_pair_shape([PlayerInfo(mid=m, name="") for m in (m1, m2) if m])
+    elif m1 in infos and m2 in infos:
+        pair = [infos[m1], infos[m2]]
+        violations += check_pair_entry(pair, competition.discipline, rules=rules)
+
+    same_pair: PairEntry | None = None
+    if m1 and m2 and m1 != m2:
+        for e in (
+            PairEntry.objects.filter(heat=heat)
+            .filter(Q(player1__mid__in=[m1, m2]) | Q(player2__mid__in=[m1, m2]))
+            .select_related("player1", "player2")
+        ):
+            if e.status == PairEntry.Status.WITHDRAWN:
+                if {e.player1.mid, e.player2.mid} == {m1, m2}:
+                    same_pair = e
+                continue
+            for m in {m1, m2} & {e.player1.mid, e.player2.mid}:
+                violations.append(
+                    _err(
+                        "R-PAIR-1",
+                        f"Spelaren {m} är redan anmäld i heatet {heat.name} (par "
+                        f"{e.pair_number or '?'}: {e}).",
+                        f"Player {m} is already entered in heat {heat.name} (pair "
+                        f"{e.pair_number or '?'}).",
+                        mid=m,
+                        entry=e.pk,
+                    )
+                )
+
+    active = PairEntry.objects.filter(heat=heat).exclude(status=PairEntry.Status.WITHDRAWN)
+    over_limit = heat.pair_limit is not None and active.count() >= heat.pair_limit
+    late = heat.last_registration_day is not None and today > heat.last_registration_day
+    if (over_limit or late) and len(pair) == 2:
+        why_sv = (
+            f"heatet är fullt ({heat.pair_limit} par)"
+            if over_limit
+            else f"sista anmälningsdag var {heat.last_registration_day}"
+        )
+        why_en = (
+            f"the heat is full ({heat.pair_limit} pairs)"
+            if over_limit
+            else f"the last registration day was {heat.last_registration_day}"
+        )
+        if may_organiser_refuse(pair):
+            violations.append(
+                _err(
+                    "R-PAIR-KVAL-4",
+                    f"Anmälan tas inte emot: {why_sv}, och ingen av spelarna representerar en "
+                    "UBF-klubb, så arrangören får neka paret.",
+                    f"Entry refused: {why_en}, and neither player represents a UBF club, so the "
+                    "organiser may refuse the pair.",
+                    pair_limit=heat.pair_limit,
+                )
+            )
+        else:
+            violations.append(
+                _warn(
+                    "R-PAIR-KVAL-4",
+                    f"Paret anmäls trots att {why_sv}: arrangören får inte neka ett par med en "
+                    "spelare från en UBF-klubb.",
+                    f"The pair is entered although {why_en}: the organiser may not refuse a pair "
+                    "with a player from a UBF club.",
+                    pair_limit=heat.pair_limit,
+                    entries=active.count(),
+                )
+            )
+
+    number = normalise_mid(pair_number) if pair_number is not None else ""
+    if (
+        number
+        and PairEntry.objects.filter(heat=heat, pair_number=number)
+        .exclude(pk=same_pair.pk if same_pair else None)
+        .exists()
+    ):
+        violations.append(
+            _err(
+                "",
+                f"Parnummer {number} används redan i heatet.",
+                f"Pair number {number} is already used in the heat.",
+            )
+        )
+
+    warnings = raise_on_errors(violations)
+
+    number = number or (same_pair.pair_number if same_pair else "") or _next_pair_number(heat)
+    if same_pair is not None:
+        entry = same_pair
+        entry.pair_number = number
+        entry.takes_part_in_qualifier = takes_part_in_qualifier
+        entry.status, entry.status_reason = PairEntry.Status.ENTERED, ""
+        entry.save()
+    else:
+        entry = PairEntry.objects.create(
+            heat=heat,
+            player1=players[m1],
+            player2=players[m2],
+            pair_number=number,
+            takes_part_in_qualifier=takes_part_in_qualifier,
+        )
+    _flag("pairs.entry.flagged", entry, warnings, user=user, season=season)
+    changes, forfeited = _apply_season_rules(competition, user=user)
+    recompute.request_recompute(pair_competition_id=competition.pk)
+    entry.refresh_from_db()
+    return PairEntryOutcome(
+        entry=entry,
+        warnings=warnings + _consequence_warnings(changes, forfeited),
+        struck=entry.status == PairEntry.Status.STRUCK,
+        forfeited=forfeited,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# 2. Reserves
+# ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def notify_reserve(
+    user, entry: PairEntry, *, session: int, replaced_mid, reserve_mid
+) -> ReserveOutcome:
+    """Record a reserve for one session of a qualifier heat, or for the DM final
+    (``session=FINAL_SESSION``).
+
+    Heat (who: TK or an arranging club's official): R-PAIR-RES-1 the notice must come in
+    advance, i.e. before the session's date (``ubf.clock.today()`` earlier than it); the
+    replaced player is one of the pair's regulars; at least one regular plays every session of
+    the heat. Final (who: TK; the entry must hold a final seat; up to the final's date):
+    R-PAIR-RES-2 the reserve has not played a qualifier in the discipline this season. Both:
+    R-PAIR-RES-3 the reserve is not a regular of another pair; R-GEN-2 the reserve has paid;
+    R-PAIR-3 the line-up meets the discipline. A second notice for the same session and
+    regular replaces the first. In a heat, the reserve's play counts for R-PAIR-KVAL-7 and
+    R-DIRECT-2 (applied after saving, as for an entry).
+    """
+    entry = PairEntry.objects.select_related("heat__competition__season", "player1", "player2").get(
+        pk=entry.pk
+    )
+    heat, competition = entry.heat, entry.heat.competition
+    final = session == FINAL_SESSION
+    require(is_tk(user) if final else can_manage_pair_heat(user, heat))
+    season = competition.season
+    rules = season.rules()
+    today = clock.today()
+    replaced, reserve = normalise_mid(replaced_mid), normalise_mid(reserve_mid)
+    regulars = [entry.player1.mid, entry.player2.mid]
+    clause = "R-PAIR-RES-2" if final else "R-PAIR-RES-1"
+
+    players, violations = lookup_players([replaced, reserve], clause=clause)
+    if not replaced or not reserve:
+        violations.append(
+            _err(
+                clause,
+                "Ange både den ordinarie spelarens och reservens MID.",
+                "Give both the regular player's and the reserve's MID.",
+            )
+        )
+    if entry.status == PairEntry.Status.WITHDRAWN:
+        violations.append(
+            _err(clause, "Paret har återtagit sin anmälan.", "The pair has withdrawn.")
+        )
+    if final:
+        seat = FinalSeat.objects.filter(entry=entry).exclude(status=FinalSeat.Status.VACATED)
+        if not seat.exists():
+            violations.append(
+                _err(
+                    "R-PAIR-RES-2",
+                    "Paret har ingen plats i DM-finalen.",
+                    "The pair has no seat in the DM final.",
+                )
+            )
+        session_date = competition.final_date
+        in_time = today <= session_date
+        sessions = [FINAL_SESSION]
+    elif session not in _sessions(heat):
+        violations.append(
+            _err(
+                "R-PAIR-RES-1",
+                f"Heatet har inget speltillfälle {session}.",
+                f"The heat has no session {session}.",
+                session=session,
+            )
+        )
+        session_date, in_time, sessions = None, True, _sessions(heat)
+    else:
+        session_date = _session_date(heat, session)
+        in_time = today < session_date
+        sessions = _sessions(heat)
+    if not in_time:
+        violations.append(
+            _err(
+                clause,
+                f"Reserven måste anmälas i förväg till arrangören, före speldagen "
+                f"{session_date}; i dag är det {today}. Paret räknas annars som ordinarie "
+                "konstellation så som det spelar.",
+                f"The reserve must be notified to the organiser in advance, before the session "
+                f"date {session_date}; today is {today}. Otherwise the pair counts as a regular "
+                "line-up as it plays.",
+                session_date=session_date,
+                today=today,
+            )
+        )
+    if replaced and replaced not in regulars:
+        violations.append(
+            _err(
+                clause,
+                f"{replaced} är inte ordinarie spelare i paret ({regulars[0]}, {regulars[1]}).",
+                f"{replaced} is not a regular of the pair ({regulars[0]}, {regulars[1]}).",
+                mid=replaced,
+            )
+        )
+    if reserve and reserve in regulars:
+        violations.append(
+            _err(
+                clause,
+                f"{reserve} är redan ordinarie spelare i paret och kan inte vara dess reserv.",
+                f"{reserve} is already a regular of the pair and cannot be its reserve.",
+                mid=reserve,
+            )
+        )
+    if violations:
+        raise_on_errors(violations)
+
+    remaining = regulars[1] if replaced == regulars[0] else regulars[0]
+    infos = player_infos(season, [remaining, reserve])
+    lineup = [infos[remaining], infos[reserve]]
+    violations += check_membership([infos[reserve]], rules=rules)
+    violations += check_discipline(lineup, competition.discipline, rules=rules)
+    warnings_extra = check_pair_district(lineup)
+
+    # R-PAIR-RES-1: at least one regular plays every session of the stage.
+    notices = [
+        n
+        for n in entry.reserve_notices.select_related("replaced_player", "reserve")
+        if not (n.session == session and n.replaced_player.mid == replaced)
+    ]
+    planned = {(n.session, n.replaced_player.mid): n.reserve.mid for n in notices}
+    planned[(session, replaced)] = reserve
+    played = [{planned.get((s, m), m) for m in regulars} for s in sessions]
+    violations += check_qualifier_reserve(regulars, played, set(planned.values()))
+
+    # R-PAIR-RES-3: regulars of two different pairs never play together.
+    for other in (
+        PairEntry.objects.filter(heat__competition=competition)
+        .exclude(status=PairEntry.Status.WITHDRAWN)
+        .exclude(pk=entry.pk)
+        .filter(Q(player1__mid=reserve) | Q(player2__mid=reserve))
+        .select_related("player1", "player2")
+    ):
+        if {other.player1.mid, other.player2.mid} == {remaining, reserve}:
+            continue
+        violations += check_regulars_together(
+            [remaining, reserve], {remaining: f"par {entry.pk}", reserve: f"par {other.pk}"}
+        )
+        break
+
+    if final:
+        violations += check_final_reserve(
+            reserve, competition.discipline, heats_played(competition, reserve)
+        )
+
+    warnings = raise_on_errors(violations) + warnings_extra
+
+    notice, _ = ReserveNotice.objects.update_or_create(
+        entry=entry,
+        session=session,
+        replaced_player=players[replaced],
+        defaults={"reserve": players[reserve], "notified_at": clock.now(), "notified_by": user},
+    )
+    if not final:
+        changes, forfeited = _apply_season_rules(competition, user=user)
+        warnings += _consequence_warnings(changes, forfeited)
+    _flag("pairs.entry.flagged", entry, warnings, user=user, season=season)
+    recompute.request_recompute(pair_competition_id=competition.pk)
+    return ReserveOutcome(notice=notice, warnings=warnings)
+
+
+# ------------------------------------------------------------------------------------------
+# 3. Direct qualifiers and SM partners
+# ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def register_direct_qualifier(
+    user,
+    competition: PairCompetition,
+    mid1,
+    mid2,
+    *,
+    champion_mids: Iterable[str] | None = None,
+) -> DirectQualifier:
+    """R-DIRECT-1: TK registers last season's champions as directly qualified for the final:
+    the discipline allows it (not Dam), the registration comes no later than the last day of
+    the qualifying period (the final's date for a direct final), and the pair is intact
+    (``champion_mids``: last season's gold pair as TK knows it; without it TK's registration of
+    the two players is taken as that pair). The players must have paid (R-GEN-2) and meet the
+    discipline (R-PAIR-3), and neither may already be entered in a qualifier with another
+    partner (R-DIRECT-2). Recorded as a TK decision."""
+    require(is_tk(user))
+    competition = PairCompetition.objects.select_related("season").get(pk=competition.pk)
+    season = competition.season
+    rules = season.rules()
+    m1, m2 = normalise_mid(mid1), normalise_mid(mid2)
+    champions = [normalise_mid(m) for m in champion_mids] if champion_mids else [m1, m2]
+    players, violations = lookup_players([m1, m2], clause="R-DIRECT-1")
+    deadline = competition.qualifying_end or competition.final_date
+    violations += check_direct_qualifier(
+        competition.discipline, champions, [m1, m2], clock.today(), deadline, rules=rules
+    )
+    if DirectQualifier.objects.filter(competition=competition).exists():
+        violations.append(
+            _err(
+                "R-DIRECT-1",
+                f"{competition} har redan ett direktkvalificerat par.",
+                f"{competition} already has a directly qualified pair.",
+            )
+        )
+    infos = player_infos(season, [m1, m2])
+    if m1 in infos and m2 in infos:
+        violations += check_pair_entry([infos[m1], infos[m2]], competition.discipline, rules=rules)
+    status = direct_place_status(
+        {m1, m2},
+        competition.discipline,
+        [q for q in qualifier_entries(competition) if not q.entry_id.startswith("ext")],
+    )
+    violations += list(status.violations)
+    warnings = raise_on_errors(violations)
+    dq = DirectQualifier.objects.create(
+        competition=competition,
+        player1=players[m1],
+        player2=players[m2],
+        registered_on=clock.today(),
+    )
+    record_decision(
+        "pairs.direct_qualifier.registered",
+        dq,
+        user=user,
+        reason="; ".join(str(w) for w in warnings),
+        clause="R-DIRECT-1",
+        season=season,
+        champions=champions,
+        deadline=deadline,
+        played_together=status.played_together,
+    )
+    recompute.request_recompute(pair_competition_id=competition.pk)
+    return dq
+
+
+def _qualifier_partners(competition: PairCompetition, mid: str) -> list[str]:
+    out: list[str] = []
+    for q in qualifier_entries(competition):
+        if mid in q.mids and not q.entry_id.startswith("ext"):
+            out += sorted(q.mids - {mid})
+    return list(dict.fromkeys(out))
+
+
+def _final_partner(competition: PairCompetition, mid: str) -> str | None:
+    """The partner ``mid`` plays the DM final with: the seat's pair (entry or direct
+    qualifier), with a final reserve (``FINAL_SESSION`` notice) taken into account."""
+    seats = (
+        FinalSeat.objects.filter(competition=competition)
+        .exclude(status=FinalSeat.Status.VACATED)
+        .select_related(
+            "entry__player1",
+            "entry__player2",
+            "direct_qualifier__player1",
+            "direct_qualifier__player2",
+        )
+    )
+    for seat in seats:
+        holder = seat.entry or seat.direct_qualifier
+        if holder is None:
+            continue
+        pair = [holder.player1.mid, holder.player2.mid]
+        notices = []
+        if seat.entry is not None:
+            notices = list(
+                ReserveNotice.objects.filter(
+                    entry=seat.entry, session=FINAL_SESSION
+                ).select_related("replaced_player", "reserve")
+            )
+        swap = {n.replaced_player.mid: n.reserve.mid for n in notices}
+        lineup = [swap.get(m, m) for m in pair]
+        if mid in lineup:
+            return next(m for m in lineup if m != mid)
+    return None
+
+
+@transaction.atomic
+def declare_sm_partner(
+    user, competition: PairCompetition, player_mid, partner_mid
+) -> SmPartnerDeclaration:
+    """R-PAIR-RES-4: TK (UBF's competition secretary) records the partner a player qualified
+    for SM will play the SM stage with. Refused after the DM final's day, or if the partner is
+    not someone the player played a qualifier with this season. A later declaration replaces
+    an earlier one."""
+    require(is_tk(user))
+    competition = PairCompetition.objects.select_related("season").get(pk=competition.pk)
+    p, q = normalise_mid(player_mid), normalise_mid(partner_mid)
+    players, violations = lookup_players([p, q], clause="R-PAIR-RES-4")
+    raise_on_errors(violations)
+    today = clock.today()
+    choice = sm_partner_for(
+        p,
+        _qualifier_partners(competition, p),
+        q,
+        None,
+        declared_in_time=today <= competition.final_date,
+    )
+    raise_on_errors(list(choice.violations))
+    decl, _ = SmPartnerDeclaration.objects.update_or_create(
+        competition=competition,
+        player=players[p],
+        defaults={"partner": players[q], "declared_at": clock.now(), "recorded_by": user},
+    )
+    record_decision(
+        "pairs.sm_partner.declared",
+        decl,
+        user=user,
+        reason=choice.reason_sv,
+        clause="R-PAIR-RES-4",
+        season=competition.season,
+        player=p,
+        partner=q,
+    )
+    return decl
+
+
+def sm_partner_of(competition: PairCompetition, player: Player) -> PartnerChoice:
+    """R-PAIR-RES-4: the partner ``player`` goes on to SM with, and why: the only partner of
+    the qualifiers, else a valid declaration (made by the end of the DM final's day), else the
+    line-up that played the DM final. ``PartnerChoice.partner`` is a MID (or None)."""
+    decl = (
+        SmPartnerDeclaration.objects.filter(competition=competition, player=player)
+        .select_related("partner")
+        .first()
+    )
+    in_time = decl is None or timezone.localdate(decl.declared_at) <= competition.final_date
+    return sm_partner_for(
+        player.mid,
+        _qualifier_partners(competition, player.mid),
+        decl.partner.mid if decl else None,
+        _final_partner(competition, player.mid),
+        declared_in_time=in_time,
+    )

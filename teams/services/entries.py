@@ -1,0 +1,1014 @@
+"""DM Lag entries: teams and rosters, district-balance and extra-player dispensations, the
+direct-qualifier team and line-ups per half.
+
+Every service runs in one transaction: permission first (``ubf.permissions``), then every check
+(``ubf.rules.eligibility``; all violations collected), then the writes. A refusal raises
+:class:`~ubf.services.ServiceError` with every violation (clause, Swedish, English) and nothing is
+saved. What the regulations punish later rather than refuse now (an unpaid member, a player who
+was on another team, a player from outside UBF) comes back as warnings, which are also written
+to the audit trail (``clubs.Decision``, actions ``teams.team.flagged`` and
+``teams.lineup.flagged``) for TK: the penalties themselves are TK's decisions.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Count, Exists, OuterRef, Q
+
+from clubs.models import UBF_DISTRICT_CODE, Player, Representation, Season
+from clubs.selectors import (
+    lookup_players,
+    membership_paid_on,
+    normalise_mid,
+    player_infos,
+    player_infos_for,
+)
+from pairs.models import HeatStatus
+from results import recompute
+from teams.models import (
+    Dispensation,
+    ExternalTeamPlay,
+    Lineup,
+    Match,
+    RosterEntry,
+    Team,
+    TeamCompetition,
+    TeamHeat,
+)
+from ubf import clock
+from ubf.permissions import can_manage_team, can_manage_team_heat, is_tk
+from ubf.rules.eligibility import (
+    check_district_balance,
+    check_extra_players,
+    check_fielded_extra_players,
+    check_membership,
+    check_other_team_player,
+    check_team_direct_qualifier,
+    check_team_dm_status,
+    check_team_roster,
+    check_unpaid_fielded,
+    team_bonus_eligible,
+    team_competes_for_dm,
+)
+from ubf.rules.people import PlayerInfo
+from ubf.rules.violations import Severity, Violation
+from ubf.services import raise_on_errors, record_decision, require
+
+_CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
+
+
+def _err(clause: str, sv: str, en: str, **data) -> Violation:
+    return Violation(clause=clause, message_sv=sv, message_en=en, data=data)
+
+
+def _warn(clause: str, sv: str, en: str, **data) -> Violation:
+    return Violation(
+        clause=clause, message_sv=sv, message_en=en, severity=Severity.WARNING, data=data
+    )
+
+
+def _as_warning(v: Violation) -> Violation:
+    return replace(v, severity=Severity.WARNING)
+
+
+def _user_id(user) -> int | None:
+    return user.pk if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def _authenticated(user):
+    return user if _user_id(user) is not None else None
+
+
+def _flag(action: str, obj, warnings: list[Violation], *, user, season) -> None:
+    """Put warnings where TK sees them: one append-only audit row (no decision by anyone)."""
+    if not warnings:
+        return
+    record_decision(
+        action,
+        obj,
+        user=None,
+        reason="\n".join(str(v) for v in warnings),
+        clause=warnings[0].clause,
+        season=season,
+        clauses=[v.clause for v in warnings],
+        messages_en=[v.message_en for v in warnings],
+        triggered_by=_user_id(user),
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Outcomes
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class TeamOutcome:
+    """A team entered or changed: the warnings (shown and flagged to TK) and, when the district
+    balance fails (R-TEAM-3), the dispensation requested from TK."""
+
+    team: Team
+    warnings: list[Violation] = field(default_factory=list)
+    dispensation: Dispensation | None = None
+
+
+@dataclass
+class LineupOutcome:
+    lineups: list[Lineup]
+    warnings: list[Violation] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TeamDmStatus:
+    """R-TEAM-4: whether the team still competes for the DM title (no fielded player from
+    outside UBF) and for the DM bonus (every roster member and fielded player in UBF)."""
+
+    competes_for_dm: bool
+    bonus_eligible: bool
+    reasons: tuple[Violation, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """``DM/SM`` while the team competes for both, ``SM`` once only for SM places."""
+        return "DM/SM" if self.competes_for_dm else "SM"
+
+
+# ------------------------------------------------------------------------------------------
+# Reading helpers
+# ------------------------------------------------------------------------------------------
+
+
+def _regular_players(team: Team) -> list[Player]:
+    return [
+        r.player for r in team.roster.filter(is_extra=False).select_related("player").order_by("id")
+    ]
+
+
+def _earlier_teams(
+    season: Season,
+    players: Iterable[Player],
+    *,
+    exclude_team: Team | None,
+    on_roster: bool,
+    until: date | None = None,
+) -> dict[str, list[tuple[str, str]]]:
+    """R-TEAM-RES-2 / R-TEAM-5: ``MID → [(team name, district)]`` of the other teams a player
+    was on this season: their rosters (``on_roster``) or their line-ups (played, in a match on
+    or before ``until`` or undated), plus ExternalTeamPlay records (on or before ``until``)."""
+    ids = {p.pk: p.mid for p in players}
+    out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    if not ids:
+        return out
+    if on_roster:
+        rows = (
+            RosterEntry.objects.filter(team__competition__season=season, player_id__in=list(ids))
+            .exclude(team__status=Team.Status.WITHDRAWN)
+            .values_list("player_id", "team__name")
+        )
+    else:
+        qs = Lineup.objects.filter(match__competition__season=season, player_id__in=list(ids))
+        if until is not None:
+            qs = qs.exclude(match__played_on__gt=until)
+        rows = qs.values_list("player_id", "team__name")
+    if exclude_team is not None:
+        rows = rows.exclude(team=exclude_team)
+    for pid, name in rows.distinct():
+        out[ids[pid]].append((name, "UBF"))
+    ext = ExternalTeamPlay.objects.filter(season=season, player_id__in=list(ids))
+    if until is not None:
+        ext = ext.filter(played_on__lte=until)
+    for pid, name, district in ext.values_list("player_id", "team_name", "district"):
+        out[ids[pid]].append((f"{name} ({district})", district))
+    return out
+
+
+def _other_team_warnings(
+    infos: Iterable[PlayerInfo], earlier: dict[str, list[tuple[str, str]]]
+) -> list[Violation]:
+    """R-TEAM-RES-2 at entry: a player already on another team this season is flagged, not
+    refused; fielding the player would disqualify the team."""
+    out = []
+    for p in infos:
+        teams = earlier.get(p.mid)
+        if not teams:
+            continue
+        names = ", ".join(n for n, _ in teams)
+        out.append(
+            _warn(
+                "R-TEAM-RES-2",
+                f"{p.label()} står redan i ett annat lag denna säsong ({names}). Spelar hen för "
+                "det här laget diskvalificeras laget. TK har fått en flagga.",
+                f"{p.label()} is already on another team this season ({names}). If the player "
+                "plays for this team, the team is disqualified. TK has been flagged.",
+                mid=p.mid,
+                other_teams=[n for n, _ in teams],
+            )
+        )
+    return out
+
+
+def _latest_balance_dispensation(team: Team) -> Dispensation | None:
+    return (
+        team.dispensations.filter(kind=Dispensation.Kind.DISTRICT_BALANCE).order_by("-id").first()
+    )
+
+
+def _request_balance_dispensation(team: Team, violation: Violation, user) -> Dispensation:
+    """R-TEAM-3: the team is entered but needs TK's dispensation before it starts; a pending
+    request is reused, otherwise a new one is made (a roster change needs a new decision)."""
+    latest = _latest_balance_dispensation(team)
+    if latest is not None and latest.status == Dispensation.Status.REQUESTED:
+        return latest
+    return Dispensation.objects.create(
+        kind=Dispensation.Kind.DISTRICT_BALANCE,
+        team=team,
+        status=Dispensation.Status.REQUESTED,
+        requested_by=_authenticated(user),
+        reason=violation.message_sv,
+    )
+
+
+def _balance_warning(v: Violation) -> Violation:
+    return _warn(
+        "R-TEAM-3",
+        v.message_sv + " Laget är anmält och dispens har begärts hos TK; laget får inte starta "
+        "förrän TK har beviljat den.",
+        v.message_en + " The team is entered and a dispensation has been requested from TK; "
+        "the team may not start until TK grants it.",
+        **v.data,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Team data (R-TEAM-REG-2, R-TEAM-2, R-TEAM-3, R-GEN-2, R-TEAM-4, R-TEAM-RES-2)
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _TeamData:
+    name: str
+    address: str
+    phone: str
+    email: str
+    captain: Player | None
+    players: list[Player]
+    infos: list[PlayerInfo]
+    violations: list[Violation]
+    balance: list[Violation]
+
+
+def _check_team_data(
+    competition: TeamCompetition,
+    *,
+    name,
+    captain_mid,
+    address,
+    phone,
+    email,
+    player_mids,
+    rules,
+    exclude_team: Team | None = None,
+) -> _TeamData:
+    season = competition.season
+    name, address, phone, email = (str(x or "").strip() for x in (name, address, phone, email))
+    captain = normalise_mid(captain_mid)
+    mids = [m for m in (normalise_mid(x) for x in player_mids) if m]
+    violations: list[Violation] = []
+    missing = [
+        label
+        for label, value in (
+            ("lagets namn", name),
+            ("lagkaptenens MID", captain),
+            ("adress", address),
+            ("telefon", phone),
+            ("e-post", email),
+        )
+        if not value
+    ]
+    if missing:
+        violations.append(
+            _err(
+                "R-TEAM-REG-2",
+                "Anmälan saknar " + ", ".join(missing) + ". Vid anmälan ska lagets namn och "
+                "lagkaptenens namn, MID, adress, telefon och e-post uppges.",
+                "The entry lacks " + ", ".join(missing) + ". A team entry gives the team name "
+                "and the captain's name, MID, address, phone and e-mail.",
+                missing=missing,
+            )
+        )
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            violations.append(
+                _err(
+                    "R-TEAM-REG-2",
+                    f"E-postadressen {email!r} är inte giltig.",
+                    f"The e-mail address {email!r} is not valid.",
+                )
+            )
+    if name:
+        clash = Team.objects.filter(competition=competition, name__iexact=name)
+        if exclude_team is not None:
+            clash = clash.exclude(pk=exclude_team.pk)
+        if clash.exists():
+            violations.append(
+                _err(
+                    "R-TEAM-REG-2",
+                    f"Lagnamnet {name!r} används redan i {competition}.",
+                    f"The team name {name!r} is already used in {competition}.",
+                )
+            )
+    found, unknown = lookup_players(mids + ([captain] if captain else []), clause="R-TEAM-REG-2")
+    violations += unknown
+    infos_by_mid = player_infos_for(season, found.values())
+    infos = [infos_by_mid[m] for m in mids if m in infos_by_mid]
+    balance: list[Violation] = []
+    if not unknown:
+        for v in check_team_roster(infos, rules=rules):
+            (balance if v.clause == "R-TEAM-3" else violations).append(v)
+        if len(set(mids)) > rules.roster_max:
+            violations.append(
+                _err(
+                    "R-TEAM-5",
+                    f"Högst {rules.roster_max} ordinarie spelare kan anmälas. En sjunde eller "
+                    "åttonde spelare får bara spela med dispens från TK, sökt före varje "
+                    "speltillfälle.",
+                    f"At most {rules.roster_max} regular players can be entered. A 7th or 8th "
+                    "player may play only with a dispensation from TK, sought before each "
+                    "occasion.",
+                )
+            )
+    players = [found[m] for m in dict.fromkeys(mids) if m in found]
+    return _TeamData(
+        name=name,
+        address=address,
+        phone=phone,
+        email=email,
+        captain=found.get(captain),
+        players=players,
+        infos=list({p.mid: p for p in infos}.values()),
+        violations=violations,
+        balance=balance,
+    )
+
+
+def _create_team(competition, data: _TeamData, *, user, **fields) -> Team:
+    team = Team.objects.create(
+        competition=competition,
+        name=data.name,
+        captain=data.captain,
+        address=data.address,
+        phone=data.phone,
+        email=data.email,
+        **fields,
+    )
+    for p in data.players:
+        RosterEntry.objects.create(team=team, player=p)
+    return team
+
+
+# ------------------------------------------------------------------------------------------
+# 4. Team entries and rosters
+# ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def enter_team(
+    user,
+    heat: TeamHeat,
+    *,
+    name: str,
+    captain_mid,
+    address: str,
+    phone: str,
+    email: str,
+    player_mids: Iterable,
+) -> TeamOutcome:
+    """Enter a team with the heat responsible of the chosen heat (R-TEAM-REG-2).
+
+    Who: TK, the heat responsible, or an official of an arranging club. Refused (nothing saved):
+    a missing team name, captain MID, address, phone or e-mail (R-TEAM-REG-2); unknown MIDs; a
+    roster that is not 4–6 distinct players each with a representation club this season
+    (R-TEAM-2; a 7th/8th player needs a dispensation per occasion, R-TEAM-5); a closed heat.
+    Entered with warnings flagged to TK: unpaid members (R-GEN-2; fielding them is punished,
+    R-TEAM-RES-1), members outside UBF (R-TEAM-4), a player already on another team this season
+    in UBF or elsewhere (R-TEAM-RES-2). District balance failing (R-TEAM-3): the team is entered
+    and a Dispensation (district balance, requested) is created; see :func:`team_may_start`.
+    Teams are numbered 1..n in the heat in entry order.
+    """
+    require(can_manage_team_heat(user, heat))
+    heat = (
+        TeamHeat.objects.select_for_update(of=("self",))
+        .select_related("competition__season")
+        .get(pk=heat.pk)
+    )
+    competition = heat.competition
+    season = competition.season
+    rules = season.rules()
+    data = _check_team_data(
+        competition,
+        name=name,
+        captain_mid=captain_mid,
+        address=address,
+        phone=phone,
+        email=email,
+        player_mids=player_mids,
+        rules=rules,
+    )
+    violations = data.violations
+    if heat.status in _CLOSED_HEAT:
+        violations.append(
+            _err(
+                "R-TEAM-REG-2",
+                f"Heatet {heat.name} är {heat.get_status_display()} och tar inte emot lag.",
+                f"Heat {heat.name} is {heat.status} and takes no teams.",
+            )
+        )
+    warnings = raise_on_errors(violations)
+    earlier = _earlier_teams(season, data.players, exclude_team=None, on_roster=True)
+    warnings += _other_team_warnings(data.infos, earlier)
+
+    numbers = Team.objects.filter(heat=heat).values_list("number", flat=True)
+    number = max((n for n in numbers if n is not None), default=0) + 1
+    team = _create_team(competition, data, user=user, heat=heat, number=number)
+    dispensation = None
+    if data.balance:
+        dispensation = _request_balance_dispensation(team, data.balance[0], user)
+        warnings.append(_balance_warning(data.balance[0]))
+    _flag("teams.team.flagged", team, warnings, user=user, season=season)
+    recompute.request_recompute(team_competition_id=competition.pk)
+    return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
+
+
+def team_may_start(team: Team) -> tuple[bool, list[Violation]]:
+    """R-TEAM-3, R-TEAM-2: may the team start? Not if it is withdrawn, excluded or
+    disqualified; not with a roster outside 4–6 regulars; not while its district balance fails
+    without a dispensation granted by TK (the latest district-balance dispensation must be
+    granted). Returns ``(may_start, reasons)``."""
+    season = team.competition.season
+    rules = season.rules()
+    reasons: list[Violation] = []
+    if team.status != Team.Status.ENTERED:
+        reasons.append(
+            _err(
+                "R-TEAM-2",
+                f"Laget är {team.get_status_display()}.",
+                f"The team is {team.status}.",
+            )
+        )
+    infos = list(player_infos_for(season, _regular_players(team)).values())
+    reasons += [v for v in check_team_roster(infos, rules=rules) if v.is_error]
+    reasons = [v for v in reasons if v.clause != "R-TEAM-3"]
+    latest = _latest_balance_dispensation(team)
+    granted = latest is not None and latest.status == Dispensation.Status.GRANTED
+    for v in check_district_balance(infos, has_dispensation=granted):
+        status = latest.get_status_display() if latest else "inte begärd"
+        reasons.append(
+            replace(
+                v,
+                message_sv=v.message_sv + f" Dispens: {status}.",
+                message_en=v.message_en + f" Dispensation: {latest.status if latest else 'none'}.",
+            )
+        )
+    return (not reasons, reasons)
+
+
+def team_dm_status(team: Team) -> TeamDmStatus:
+    """R-TEAM-4: does the team still compete for the DM title (no player from outside UBF
+    fielded in any DM match), and for the DM bonus (also every roster member in UBF,
+    R-TEAM-MP-3)? ``label`` is "DM/SM" or "SM" (SM semifinal places only)."""
+    season = team.competition.season
+    roster = [r.player for r in team.roster.select_related("player")]
+    fielded = list(
+        Player.objects.filter(
+            pk__in=Lineup.objects.filter(team=team).values("player_id")
+        ).distinct()
+    )
+    infos = player_infos_for(season, {p.pk: p for p in roster + fielded}.values())
+    roster_infos = [infos[p.mid] for p in roster]
+    fielded_infos = [infos[p.mid] for p in fielded]
+    return TeamDmStatus(
+        competes_for_dm=team_competes_for_dm(fielded_infos),
+        bonus_eligible=team_bonus_eligible(roster_infos, fielded_infos),
+        reasons=tuple(check_team_dm_status(roster_infos, fielded_infos)),
+    )
+
+
+@transaction.atomic
+def update_roster(
+    user, team: Team, add_mids: Iterable = (), remove_mids: Iterable = ()
+) -> TeamOutcome:
+    """Add or remove regular roster players (who: the team's captain, whoever manages its heat,
+    TK). The roster stays at 4–6 distinct players with a representation club (R-TEAM-2; a 7th
+    needs :func:`request_extra_player`, R-TEAM-5); removed players must be regulars on it.
+    Warnings as for :func:`enter_team` for the added players (R-GEN-2, R-TEAM-4,
+    R-TEAM-RES-2). The district balance is checked again (R-TEAM-3): if it fails, a
+    dispensation is requested (a pending request is reused; a granted one for the old roster
+    no longer counts)."""
+    require(can_manage_team(user, team))
+    team = (
+        Team.objects.select_for_update(of=("self",))
+        .select_related("competition__season")
+        .get(pk=team.pk)
+    )
+    season = team.competition.season
+    rules = season.rules()
+    adds = list(dict.fromkeys(m for m in (normalise_mid(x) for x in add_mids) if m))
+    removes = list(dict.fromkeys(m for m in (normalise_mid(x) for x in remove_mids) if m))
+    entries = {r.player.mid: r for r in team.roster.select_related("player")}
+    regulars = [m for m, r in entries.items() if not r.is_extra]
+
+    found, violations = lookup_players(adds, clause="R-TEAM-2")
+    all_known = not violations
+    for m in removes:
+        if m not in regulars:
+            violations.append(
+                _err(
+                    "R-TEAM-2",
+                    f"{m} står inte i lagets laguppställning och kan inte tas bort.",
+                    f"{m} is not on the team's roster and cannot be removed.",
+                    mid=m,
+                )
+            )
+    for m in adds:
+        if m in regulars and m not in removes:
+            violations.append(
+                _err(
+                    "R-TEAM-2",
+                    f"{m} står redan i laget.",
+                    f"{m} is already on the roster.",
+                    mid=m,
+                )
+            )
+    new_mids = [m for m in regulars if m not in removes] + [m for m in adds if m not in regulars]
+    infos = player_infos(season, new_mids)
+    new_infos = [infos[m] for m in new_mids if m in infos]
+    balance: list[Violation] = []
+    if all_known:
+        for v in check_team_roster(new_infos, rules=rules):
+            if v.clause == "R-TEAM-3":
+                balance.append(v)
+            elif (
+                v.is_error
+                or v.data.get("mid") in adds
+                or any(m in adds for m in v.data.get("mids", ()))
+            ):
+                violations.append(v)
+        if len(new_mids) > rules.roster_max:
+            violations.append(
+                _err(
+                    "R-TEAM-5",
+                    "En sjunde eller åttonde spelare kan inte läggas till i laget; TK kan ge "
+                    "dispens för den spelaren för ett speltillfälle i taget.",
+                    "A 7th or 8th player cannot be added to the roster; TK may grant a "
+                    "dispensation for that player one occasion at a time.",
+                )
+            )
+    warnings = raise_on_errors(violations)
+    added_players = [found[m] for m in adds if m in found and m not in regulars]
+    warnings += _other_team_warnings(
+        [infos[p.mid] for p in added_players],
+        _earlier_teams(season, added_players, exclude_team=team, on_roster=True),
+    )
+
+    for m in removes:
+        entries[m].delete()
+    for p in added_players:
+        if p.mid in entries:  # an extra player becomes a regular
+            entries[p.mid].is_extra = False
+            entries[p.mid].save(update_fields=["is_extra"])
+        else:
+            RosterEntry.objects.create(team=team, player=p)
+    dispensation = None
+    if balance and (adds or removes):
+        dispensation = _request_balance_dispensation(team, balance[0], user)
+        warnings.append(_balance_warning(balance[0]))
+    _flag("teams.team.flagged", team, warnings, user=user, season=season)
+    recompute.request_recompute(team_competition_id=team.competition_id)
+    return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
+
+
+# ------------------------------------------------------------------------------------------
+# Extra players (R-TEAM-5)
+# ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def request_extra_player(
+    user, team: Team, mid, *, occasion: str, occasion_date: date
+) -> Dispensation:
+    """R-TEAM-5: ask TK for a dispensation for a 7th (or 8th) player for one occasion (who: the
+    captain, whoever manages the team's heat, TK). Refused: no occasion or date, a date already
+    passed (it is sought before each occasion), a roster that still has room (add the player to
+    it instead), a player already on the roster, a player who has played for another team this
+    season, more than 8 players with the extras of that day, the same request twice. Unpaid
+    membership (R-GEN-2) and a club outside UBF (R-TEAM-4) are warnings in the request. The
+    RosterEntry (``is_extra``) is made when the granted player is fielded
+    (:func:`record_lineup`); see :func:`extra_player_allowed`."""
+    require(can_manage_team(user, team))
+    team = (
+        Team.objects.select_for_update(of=("self",))
+        .select_related("competition__season")
+        .get(pk=team.pk)
+    )
+    season = team.competition.season
+    rules = season.rules()
+    m = normalise_mid(mid)
+    occasion = str(occasion or "").strip()
+    found, violations = lookup_players([m], clause="R-TEAM-5")
+    if not occasion or occasion_date is None:
+        violations.append(
+            _err(
+                "R-TEAM-5",
+                "Ange vilket speltillfälle (och dag) dispensen gäller.",
+                "Give the occasion (and date) the dispensation is for.",
+            )
+        )
+    elif occasion_date < clock.today():
+        violations.append(
+            _err(
+                "R-TEAM-5",
+                f"Dispens ska sökas före speltillfället; {occasion_date} har redan varit.",
+                f"A dispensation is sought before the occasion; {occasion_date} has passed.",
+            )
+        )
+    regulars = _regular_players(team)
+    if len(regulars) < rules.roster_max:
+        violations.append(
+            _err(
+                "R-TEAM-5",
+                f"Laget har {len(regulars)} spelare; en sjunde spelare behövs först när laget "
+                f"har {rules.roster_max}. Lägg till spelaren i laguppställningen i stället.",
+                f"The team has {len(regulars)} players; a 7th player arises only with "
+                f"{rules.roster_max}. Add the player to the roster instead.",
+            )
+        )
+    player = found.get(m)
+    warnings: list[Violation] = []
+    if player is not None:
+        if any(p.pk == player.pk for p in regulars):
+            violations.append(
+                _err("R-TEAM-5", f"{m} står redan i laget.", f"{m} is already on the roster.")
+            )
+        same_day = Dispensation.objects.filter(
+            team=team, kind=Dispensation.Kind.EXTRA_PLAYER, occasion_date=occasion_date
+        ).exclude(status=Dispensation.Status.REJECTED)
+        if same_day.filter(player=player).exists():
+            violations.append(
+                _err(
+                    "R-TEAM-5",
+                    f"Dispens för {m} den {occasion_date} är redan begärd eller beviljad.",
+                    f"A dispensation for {m} on {occasion_date} is already requested or granted.",
+                )
+            )
+        other_extras = [d.player for d in same_day.exclude(player=player).select_related("player")]
+        infos = player_infos_for(season, regulars + other_extras + [player])
+        played_elsewhere = _earlier_teams(season, [player], exclude_team=team, on_roster=False)
+        violations += check_extra_players(
+            [infos[p.mid] for p in regulars],
+            [infos[p.mid] for p in other_extras] + [infos[m]],
+            dispensations={p.mid for p in other_extras} | {m},
+            played_for_other_team=set(played_elsewhere),
+            rules=rules,
+        )
+        warnings += check_membership([infos[m]], team=True, rules=rules)
+        warnings += check_team_dm_status([infos[m]])
+    raise_on_errors(violations)
+    dispensation = Dispensation.objects.create(
+        kind=Dispensation.Kind.EXTRA_PLAYER,
+        team=team,
+        player=player,
+        occasion=occasion,
+        occasion_date=occasion_date,
+        status=Dispensation.Status.REQUESTED,
+        requested_by=_authenticated(user),
+        reason="\n".join(str(w) for w in warnings),
+    )
+    _flag("teams.team.flagged", team, warnings, user=user, season=season)
+    return dispensation
+
+
+def extra_player_allowed(team: Team, player: Player, on_date: date) -> bool:
+    """R-TEAM-5, R-TEAM-RES-3: True when TK has granted ``player`` as a 7th/8th player of
+    ``team`` for the occasion on ``on_date`` (a dispensation holds for one occasion only)."""
+    return Dispensation.objects.filter(
+        team=team,
+        player=player,
+        kind=Dispensation.Kind.EXTRA_PLAYER,
+        status=Dispensation.Status.GRANTED,
+        occasion_date=on_date,
+    ).exists()
+
+
+# ------------------------------------------------------------------------------------------
+# Direct-qualifier team (R-TEAM-DIRECT-1)
+# ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def register_direct_team(
+    user,
+    competition: TeamCompetition,
+    *,
+    name: str,
+    captain_mid,
+    address: str,
+    phone: str,
+    email: str,
+    player_mids: Iterable,
+    last_season_roster_mids: Iterable,
+) -> TeamOutcome:
+    """R-TEAM-DIRECT-1: TK registers last season's DM champions directly in the final: at
+    least ceil(2/3 × last season's roster) of those players on the new roster, registered no
+    later than the last day of the qualifying period; one such team per competition. The entry
+    itself follows :func:`enter_team` (R-TEAM-REG-2, R-TEAM-2 refused; R-GEN-2, R-TEAM-4,
+    R-TEAM-RES-2 warnings; R-TEAM-3 dispensation requested). Whether those players then play a
+    half of the final is checked after the final (``check_team_direct_final_play``)."""
+    require(is_tk(user))
+    competition = TeamCompetition.objects.select_related("season").get(pk=competition.pk)
+    season = competition.season
+    rules = season.rules()
+    player_mids = list(player_mids)
+    champions = [m for m in (normalise_mid(x) for x in last_season_roster_mids) if m]
+    data = _check_team_data(
+        competition,
+        name=name,
+        captain_mid=captain_mid,
+        address=address,
+        phone=phone,
+        email=email,
+        player_mids=player_mids,
+        rules=rules,
+    )
+    violations = data.violations
+    violations += check_team_direct_qualifier(
+        champions,
+        [normalise_mid(x) for x in player_mids],
+        clock.today(),
+        competition.qualifying_end,
+        rules=rules,
+    )
+    if (
+        Team.objects.filter(competition=competition, is_direct_qualifier=True)
+        .exclude(status=Team.Status.WITHDRAWN)
+        .exists()
+    ):
+        violations.append(
+            _err(
+                "R-TEAM-DIRECT-1",
+                f"{competition} har redan ett direktkvalificerat lag.",
+                f"{competition} already has a directly qualified team.",
+            )
+        )
+    warnings = raise_on_errors(violations)
+    warnings += _other_team_warnings(
+        data.infos, _earlier_teams(season, data.players, exclude_team=None, on_roster=True)
+    )
+    team = _create_team(
+        competition, data, user=user, heat=None, is_direct_qualifier=True, in_final=True
+    )
+    dispensation = None
+    if data.balance:
+        dispensation = _request_balance_dispensation(team, data.balance[0], user)
+        warnings.append(_balance_warning(data.balance[0]))
+    record_decision(
+        "teams.direct_qualifier.registered",
+        team,
+        user=user,
+        reason="\n".join(str(w) for w in warnings),
+        clause="R-TEAM-DIRECT-1",
+        season=season,
+        champions=champions,
+        remaining=sorted(set(champions) & {p.mid for p in data.players}),
+        deadline=competition.qualifying_end,
+    )
+    _flag("teams.team.flagged", team, warnings, user=user, season=season)
+    recompute.request_recompute(team_competition_id=competition.pk)
+    return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
+
+
+# ------------------------------------------------------------------------------------------
+# 5. Line-ups
+# ------------------------------------------------------------------------------------------
+
+
+def _can_record_lineup(user, match: Match, team: Team) -> bool:
+    if is_tk(user):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if team.captain_user_id == user.id:
+        return True
+    return match.heat is not None and can_manage_team_heat(user, match.heat)
+
+
+@transaction.atomic
+def record_lineup(
+    user, match: Match, team: Team, *, half1_mids: Iterable, half2_mids: Iterable = ()
+) -> LineupOutcome:
+    """Record who played each half of ``match`` for ``team`` (who: that team's captain, the
+    match's heat responsible or arranging club official, TK), replacing the team's earlier
+    line-up for the match at once.
+
+    Refused (nothing saved): a team not in the match, a W.O. match, not exactly 4 different
+    players in a half, a second half in a one-segment match (R-TEAM-KVAL-5), a player who is
+    neither on the roster nor a 7th/8th player granted for the match's date (R-TEAM-5; fielding
+    him would disqualify the team, R-TEAM-RES-3), a player also in the opponents' line-up.
+    Returned as warnings and flagged to TK (the penalties are TK's decisions): an unpaid player
+    (R-TEAM-RES-1: 5 VP per match, disqualification after 14 days), a player who played for
+    another team earlier this season (R-TEAM-RES-2), a player outside UBF (R-TEAM-4: the team
+    leaves the DM title race). Requests a recompute of the team competition.
+    """
+    match = Match.objects.select_related("competition__season", "heat").get(pk=match.pk)
+    team = Team.objects.select_related("competition__season").get(pk=team.pk)
+    require(_can_record_lineup(user, match, team))
+    season = match.competition.season
+    rules = season.rules()
+    today = clock.today()
+    on = match.played_on or today
+    halves = [
+        [normalise_mid(x) for x in half1_mids if normalise_mid(x)],
+        [normalise_mid(x) for x in half2_mids if normalise_mid(x)],
+    ]
+    violations: list[Violation] = []
+    if team.pk not in (match.home_id, match.away_id):
+        violations.append(
+            _err(
+                "R-TEAM-2",
+                f"{team} spelar inte i matchen {match}.",
+                f"{team} does not play in match {match}.",
+            )
+        )
+    if match.status == Match.Status.WALKOVER:
+        violations.append(
+            _err(
+                "R-TEAM-WO-1",
+                "Matchen är avgjord på W.O. och har ingen laguppställning.",
+                "The match was decided by W.O. and has no line-up.",
+            )
+        )
+    if match.halves == 1 and halves[1]:
+        violations.append(
+            _err(
+                "R-TEAM-KVAL-5",
+                f"Matchen spelas i ett segment ({match.boards} brickor); ange bara en "
+                "laguppställning.",
+                f"The match is one segment ({match.boards} boards); give only one line-up.",
+            )
+        )
+    for number, mids in enumerate(halves[: match.halves], start=1):
+        if len(mids) != 4 or len(set(mids)) != 4:
+            violations.append(
+                _err(
+                    "R-TEAM-2",
+                    f"Halvlek {number}: laget ska ställa upp med fyra olika spelare "
+                    f"(angivna: {len(set(mids))}).",
+                    f"Half {number}: the team fields four different players "
+                    f"(given: {len(set(mids))}).",
+                    half=number,
+                )
+            )
+    all_mids = list(dict.fromkeys(m for h in halves for m in h))
+    found, unknown = lookup_players(all_mids, clause="R-TEAM-2")
+    violations += unknown
+
+    regulars = _regular_players(team)
+    regular_ids = {p.pk for p in regulars}
+    granted = set(
+        Dispensation.objects.filter(
+            team=team,
+            kind=Dispensation.Kind.EXTRA_PLAYER,
+            status=Dispensation.Status.GRANTED,
+            occasion_date=on,
+        ).values_list("player_id", flat=True)
+    )
+    fielded = [found[m] for m in all_mids if m in found]
+    infos = player_infos_for(season, {p.pk: p for p in regulars + fielded}.values(), paid_by=on)
+    regular_infos = [infos[p.mid] for p in regulars]
+    extras = [p for p in fielded if p.pk not in regular_ids and p.pk in granted]
+    for p in fielded:
+        if p.pk in regular_ids or p.pk in granted:
+            continue
+        for v in check_fielded_extra_players(regular_infos, [infos[p.mid]], rules=rules):
+            if v.clause == "R-TEAM-RES-3":
+                violations.append(
+                    _err(
+                        "R-TEAM-RES-3",
+                        f"{infos[p.mid].label()} är sjunde/åttonde spelare utan beviljad dispens "
+                        f"för {on} (R-TEAM-5). Att ställa upp hen skulle diskvalificera laget; "
+                        "laguppställningen sparas inte.",
+                        f"{infos[p.mid].label()} is a 7th/8th player without a dispensation "
+                        f"granted for {on} (R-TEAM-5). Fielding the player would disqualify the "
+                        "team; the line-up is not saved.",
+                        mid=p.mid,
+                    )
+                )
+            else:
+                violations.append(
+                    _err(
+                        "R-TEAM-2",
+                        f"{infos[p.mid].label()} står inte i laget; lägg till spelaren i "
+                        "laguppställningen innan hen spelar.",
+                        f"{infos[p.mid].label()} is not on the roster; add the player before "
+                        "the player plays.",
+                        mid=p.mid,
+                    )
+                )
+    clash = (
+        Lineup.objects.filter(match=match, player__in=fielded)
+        .exclude(team=team)
+        .select_related("player")
+    )
+    for row in clash:
+        violations.append(
+            _err(
+                "R-TEAM-RES-2",
+                f"{row.player} spelar för motståndarlaget i denna match.",
+                f"{row.player} plays for the opponents in this match.",
+                mid=row.player.mid,
+            )
+        )
+    raise_on_errors(violations)
+
+    fielded_infos = [infos[p.mid] for p in fielded]
+    warnings: list[Violation] = []
+    # R-TEAM-RES-1: unpaid (as of the match date) players fielded.
+    unpaid = [p for p in fielded if not infos[p.mid].membership_paid]
+    if unpaid:
+        paid_on = membership_paid_on(season, unpaid)
+        earlier = defaultdict(set)
+        for pid, match_id, played_on in (
+            Lineup.objects.filter(team=team, player__in=unpaid)
+            .exclude(match=match)
+            .values_list("player_id", "match_id", "match__played_on")
+        ):
+            earlier[pid].add((match_id, played_on))
+        for p in unpaid:
+            fee = paid_on.get(p.mid)
+            matches = {
+                (m_id, d) for m_id, d in earlier[p.pk] if fee is None or d is None or d < fee
+            }
+            dates = [d for _, d in matches if d is not None] + [on]
+            warnings += [
+                _as_warning(v)
+                for v in check_unpaid_fielded(
+                    infos[p.mid],
+                    min(dates),
+                    today,
+                    matches_played=len(matches) + 1,
+                    fee_received_on=fee,
+                    rules=rules,
+                )
+            ]
+    # R-TEAM-RES-2: played for another team earlier this season.
+    played_elsewhere = _earlier_teams(season, fielded, exclude_team=team, on_roster=False, until=on)
+    for p in fielded:
+        warnings += [
+            _as_warning(v)
+            for v in check_other_team_player(
+                infos[p.mid], team.name, played_elsewhere.get(p.mid, ()), found_on=today
+            )
+        ]
+    # R-TEAM-4: a player outside UBF takes the team out of the DM title race.
+    warnings += check_team_dm_status([], fielded_infos)
+
+    Lineup.objects.filter(match=match, team=team).delete()
+    lineups = [
+        Lineup.objects.create(match=match, team=team, player=found[m], half=number)
+        for number, mids in enumerate(halves[: match.halves], start=1)
+        for m in mids
+    ]
+    for p in extras:
+        RosterEntry.objects.get_or_create(team=team, player=p, defaults={"is_extra": True})
+    _flag("teams.lineup.flagged", match, warnings, user=user, season=season)
+    recompute.request_recompute(team_competition_id=match.competition_id)
+    return LineupOutcome(lineups=lineups, warnings=warnings)
+
+
+# ------------------------------------------------------------------------------------------
+# Lists (admin): roster size and DM/SM status without a query per row
+# ------------------------------------------------------------------------------------------
+
+
+def with_roster_and_dm_columns(queryset):
+    """Annotate teams with ``roster_size`` (regular players, R-TEAM-2) and
+    ``fielded_outside_ubf`` (R-TEAM-4: a player without a UBF representation club this season
+    has played for the team; it then competes only for SM places), as :func:`team_dm_status`
+    decides, in the list's one query."""
+    ubf_rep = Representation.objects.filter(
+        player=OuterRef("player"),
+        season=OuterRef("team__competition__season"),
+        club__district__code=UBF_DISTRICT_CODE,
+    )
+    outside = Lineup.objects.filter(team=OuterRef("pk")).filter(~Exists(ubf_rep))
+    return queryset.annotate(
+        roster_size=Count("roster", filter=Q(roster__is_extra=False), distinct=True),
+        fielded_outside_ubf=Exists(outside),
+    )
