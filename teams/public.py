@@ -12,7 +12,7 @@ from django.db.models import Prefetch
 
 from clubs.models import Season
 from pairs.models import HeatStatus
-from results.models import RecomputeStatus, StandingSnapshot
+from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
 from ubf.rules.info import TEAM_STAGES_EN, TEAM_STAGES_SV, system_rules
 
 from .models import Match, Team, TeamCompetition, TeamHeat
@@ -35,6 +35,7 @@ class LagPage:
     final_started: bool = False
     heats: list[HeatView] = field(default_factory=list)
     recompute_pending: bool = False
+    allocation: AllocationRun | None = None
     recent_matches: list[Match] = field(default_factory=list)
     system_sv: str = system_rules("teams", "final").text_sv
     system_en: str = system_rules("teams", "final").text_en
@@ -70,6 +71,7 @@ def lag_page(season: Season | None = None) -> LagPage:
         final_snapshot=final_snapshot,
         final_started=final_started,
         recompute_pending=bool(status and status.pending),
+        allocation=AllocationRun.objects.filter(team_competition=competition).first(),
     )
     page.recent_matches = list(
         Match.objects.filter(

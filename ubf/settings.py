@@ -133,7 +133,9 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/lag/"
+LOGOUT_REDIRECT_URL = "/lag/"
 
 # --- Mail: console unless EMAIL_URL ----------------------------------------------------------
 EMAIL_CONFIG = env.email("EMAIL_URL", default="consolemail://")
@@ -150,7 +152,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict = {}
+from celery.schedules import crontab  # noqa: E402
+
+CELERY_BEAT_SCHEDULE: dict = {
+    # Deadline reminders (clubs.services.reminders), daily at 07:00 in CELERY_TIMEZONE.
+    "send-due-reminders": {
+        "task": "clubs.tasks.send_due_reminders",
+        "schedule": crontab(hour=7, minute=0),
+    },
+}
 
 # --- DRF -------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "results"
+
+urlpatterns = [
+    path("par/<int:heat_id>/", views.upload_pair_heat_view, name="upload_pair_heat"),
+    path("lag/<int:heat_id>/", views.upload_team_heat_view, name="upload_team_heat"),
+    path("lagfinal/<int:competition_id>/", views.upload_team_final_view, name="upload_team_final"),
+]
