@@ -1,4 +1,9 @@
-"""``?lang=en`` on any page switches the language for that request and the session."""
+"""Swedish first: the site is Swedish unless the visitor chose English.
+
+``?lang=en`` (or ``?lang=sv``) on any page switches the language and remembers the choice in
+the language cookie, as Django's set_language view does. The browser's Accept-Language header
+is ignored, so a phone set to English still gets the Swedish site until its owner switches.
+"""
 
 from django.conf import settings
 from django.utils import translation
@@ -10,12 +15,18 @@ class QueryLanguageMiddleware:
         self.codes = {code for code, _ in settings.LANGUAGES}
 
     def __call__(self, request):
+        request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
         lang = request.GET.get("lang")
-        if lang in self.codes:
-            # LocaleMiddleware reads the cookie; set it for this request and keep it.
-            request.COOKIES[settings.LANGUAGE_COOKIE_NAME] = lang
-            translation.activate(lang)
-            response = self.get_response(request)
-            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, lang, samesite="Lax")
-            return response
-        return self.get_response(request)
+        if lang not in self.codes:
+            return self.get_response(request)
+        # LocaleMiddleware (next) reads the cookie: set it for this request and keep it.
+        request.COOKIES[settings.LANGUAGE_COOKIE_NAME] = lang
+        translation.activate(lang)
+        response = self.get_response(request)
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            lang,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )
+        return response

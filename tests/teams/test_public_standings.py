@@ -114,3 +114,13 @@ def test_pending_recompute_is_shown_and_page_refreshes(client):
     html = client.get("/lag/").content.decode()
     assert 'http-equiv="refresh"' in html
     assert "räknas in just nu" in html
+
+
+def test_swedish_even_when_the_browser_asks_for_english_until_the_visitor_switches(client):
+    TeamFactory()
+    html = client.get("/lag/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
+    assert '<html lang="sv">' in html
+    client.get("/lag/?lang=en")
+    assert '<html lang="en">' in client.get("/lag/").content.decode()  # remembered (cookie)
+    client.get("/lag/?lang=sv")
+    assert '<html lang="sv">' in client.get("/lag/").content.decode()
