@@ -55,5 +55,96 @@ class AllocationRunAdmin(admin.ModelAdmin):
 
 @admin.register(Lot)
 class LotAdmin(SimpleHistoryAdmin):
-    list_display = ["kind", "season", "seats", "drawn_by_hand", "drawn_at", "seed"]
+    """R-ALLOC-5: lots drawn by the system (seed and result recorded) are read-only; TK enters a
+    lot drawn by hand here, validated and recorded by results.services.lots.record_manual_lot.
+    Venue keys are the arranging clubs' ids, sorted and joined with "+" (JSON lists)."""
+
+    list_display = [
+        "kind",
+        "season",
+        "among",
+        "winners",
+        "losers",
+        "seats",
+        "drawn_by_hand",
+        "drawn_by",
+        "drawn_at",
+        "seed",
+        "precedence_used_by",
+    ]
     list_filter = ["kind", "season", "drawn_by_hand"]
+    ADD_FIELDS = [
+        "kind",
+        "season",
+        "pair_competition",
+        "team_competition",
+        "among",
+        "winners",
+        "seats",
+        "labels",
+        "explanation",
+    ]
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return self.ADD_FIELDS
+        return [f.name for f in Lot._meta.fields if f.name != "id"] + ["decision_log"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        return self.get_fields(request, obj)
+
+    def get_form(self, request, obj=None, **kwargs):
+        base = super().get_form(request, obj, **kwargs)
+        if obj is not None:
+            return base
+
+        class ManualLotForm(base):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self.fields["labels"].required = False
+
+            def clean(self):
+                from results.services.lots import manual_lot_problems
+
+                data = super().clean()
+                if data.get("season") and data.get("kind"):
+                    for v in manual_lot_problems(
+                        kind=data["kind"],
+                        season=data["season"],
+                        competition=data.get("pair_competition") or data.get("team_competition"),
+                        among=data.get("among") or [],
+                        winners=data.get("winners") or [],
+                        seats=data.get("seats") or 0,
+                        explanation=data.get("explanation") or "",
+                    ):
+                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                return data
+
+        return ManualLotForm
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        from results.services.lots import record_manual_lot
+
+        created = record_manual_lot(
+            request.user,
+            kind=obj.kind,
+            season=obj.season,
+            competition=obj.pair_competition or obj.team_competition,
+            among=obj.among,
+            winners=obj.winners,
+            seats=obj.seats,
+            labels=obj.labels,
+            explanation=obj.explanation,
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    @admin.display(description="beslutslogg (R-GEN-3)")
+    def decision_log(self, obj):
+        from teams.services.decisions import render_decision_log
+
+        return render_decision_log(obj)

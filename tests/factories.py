@@ -204,3 +204,36 @@ class MatchFactory(factory.django.DjangoModelFactory):
     stage = "kval"
     round = 1
     boards = 16
+
+
+def users_by_role(team=None, pair_heat=None) -> dict:
+    """The permission-matrix roles around ``team`` (and/or ``pair_heat``): ``anonymous``,
+    ``club_official`` (an official of an unrelated club), ``heat_responsible`` (the team heat's
+    responsible user and an official of the pair heat's arranging club), ``captain`` (the
+    team's captain account) and ``tk`` (a member of the group "TK")."""
+    from django.contrib.auth.models import AnonymousUser, Group
+
+    official = UserFactory()
+    ClubOfficialFactory(user=official, role=ClubOfficial.Role.CHAIR)
+    responsible = UserFactory()
+    captain = UserFactory()
+    tk = UserFactory()
+    tk.groups.add(Group.objects.get_or_create(name="TK")[0])
+    if team is not None:
+        team.captain_user = captain
+        team.save()
+        if team.heat is not None:
+            team.heat.responsible_user = responsible
+            team.heat.save()
+    if pair_heat is not None:
+        for club in pair_heat.clubs.all():
+            ClubOfficial.objects.create(
+                user=responsible, club=club, role=ClubOfficial.Role.HEAT_RESPONSIBLE
+            )
+    return {
+        "anonymous": AnonymousUser(),
+        "club_official": official,
+        "heat_responsible": responsible,
+        "captain": captain,
+        "tk": tk,
+    }

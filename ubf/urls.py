@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView
 
@@ -12,7 +13,12 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("konto/", include("django.contrib.auth.urls")),
+    path("resultat/", include("results.urls")),
+    path("", RedirectView.as_view(url="/lag/", permanent=False)),
     path("", include("teams.urls")),
+    path("", include("pairs.urls")),
+    path("avgifter/", include("clubs.urls")),
 ]
 
 if settings.DEBUG:

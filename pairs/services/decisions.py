@@ -1,0 +1,230 @@
+"""Final seats in DM Par: a pair gives up its seat, answers to offers are recorded, TK
+overrides a step of the replacement chain (R-REPL-1..7). The chain itself is computed by the
+results recompute; these functions only record the people's actions and ask for a recompute.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from clubs.models import Representation
+from ubf import clock
+from ubf.permissions import can_act_for_club, can_manage_pair_heat, is_tk
+from ubf.rules.violations import Violation
+from ubf.services import raise_on_errors, record_decision, require
+
+from ..models import DirectQualifier, FinalSeat, Offer, PairEntry
+
+
+def _v(clause: str, sv: str, en: str, **data) -> Violation:
+    return Violation(clause=clause, message_sv=sv, message_en=en, data=data)
+
+
+def _reason_missing(reason: str | None, clause: str) -> list[Violation]:
+    if reason and reason.strip():
+        return []
+    return [
+        _v(
+            clause,
+            "Skriv en motivering: beslutet sparas med vem, när och varför (R-GEN-3).",
+            "Give a reason: the decision is recorded with who, when and why (R-GEN-3).",
+            missing="reason",
+        )
+    ]
+
+
+def _request_recompute(pair_competition_id: int) -> None:
+    from results import recompute
+
+    recompute.request_recompute(pair_competition_id=pair_competition_id)
+
+
+def can_act_for_pair(user, holder, season) -> bool:
+    """Who may speak for a pair (a PairEntry or DirectQualifier): TK, an official of either
+    player's representation club this season, or (for an entry) its heat's organiser."""
+    if is_tk(user):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if isinstance(holder, PairEntry) and can_manage_pair_heat(user, holder.heat):
+        return True
+    clubs = Representation.objects.filter(
+        season=season, player_id__in=[holder.player1_id, holder.player2_id]
+    ).values_list("club_id", flat=True)
+    return any(can_act_for_club(user, club_id) for club_id in clubs)
+
+
+@transaction.atomic
+def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
+    """R-REPL-1, R-REPL-7: the pair holding ``seat`` (through its club or heat organiser) or
+    TK gives it up. The seat becomes vacated, a direct qualifier's place is marked declined,
+    the decision is recorded, and the recompute offers the seat down the chain."""
+    seat = (
+        FinalSeat.objects.select_for_update().select_related("competition__season").get(pk=seat.pk)
+    )
+    season = seat.competition.season
+    holder = seat.entry or seat.direct_qualifier
+    require(holder is not None and can_act_for_pair(user, holder, season) or is_tk(user))
+    problems = _reason_missing(reason, "R-REPL-1")
+    if seat.status == FinalSeat.Status.VACATED:
+        problems.append(
+            _v("R-REPL-1", "Platsen är redan lämnad.", "The seat has already been given up.")
+        )
+    if holder is None:
+        problems.append(_v("R-REPL-1", "Ingen har platsen ännu.", "Nobody holds the seat yet."))
+    raise_on_errors(problems)
+    seat.status = FinalSeat.Status.VACATED
+    seat.reason = f"Lämnad {clock.today().isoformat()}: {reason.strip()}"
+    seat.save()
+    if seat.direct_qualifier_id:
+        dq = seat.direct_qualifier
+        dq.status = DirectQualifier.Status.DECLINED
+        dq.status_reason = reason.strip()
+        dq.save()
+    record_decision(
+        "pairs.seat.declined",
+        seat,
+        user=user,
+        reason=reason.strip(),
+        clause="R-REPL-7" if seat.direct_qualifier_id and not seat.entry_id else "R-REPL-1",
+        season=season,
+        holder=str(holder),
+        by_tk=is_tk(user),
+    )
+    _request_recompute(seat.competition_id)
+    return seat
+
+
+@transaction.atomic
+def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetime | None = None):
+    """R-REPL-5: record the answer to an offer (accepted or declined), when it was given and
+    who recorded it. An answered offer is not changed again (R-REPL-6: accepted offers never
+    move); the recompute moves the chain on."""
+    offer = (
+        Offer.objects.select_for_update()
+        .select_related("seat__competition__season", "entry__heat")
+        .get(pk=offer.pk)
+    )
+    season = offer.seat.competition.season
+    require(can_act_for_pair(user, offer.entry, season))
+    when = answered_at or clock.now()
+    problems = []
+    if answer not in (Offer.Answer.ACCEPTED, Offer.Answer.DECLINED):
+        problems.append(
+            _v(
+                "R-REPL-5",
+                f"Svaret ska vara ja eller nej, inte {answer!r}.",
+                f"The answer must be accepted or declined, not {answer!r}.",
+            )
+        )
+    if offer.answer != Offer.Answer.PENDING:
+        problems.append(
+            _v(
+                "R-REPL-6",
+                f"Erbjudandet är redan besvarat ({offer.get_answer_display()}, "
+                f"{offer.answered_at:%Y-%m-%d %H:%M}).",
+                f"The offer has already been answered ({offer.answer}).",
+            )
+        )
+    if when < offer.offered_at:
+        problems.append(
+            _v(
+                "R-REPL-5",
+                "Svaret kan inte ha kommit före erbjudandet.",
+                "The answer cannot predate the offer.",
+            )
+        )
+    if when > clock.now():
+        problems.append(
+            _v("R-REPL-5", "Svarstiden ligger i framtiden.", "The answer time is in the future.")
+        )
+    raise_on_errors(problems)
+    offer.answer = answer
+    offer.answered_at = when
+    offer.recorded_by = user
+    offer.save()
+    record_decision(
+        f"pairs.offer.{answer}",
+        offer,
+        user=user,
+        reason=f"Svar registrerat: {offer.get_answer_display()}",
+        clause="R-REPL-5",
+        season=season,
+        entry=str(offer.entry),
+        seat=offer.seat_id,
+        offered_at=offer.offered_at,
+        answered_at=when,
+    )
+    _request_recompute(offer.seat.competition_id)
+    return offer
+
+
+@transaction.atomic
+def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offer:
+    """R-REPL-5 (and R-REPL-3, R-REPL-7: "TK decides"): TK offers ``seat`` to ``entry`` out of
+    the chain's order, with a recorded reason. The offer is then answered as any other."""
+    require(is_tk(user), "Endast UBF TK kan göra avsteg (R-REPL-5).", "Only TK may override.")
+    seat = (
+        FinalSeat.objects.select_for_update().select_related("competition__season").get(pk=seat.pk)
+    )
+    season = seat.competition.season
+    problems = _reason_missing(reason, "R-REPL-5")
+    if entry.heat.competition_id != seat.competition_id:
+        problems.append(
+            _v(
+                "R-REPL-5",
+                f"Paret {entry} har inte kvalat i {seat.competition}.",
+                f"The pair {entry} did not qualify in {seat.competition}.",
+            )
+        )
+    if entry.status != PairEntry.Status.ENTERED:
+        problems.append(
+            _v(
+                "R-REPL-5",
+                f"Paret {entry} är {entry.get_status_display()} och kan inte erbjudas plats.",
+                f"The pair {entry} is {entry.status} and cannot be offered a seat.",
+            )
+        )
+    holds = (
+        FinalSeat.objects.filter(competition=seat.competition, entry=entry)
+        .exclude(status=FinalSeat.Status.VACATED)
+        .exists()
+    )
+    if holds:
+        problems.append(
+            _v(
+                "R-REPL-5",
+                f"Paret {entry} har redan en finalplats.",
+                f"The pair {entry} already holds a final seat.",
+            )
+        )
+    if Offer.objects.filter(seat=seat, answer=Offer.Answer.PENDING).exists():
+        problems.append(
+            _v(
+                "R-REPL-5",
+                "Ett erbjudande om platsen väntar på svar; registrera svaret först.",
+                "An offer of this seat is awaiting an answer; record it first.",
+            )
+        )
+    raise_on_errors(problems)
+    offer = Offer.objects.create(
+        seat=seat,
+        entry=entry,
+        offered_at=clock.now(),
+        recorded_by=user,
+        override_reason=reason.strip(),
+    )
+    record_decision(
+        "pairs.offer.override",
+        offer,
+        user=user,
+        reason=reason.strip(),
+        clause="R-REPL-5",
+        season=season,
+        seat=seat.pk,
+        entry=str(entry),
+    )
+    _request_recompute(seat.competition_id)
+    return offer

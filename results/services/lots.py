@@ -1,0 +1,289 @@
+"""Lots between equal venues (R-ALLOC-5): lots TK draws by hand, and the five-season precedence
+a venue that lost a lot holds in the next lot of the same kind (pairs or teams).
+
+A venue is known by its key: the arranging clubs' ids sorted and joined ("12" or "12+15"), so
+that it is recognised in a later season. The system's own draws are recorded by the allocation
+(with their seed); this module records hand-drawn lots and answers "who holds precedence".
+
+Precedence is per losing venue. ``Lot.precedence_used_by`` marks a lot whose precedence is
+used up; for a lot with several losers, a loser's use is also recorded in the audit trail
+(``results.lot.precedence_used``) and the lot counts as used up once every loser has used it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from django.db import transaction
+
+from clubs.models import Decision, Season
+from ubf.permissions import is_tk
+from ubf.rules.violations import Violation
+from ubf.services import ServiceError, raise_on_errors, record_decision, require
+
+from ..models import Lot
+
+USED_ACTION = "results.lot.precedence_used"
+
+
+def _v(sv: str, en: str, **data) -> Violation:
+    return Violation(clause="R-ALLOC-5", message_sv=sv, message_en=en, data=data)
+
+
+def manual_lot_problems(
+    *,
+    kind: str,
+    season: Season,
+    competition,
+    among: Sequence[str],
+    winners: Sequence[str],
+    seats: int,
+    explanation: str,
+) -> list[Violation]:
+    """R-ALLOC-5: what is wrong with a hand-drawn lot: an unknown kind, a competition of
+    another kind or season, fewer than two venues, winners not among the venues or repeated,
+    a number of winners other than the seats drawn, no loser, no explanation."""
+    from pairs.models import PairCompetition
+    from teams.models import TeamCompetition
+
+    problems = []
+    expected = {Lot.Kind.PAIRS: PairCompetition, Lot.Kind.TEAMS: TeamCompetition}.get(kind)
+    if expected is None:
+        problems.append(_v(f"Okänt slag av lottning: {kind!r}.", f"Unknown kind of lot: {kind!r}."))
+    elif not isinstance(competition, expected):
+        problems.append(
+            _v(
+                f"En lottning om {Lot.Kind(kind).label}-platser gäller en "
+                f"{expected._meta.verbose_name}.",
+                f"A {kind} lot belongs to a {expected.__name__}.",
+            )
+        )
+    elif competition.season_id != season.pk:
+        problems.append(
+            _v(
+                f"Tävlingen {competition} hör till en annan säsong än {season}.",
+                f"The competition {competition} belongs to another season than {season}.",
+            )
+        )
+    among_keys = [str(k) for k in among]
+    winner_keys = [str(k) for k in winners]
+    if len(set(among_keys)) < 2 or len(set(among_keys)) != len(among_keys):
+        problems.append(
+            _v(
+                "En lottning gäller minst två olika kvalplatser.",
+                "A lot is between at least two different venues.",
+                among=among_keys,
+            )
+        )
+    outside = [w for w in winner_keys if w not in among_keys]
+    if outside:
+        problems.append(
+            _v(
+                "Vinnarna måste vara bland de kvalplatser som lottades: " + ", ".join(outside),
+                "The winners must be among the venues in the lot: " + ", ".join(outside),
+                outside=outside,
+            )
+        )
+    if len(set(winner_keys)) != len(winner_keys):
+        problems.append(
+            _v("En kvalplats står två gånger bland vinnarna.", "A venue is listed twice as winner.")
+        )
+    if seats < 1 or seats >= len(set(among_keys)):
+        problems.append(
+            _v(
+                f"Antalet platser som lottades ({seats}) måste vara minst 1 och färre än "
+                f"kvalplatserna ({len(set(among_keys))}).",
+                f"The seats drawn ({seats}) must be at least 1 and fewer than the venues "
+                f"({len(set(among_keys))}).",
+            )
+        )
+    if len(winner_keys) != seats:
+        problems.append(
+            _v(
+                f"Antalet vinnare ({len(winner_keys)}) ska vara lika med antalet platser som "
+                f"lottades ({seats}).",
+                f"The number of winners ({len(winner_keys)}) must equal the seats drawn ({seats}).",
+            )
+        )
+    if not (explanation and explanation.strip()):
+        problems.append(
+            _v(
+                "Beskriv lottningen: hur och när den drogs och vilka som var med.",
+                "Describe the lot: how and when it was drawn and who was present.",
+            )
+        )
+    return problems
+
+
+@transaction.atomic
+def record_manual_lot(
+    user,
+    *,
+    kind: str,
+    season: Season,
+    competition,
+    among: Sequence[str],
+    winners: Sequence[str],
+    seats: int,
+    labels: Mapping[str, str] | None = None,
+    explanation: str,
+) -> Lot:
+    """R-ALLOC-5: TK enters a lot drawn by hand (``drawn_by_hand``, ``drawn_by`` = TK user):
+    ``winners`` ⊆ ``among`` and exactly ``seats`` of them; the others are the losers, who
+    hold precedence in the next lot of the same kind within ``rules.lot_precedence_seasons``.
+    The allocation is recomputed."""
+    require(
+        is_tk(user), "Endast UBF TK kan registrera lottning (R-ALLOC-5).", "Only TK (R-ALLOC-5)."
+    )
+    problems = manual_lot_problems(
+        kind=kind,
+        season=season,
+        competition=competition,
+        among=among,
+        winners=winners,
+        seats=seats,
+        explanation=explanation,
+    )
+    raise_on_errors(problems)
+    among_keys = [str(k) for k in among]
+    winner_keys = [str(k) for k in winners]
+    lot = Lot.objects.create(
+        kind=kind,
+        season=season,
+        pair_competition=competition if kind == Lot.Kind.PAIRS else None,
+        team_competition=competition if kind == Lot.Kind.TEAMS else None,
+        among=among_keys,
+        winners=winner_keys,
+        losers=[k for k in among_keys if k not in winner_keys],
+        labels={str(k): v for k, v in (labels or {}).items()},
+        seats=seats,
+        seed="",
+        drawn_by_hand=True,
+        drawn_by=user,
+        explanation=explanation.strip(),
+    )
+    record_decision(
+        "results.lot.drawn_by_hand",
+        lot,
+        user=user,
+        reason=explanation.strip(),
+        clause="R-ALLOC-5",
+        season=season,
+        among=lot.among,
+        winners=lot.winners,
+        losers=lot.losers,
+        seats=seats,
+    )
+    from results import recompute
+
+    if kind == Lot.Kind.PAIRS:
+        recompute.request_recompute(pair_competition_id=competition.pk)
+    else:
+        recompute.request_recompute(team_competition_id=competition.pk)
+    return lot
+
+
+def _used_by_venue(lot_ids: Iterable[int]) -> set[tuple[int, str]]:
+    return {
+        (d.object_id, str((d.data or {}).get("venue")))
+        for d in Decision.objects.filter(
+            action=USED_ACTION, object_type=Lot._meta.label_lower, object_id__in=list(lot_ids)
+        )
+    }
+
+
+def _open_precedence_lots(kind: str, season: Season, *, before: Lot | None = None):
+    """Lots of ``kind`` from ``season`` and the seasons before it, within the season's
+    ``lot_precedence_seasons``, whose precedence is not used up; oldest first."""
+    window = season.rules().lot_precedence_seasons
+    qs = Lot.objects.filter(
+        kind=kind,
+        precedence_used_by__isnull=True,
+        season__start_year__lte=season.start_year,
+        season__start_year__gt=season.start_year - window,
+    ).select_related("season")
+    if before is not None:
+        qs = qs.exclude(pk=before.pk).filter(drawn_at__lte=before.drawn_at)
+    return list(qs.order_by("season__start_year", "drawn_at", "id"))
+
+
+def lot_precedence(
+    kind: str,
+    season: Season,
+    venue_keys: Iterable[str],
+    *,
+    exclude_competition=None,
+) -> list[str]:
+    """R-ALLOC-5: of ``venue_keys``, the venues holding precedence in a lot of ``kind``
+    ("pairs" or "teams", any discipline) in ``season``: they lost such a lot within
+    ``rules.lot_precedence_seasons`` seasons (this one included) and have not used the
+    precedence yet. Oldest lot first, as ``allocate_seats(precedence=...)`` takes them.
+    ``exclude_competition`` leaves out the lots of that competition (a recompute of an
+    allocation must not give precedence from its own earlier lot)."""
+    wanted = {str(k) for k in venue_keys}
+    lots = _open_precedence_lots(kind, season)
+    if exclude_competition is not None:
+        field = "pair_competition_id" if kind == Lot.Kind.PAIRS else "team_competition_id"
+        lots = [lot for lot in lots if getattr(lot, field) != exclude_competition.pk]
+    used = _used_by_venue(lot.pk for lot in lots)
+    out: list[str] = []
+    for lot in lots:
+        for venue in lot.losers:
+            venue = str(venue)
+            if venue in wanted and venue not in out and (lot.pk, venue) not in used:
+                out.append(venue)
+    return out
+
+
+@transaction.atomic
+def use_precedence(lot_that_used_it: Lot, venue_key: str) -> Lot:
+    """R-ALLOC-5: ``venue_key`` won ``lot_that_used_it`` on its precedence, which is then used
+    up: the oldest open lot of the same kind it lost is marked (``precedence_used_by`` once
+    every loser of that lot has used it; the use itself is recorded in the audit trail).
+    Returns the lot whose precedence was used."""
+    venue = str(venue_key)
+    if venue not in [str(k) for k in lot_that_used_it.among]:
+        raise ServiceError(
+            [
+                _v(
+                    f"Kvalplatsen {venue} var inte med i lottningen.",
+                    f"The venue {venue} was not in the lot.",
+                )
+            ]
+        )
+    lots = _open_precedence_lots(
+        lot_that_used_it.kind, lot_that_used_it.season, before=lot_that_used_it
+    )
+    used = _used_by_venue(lot.pk for lot in lots)
+    source = next(
+        (
+            lot
+            for lot in lots
+            if venue in [str(k) for k in lot.losers] and (lot.pk, venue) not in used
+        ),
+        None,
+    )
+    if source is None:
+        raise ServiceError(
+            [
+                _v(
+                    f"Kvalplatsen {venue} har inget företräde från en tidigare lottning.",
+                    f"The venue {venue} holds no precedence from an earlier lot.",
+                )
+            ]
+        )
+    source = Lot.objects.select_for_update().get(pk=source.pk)
+    record_decision(
+        USED_ACTION,
+        source,
+        reason=f"Företrädet användes i lottningen {lot_that_used_it.pk}.",
+        clause="R-ALLOC-5",
+        season=lot_that_used_it.season,
+        venue=venue,
+        used_in=lot_that_used_it.pk,
+    )
+    used.add((source.pk, venue))
+    if all((source.pk, str(v)) in used for v in source.losers):
+        source.precedence_used_by = lot_that_used_it
+        source.save(update_fields=["precedence_used_by"])
+    return source
