@@ -47,6 +47,9 @@ class TeamInline(admin.TabularInline):
 
 @admin.register(TeamHeat)
 class TeamHeatAdmin(SimpleHistoryAdmin):
+    """TK approves or rejects team heats through teams.services.heats (the reason goes in the
+    action bar's "Motivering" field)."""
+
     list_display = [
         "name",
         "competition",
@@ -54,11 +57,53 @@ class TeamHeatAdmin(SimpleHistoryAdmin):
         "last_date",
         "boards_per_match",
         "responsible_name",
+        "entries_close",
         "status",
     ]
     list_filter = ["competition__season", "status"]
     search_fields = ["name", "venue", "responsible_name", "organisers__club__name"]
     inlines = [OrganiserInline, TeamInline]
+    actions = ["approve_heats", "reject_heats"]
+
+    @property
+    def action_form(self):
+        from django import forms
+        from django.contrib.admin.helpers import ActionForm
+
+        class ReasonActionForm(ActionForm):
+            reason = forms.CharField(label="Motivering", required=False)
+
+        return ReasonActionForm
+
+    def _decide(self, request, queryset, approve: bool) -> None:
+        from django.contrib import messages
+        from django.core.exceptions import PermissionDenied
+
+        from teams.services.heats import decide_team_heat
+        from ubf.services import ServiceError
+
+        done = 0
+        for heat in queryset:
+            try:
+                decide_team_heat(request.user, heat, approve, request.POST.get("reason", ""))
+                done += 1
+            except ServiceError as exc:
+                for text in exc.messages():
+                    messages.error(request, f"{heat}: {text}")
+            except PermissionDenied as exc:
+                messages.error(request, str(exc))
+                return
+        if done:
+            verb = "godkända" if approve else "avslagna"
+            messages.success(request, f"{done} heat {verb}.")
+
+    @admin.action(description="Godkänn valda heat")
+    def approve_heats(self, request, queryset):
+        self._decide(request, queryset, True)
+
+    @admin.action(description="Avslå valda heat (ange motivering)")
+    def reject_heats(self, request, queryset):
+        self._decide(request, queryset, False)
 
 
 class RosterInline(admin.TabularInline):
@@ -77,7 +122,16 @@ class DispensationInline(admin.TabularInline):
 
 @admin.register(Team)
 class TeamAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "heat", "number", "captain", "in_final", "status"]
+    list_display = [
+        "name",
+        "heat",
+        "number",
+        "captain",
+        "roster_size",
+        "dm_sm",
+        "in_final",
+        "status",
+    ]
     list_filter = ["competition__season", "heat", "status", "in_final", "is_direct_qualifier"]
     search_fields = [
         "name",
@@ -89,6 +143,21 @@ class TeamAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ["captain"]
     inlines = [RosterInline, DispensationInline]
     list_select_related = ["heat", "captain"]
+
+    def get_queryset(self, request):
+        from teams.services.entries import with_roster_and_dm_columns
+
+        return with_roster_and_dm_columns(super().get_queryset(request))
+
+    @admin.display(description=RosterEntry._meta.verbose_name_plural, ordering="roster_size")
+    def roster_size(self, obj):
+        """R-TEAM-2: regular players on the roster."""
+        return obj.roster_size
+
+    @admin.display(description="DM/SM", ordering="fielded_outside_ubf")
+    def dm_sm(self, obj):
+        """R-TEAM-4: "SM" once a player from outside UBF has played (see team_dm_status)."""
+        return "SM" if obj.fielded_outside_ubf else "DM/SM"
 
 
 @admin.register(RosterEntry)
@@ -102,10 +171,93 @@ class RosterEntryAdmin(SimpleHistoryAdmin):
 
 @admin.register(Dispensation)
 class DispensationAdmin(SimpleHistoryAdmin):
-    list_display = ["kind", "team", "player", "occasion", "status", "decided_by", "decided_at"]
+    """R-TEAM-3, R-TEAM-5: TK grants ("Bevilja") or rejects ("Avslå") dispensations through
+    teams.services.decisions.decide_dispensation; the reason goes in the action bar's
+    "Motivering" field. The decision fields are read-only (R-GEN-3)."""
+
+    list_display = [
+        "kind",
+        "team",
+        "player",
+        "occasion",
+        "occasion_date",
+        "status",
+        "decided_by",
+        "decided_at",
+        "reason_short",
+    ]
     list_filter = ["kind", "status"]
     search_fields = ["team__name", "player__mid", "player__last_name"]
     autocomplete_fields = ["team", "player"]
+    readonly_fields = [
+        "status",
+        "requested_by",
+        "requested_at",
+        "decided_by",
+        "decided_at",
+        "reason",
+        "decision_log",
+    ]
+    actions = ["grant_dispensations", "reject_dispensations"]
+
+    @property
+    def action_form(self):
+        from django import forms
+        from django.contrib.admin.helpers import ActionForm
+
+        class ReasonActionForm(ActionForm):
+            reason = forms.CharField(label="Motivering", required=False)
+
+        return ReasonActionForm
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.requested_by_id is None:
+            obj.requested_by = request.user
+        super().save_model(request, obj, form, change)
+
+    def _decide(self, request, queryset, grant: bool) -> None:
+        from django.contrib import messages
+        from django.core.exceptions import PermissionDenied
+
+        from teams.services.decisions import decide_dispensation
+        from ubf.services import ServiceError
+
+        done = 0
+        for dispensation in queryset:
+            try:
+                decide_dispensation(
+                    request.user, dispensation, grant, request.POST.get("reason", "")
+                )
+                done += 1
+            except ServiceError as exc:
+                for text in exc.messages():
+                    messages.error(request, f"{dispensation}: {text}")
+            except PermissionDenied as exc:
+                messages.error(request, str(exc))
+                return
+        if done:
+            verb = "beviljade" if grant else "avslagna"
+            messages.success(request, f"{done} dispenser {verb}.")
+
+    @admin.action(description="Bevilja valda dispenser (ange motivering)")
+    def grant_dispensations(self, request, queryset):
+        self._decide(request, queryset, True)
+
+    @admin.action(description="Avslå valda dispenser (ange motivering)")
+    def reject_dispensations(self, request, queryset):
+        self._decide(request, queryset, False)
+
+    @admin.display(description="motivering")
+    def reason_short(self, obj):
+        from django.utils.text import Truncator
+
+        return Truncator(obj.reason).chars(60)
+
+    @admin.display(description="beslutslogg (R-GEN-3)")
+    def decision_log(self, obj):
+        from teams.services.decisions import render_decision_log
+
+        return render_decision_log(obj) if obj and obj.pk else "–"
 
 
 class LineupInline(admin.TabularInline):
@@ -140,16 +292,183 @@ class MatchAdmin(SimpleHistoryAdmin):
 
 @admin.register(Penalty)
 class PenaltyAdmin(SimpleHistoryAdmin):
-    list_display = ["team", "match", "vp", "clause", "status", "decided_by", "decided_at"]
+    """R-TEAM-RES-1: a new penalty is imposed through teams.services.decisions.impose_penalty
+    (validated in the form, recorded in the audit trail); existing ones are read-only."""
+
+    list_display = [
+        "team",
+        "match",
+        "vp",
+        "clause",
+        "status",
+        "decided_by",
+        "decided_at",
+        "reason_short",
+    ]
     list_filter = ["clause", "status"]
     raw_id_fields = ["team", "match"]
+    DECIDED = ["status", "requested_by", "requested_at", "decided_by", "decided_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return self.DECIDED
+        return ["team", "match", "vp", "clause", "reason", *self.DECIDED, "decision_log"]
+
+    def get_changeform_initial_data(self, request):
+        from clubs.models import Season
+
+        season = Season.current()
+        rules = season.rules() if season else None
+        initial = {"clause": "R-TEAM-RES-1"}
+        if rules:
+            initial["vp"] = rules.unpaid_player_penalty_vp
+        return {**initial, **super().get_changeform_initial_data(request)}
+
+    def get_form(self, request, obj=None, **kwargs):
+        base = super().get_form(request, obj, **kwargs)
+        if obj is not None:
+            return base
+
+        class PenaltyForm(base):
+            def clean(self):
+                from teams.services.decisions import penalty_problems
+
+                data = super().clean()
+                if not (data.get("reason") or "").strip():
+                    self.add_error("reason", "Skriv en motivering (R-GEN-3).")
+                if data.get("team"):
+                    for v in penalty_problems(
+                        data["team"], data.get("match"), data.get("vp"), data.get("clause")
+                    ):
+                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                return data
+
+        return PenaltyForm
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        from teams.services.decisions import impose_penalty
+
+        created = impose_penalty(
+            request.user, obj.team, obj.match, vp=obj.vp, clause=obj.clause, reason=obj.reason
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    @admin.display(description="motivering")
+    def reason_short(self, obj):
+        from django.utils.text import Truncator
+
+        return Truncator(obj.reason).chars(60)
+
+    @admin.display(description="beslutslogg (R-GEN-3)")
+    def decision_log(self, obj):
+        from teams.services.decisions import render_decision_log
+
+        return render_decision_log(obj)
 
 
 @admin.register(WalkOver)
 class WalkOverAdmin(SimpleHistoryAdmin):
-    list_display = ["match", "offender", "force_majeure", "status", "decided_by", "decided_at"]
-    list_filter = ["status"]
+    """R-TEAM-WO-1..3: only TK awards a W.O. A new W.O. goes through
+    teams.services.decisions.award_walkover (score by the season's rule, exclusion after a
+    second W.O. in the stage); "Återkalla" revokes with the reason from the action bar."""
+
+    list_display = [
+        "match",
+        "offender",
+        "force_majeure",
+        "rule_text",
+        "status",
+        "decided_by",
+        "decided_at",
+        "reason_short",
+    ]
+    list_filter = ["status", "force_majeure"]
     raw_id_fields = ["match", "offender"]
+    actions = ["revoke_walkovers"]
+    DECIDED = ["status", "requested_by", "requested_at", "decided_by", "decided_at", "rule_text"]
+
+    @property
+    def action_form(self):
+        from django import forms
+        from django.contrib.admin.helpers import ActionForm
+
+        class ReasonActionForm(ActionForm):
+            reason = forms.CharField(label="Motivering", required=False)
+
+        return ReasonActionForm
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return self.DECIDED
+        return ["match", "offender", "force_majeure", "reason", *self.DECIDED, "decision_log"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        base = super().get_form(request, obj, **kwargs)
+        if obj is not None:
+            return base
+
+        class WalkOverForm(base):
+            def clean(self):
+                from teams.services.decisions import walkover_problems
+
+                data = super().clean()
+                if data.get("match") and data.get("offender"):
+                    for v in walkover_problems(
+                        data["match"], data["offender"], data.get("reason") or ""
+                    ):
+                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                return data
+
+        return WalkOverForm
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        from teams.services.decisions import award_walkover
+
+        created = award_walkover(
+            request.user,
+            obj.match,
+            obj.offender,
+            reason=obj.reason,
+            force_majeure=obj.force_majeure,
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    @admin.action(description="Återkalla valda W.O. (ange motivering)")
+    def revoke_walkovers(self, request, queryset):
+        from django.contrib import messages
+        from django.core.exceptions import PermissionDenied
+
+        from teams.services.decisions import revoke_walkover
+        from ubf.services import ServiceError
+
+        for wo in queryset:
+            try:
+                revoke_walkover(request.user, wo, reason=request.POST.get("reason", ""))
+                messages.success(request, f"W.O. i {wo.match} återkallat.")
+            except ServiceError as exc:
+                for text in exc.messages():
+                    messages.error(request, f"{wo.match}: {text}")
+            except PermissionDenied as exc:
+                messages.error(request, str(exc))
+                return
+
+    @admin.display(description="motivering")
+    def reason_short(self, obj):
+        from django.utils.text import Truncator
+
+        return Truncator(obj.reason).chars(60)
+
+    @admin.display(description="beslutslogg (R-GEN-3)")
+    def decision_log(self, obj):
+        from teams.services.decisions import render_decision_log
+
+        return render_decision_log(obj)
 
 
 @admin.register(ExternalTeamPlay)
@@ -161,7 +480,100 @@ class ExternalTeamPlayAdmin(SimpleHistoryAdmin):
 
 @admin.register(Ruling)
 class RulingAdmin(SimpleHistoryAdmin):
-    list_display = ["match", "board_number", "td_names", "stage", "recorded_at"]
+    """R-RULING-1..3: a new ruling goes through teams.services.decisions.record_ruling; the
+    appeal steps (jury, Lagkommission) are services that record each step; "Lotta jury" draws
+    the jury with a recorded seed. The stage and the jury are read-only here."""
+
+    list_display = [
+        "match",
+        "board_number",
+        "td_names",
+        "td_category",
+        "stage",
+        "recorded_by",
+        "recorded_at",
+        "current_decision",
+    ]
     list_filter = ["stage", "td_category"]
     raw_id_fields = ["match", "playing_td_team"]
-    filter_horizontal = ["jury_teams"]
+    readonly_fields = ["stage", "jury_teams", "recorded_by", "recorded_at", "decision_log"]
+    actions = ["draw_juries"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        base = super().get_form(request, obj, **kwargs)
+        if obj is not None:
+            return base
+
+        class RulingForm(base):
+            def clean(self):
+                from teams.services.decisions import ruling_problems
+
+                data = super().clean()
+                if data.get("match"):
+                    for v in ruling_problems(
+                        data["match"],
+                        td_names=data.get("td_names") or "",
+                        td_category=data.get("td_category") or "",
+                        ruling=data.get("ruling") or "",
+                    ):
+                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                return data
+
+        return RulingForm
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return super().save_model(request, obj, form, change)
+        from teams.services.decisions import record_ruling
+
+        created = record_ruling(
+            request.user,
+            obj.match,
+            td_names=obj.td_names,
+            td_category=obj.td_category,
+            board_number=obj.board_number,
+            hands=obj.hands,
+            auction=obj.auction,
+            play=obj.play,
+            why_called=obj.why_called,
+            ruling=obj.ruling,
+            involved=obj.involved,
+        )
+        if obj.playing_td_team_id:
+            created.playing_td_team_id = obj.playing_td_team_id
+            created.save(update_fields=["playing_td_team"])
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    @admin.action(description="Lotta jury (3 lag som inte är inblandade)")
+    def draw_juries(self, request, queryset):
+        from django.contrib import messages
+        from django.core.exceptions import PermissionDenied
+
+        from teams.services.decisions import draw_jury
+        from ubf.services import ServiceError
+
+        for ruling in queryset:
+            try:
+                draw_jury(request.user, ruling)
+                names = ", ".join(t.name for t in ruling.jury_teams.all())
+                messages.success(request, f"Jury lottad för {ruling.match}: {names}.")
+            except ServiceError as exc:
+                for text in exc.messages():
+                    messages.error(request, f"{ruling.match}: {text}")
+            except PermissionDenied as exc:
+                messages.error(request, str(exc))
+                return
+
+    @admin.display(description="senaste beslut")
+    def current_decision(self, obj):
+        from django.utils.text import Truncator
+
+        text = obj.lagkommission_decision or obj.jury_decision or obj.ruling
+        return Truncator(text).chars(60)
+
+    @admin.display(description="beslutslogg (R-GEN-3)")
+    def decision_log(self, obj):
+        from teams.services.decisions import render_decision_log
+
+        return render_decision_log(obj)

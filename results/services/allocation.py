@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from results.models import AllocationRun, Lot
+from results.services.lots import lot_precedence, use_precedence
 from ubf.rules import allocation as alloc_rules
 from ubf.rules import replacement
 
@@ -41,31 +42,6 @@ def _seed(*parts: Any) -> int:
     return int(digest[:12], 16)
 
 
-def precedence_holders(kind: str, season, venue_keys, *, exclude: dict | None = None) -> list[str]:
-    """R-ALLOC-5: venues that lost a lot of the same kind within the configured number of
-    seasons and have not used that precedence yet, oldest first. ``exclude`` filters out the
-    lots of the competition being allocated (a lot gives precedence in the *next* such lot)."""
-    rules = season.rules()
-    wanted = set(venue_keys)
-    lots = (
-        Lot.objects.filter(
-            kind=kind,
-            precedence_used_by__isnull=True,
-            season__start_year__gt=season.start_year - rules.lot_precedence_seasons,
-            season__start_year__lte=season.start_year,
-        )
-        .exclude(**(exclude or {"pk": None}))
-        .select_related("season")
-        .order_by("season__start_year", "drawn_at", "id")
-    )
-    out: list[str] = []
-    for lot in lots:
-        for key in lot.losers:
-            if key in wanted and key not in out:
-                out.append(key)
-    return out
-
-
 def allocate_final(
     *,
     kind: str,
@@ -84,7 +60,7 @@ def allocate_final(
     complete = all(v.complete for v in venues) and bool(venues)
     seats = max(0, final_size - len(direct))
     counts = {v.key: v.entries for v in venues}
-    precedence = precedence_holders(kind, season, counts, exclude={competition_field: competition})
+    precedence = lot_precedence(kind, season, counts, exclude_competition=competition)
     recorded = list(
         Lot.objects.filter(kind=kind, season=season, **{competition_field: competition})
     )
@@ -123,7 +99,7 @@ def allocate_final(
             )
             lots_recorded.append(row)
             for used in lot.by_precedence:
-                _mark_used(kind, used, row)
+                use_precedence(row, used)
 
     rankings = {v.key: v.ranking for v in venues}
     struck = set().union(*(v.struck for v in venues)) if venues else set()
@@ -210,13 +186,3 @@ def allocate_final(
         },
     )
     return run, allocation, holders, chain
-
-
-def _mark_used(kind: str, venue: str, by: Lot) -> None:
-    """The venue's oldest unused precedence is used up by the lot ``by`` (R-ALLOC-5)."""
-    unused = Lot.objects.filter(kind=kind, precedence_used_by__isnull=True).exclude(pk=by.pk)
-    for lot in unused.order_by("season__start_year", "drawn_at", "id"):
-        if venue in lot.losers:
-            lot.precedence_used_by = by
-            lot.save(update_fields=["precedence_used_by"])
-            return

@@ -1,0 +1,881 @@
+"""Pair qualifier heats: registration by the arranging club(s), TK's decision, moving and
+cancelling before and after the registration deadline, the invitation, and the direct final.
+
+Clauses: R-PAIR-KVAL-1 (period, deadline, Dam), R-PAIR-KVAL-2 (changes after the deadline),
+R-PAIR-KVAL-3 (invitation), R-PAIR-KVAL-5 (heat type declared), R-PAIR-KVAL-6 (sessions),
+R-PAIR-DF-1 (direct final), R-GEN-3 (TK decisions recorded with who, when, why).
+
+The change requests (:func:`request_heat_change`, :func:`decide_heat_change`) serve team heats
+too (``teams.services.heats`` re-exports them), as do the small helpers in the first section.
+Every service: permission first (``ubf.permissions``), then every check (``ubf.rules``), then
+the writes, in one transaction; a refusal raises before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+
+from clubs.models import Club, Decided, Decision
+from pairs.models import HeatChangeRequest, HeatStatus, PairCompetition, PairHeat
+from ubf import clock
+from ubf.permissions import can_act_for_club, can_manage_pair_heat, can_manage_team_heat, is_tk
+from ubf.rules.heats import (
+    change_needs_tk_approval,
+    direct_final_notice,
+    heat_registration_violations,
+    heat_session_violations,
+    invitation_violations,
+)
+from ubf.rules.types import Discipline, HeatType
+from ubf.rules.violations import Severity, Violation
+from ubf.services import raise_on_errors, record_decision, require
+
+#: A heat that still counts: applied for or approved (not rejected, not cancelled).
+ACTIVE = (HeatStatus.APPLIED, HeatStatus.APPROVED)
+
+# ---------------------------------------------------------------------------------------------
+# Helpers shared with teams.services.heats
+# ---------------------------------------------------------------------------------------------
+
+
+def v(clause: str, sv: str, en: str, severity: Severity = Severity.ERROR, **data) -> Violation:
+    return Violation(clause=clause, message_sv=sv, message_en=en, severity=severity, data=data)
+
+
+def get_obj(model, obj_or_id):
+    """A model instance from an instance or a primary key."""
+    if isinstance(obj_or_id, model):
+        return obj_or_id
+    return model.objects.get(pk=obj_or_id)
+
+
+def locked(model, obj_or_id, *related: str):
+    """Re-read a row for update inside the service's transaction (a no-op lock on SQLite)."""
+    pk = obj_or_id.pk if isinstance(obj_or_id, model) else obj_or_id
+    qs = model.objects.select_related(*related) if related else model.objects.all()
+    return qs.select_for_update(of=("self",)).get(pk=pk)
+
+
+def arranging_clubs(clubs: Iterable) -> tuple[list[Club], list]:
+    """The clubs named (Club rows or ids, duplicates once) and the ids that do not exist."""
+    ids = []
+    for item in clubs or ():
+        ids.append(item.pk if isinstance(item, Club) else int(item))
+    ids = list(dict.fromkeys(ids))
+    found = {c.pk: c for c in Club.objects.filter(pk__in=ids).select_related("district")}
+    return [found[i] for i in ids if i in found], [i for i in ids if i not in found]
+
+
+def require_for_clubs(user, clubs: list[Club]) -> None:
+    """Permission: TK, or a user who acts for EVERY arranging club (a joint heat needs an
+    official of each club, or TK)."""
+    allowed = is_tk(user) or (bool(clubs) and all(can_act_for_club(user, c.pk) for c in clubs))
+    require(
+        allowed,
+        "Du kan bara anmäla kvalheat för klubbar du företräder (eller som UBF TK).",
+        "You may only register heats for clubs you act for (or as UBF TK).",
+    )
+
+
+def unknown_club_violations(missing: list, clause: str) -> list[Violation]:
+    if not missing:
+        return []
+    return [
+        v(
+            clause,
+            f"Okända klubbar: {', '.join(map(str, missing))}.",
+            f"Unknown clubs: {', '.join(map(str, missing))}.",
+            clubs=missing,
+        )
+    ]
+
+
+def reason_violations(reason: str | None, clause: str = "R-GEN-3") -> list[Violation]:
+    """R-GEN-3: a decision against someone (a rejection) says why."""
+    if (reason or "").strip():
+        return []
+    return [
+        v(
+            clause,
+            "Ange skälet till beslutet; det sparas och visas för klubben.",
+            "Give the reason for the decision; it is recorded and shown to the club.",
+        )
+    ]
+
+
+def text_violations(value: str | None, clause: str, sv: str, en: str) -> list[Violation]:
+    return [] if (value or "").strip() else [v(clause, sv, en)]
+
+
+def direct_change_violations(
+    user, status: str, deadline: date | None, today: date, what_sv: str, what_en: str
+) -> list[Violation]:
+    """R-PAIR-KVAL-2: the club may move or cancel its heat itself up to the registration
+    deadline; after it, only with UBF's explicit consent (a request TK decides, or TK itself)."""
+    out: list[Violation] = []
+    if status not in ACTIVE:
+        out.append(
+            v(
+                "R-PAIR-KVAL-2",
+                f"Heatet är {HeatStatus(status).label} och kan inte {what_sv}.",
+                f"The heat is {HeatStatus(status).value} and cannot be {what_en}.",
+                status=status,
+            )
+        )
+    if deadline is not None and change_needs_tk_approval(today, deadline) and not is_tk(user):
+        out.append(
+            v(
+                "R-PAIR-KVAL-2",
+                f"Sista anmälningsdag för kvalheat ({deadline}) har passerat. Därefter får klubben "
+                f"inte {what_sv} heatet utan UBF:s uttryckliga medgivande: skicka en "
+                "ändringsbegäran till UBF TK.",
+                f"The heat registration deadline ({deadline}) has passed. After it the club may "
+                f"not have the heat {what_en} without UBF's explicit consent: send a change "
+                "request to UBF TK.",
+                deadline=deadline,
+                today=today,
+            )
+        )
+    return out
+
+
+def shifted_dates(
+    old_first: date, old_second: date | None, new_first: date, new_second: date | None
+) -> tuple[date, date | None]:
+    """A move given by its new first date keeps the heat's length: the second date (session 2
+    of a pairs heat, the last day of a team heat) moves by as many days, unless given."""
+    if new_second is not None or old_second is None:
+        return new_first, new_second
+    return new_first, old_second + (new_first - old_first)
+
+
+def recompute_later(**ids) -> None:
+    from results import recompute
+
+    recompute.request_recompute(**ids)
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks
+# ---------------------------------------------------------------------------------------------
+
+
+def pair_schedule_violations(
+    competition: PairCompetition,
+    session1_date: date | None,
+    session2_date: date | None = None,
+    *,
+    registered_on: date | None = None,
+    rules=None,
+) -> list[Violation]:
+    """R-PAIR-KVAL-1: every play date inside the discipline's qualifying period, no heats in Dam
+    and, when ``registered_on`` is given, registered by the deadline. R-PAIR-KVAL-6: at most
+    ``rules.heat_max_sessions`` sessions, the second after the first. R-PAIR-DF-1: no heats
+    once TK has decided on a direct final."""
+    rules = rules or competition.season.rules()
+    start = competition.qualifying_start
+    end = competition.qualifying_end
+    deadline = competition.heat_registration_deadline
+    dates = [d for d in (session1_date, session2_date) if d is not None]
+    out: list[Violation] = []
+    if competition.discipline != Discipline.DAM and None in (start, end, deadline):
+        out.append(
+            v(
+                "R-PAIR-KVAL-1",
+                f"UBF TK har inte fastställt kvalperiod och sista anmälningsdag för {competition};"
+                " kvalheat kan inte anmälas ännu.",
+                f"UBF TK has not set the qualifying period and registration deadline for "
+                f"{competition}; heats cannot be registered yet.",
+            )
+        )
+    # Without a registration date only the play dates are checked (the deadline stands in).
+    out += heat_registration_violations(
+        dates,
+        start or date.min,
+        end or date.max,
+        registered_on if registered_on is not None else (deadline or date.max),
+        deadline or date.max,
+        discipline=competition.discipline,
+    )
+    out += heat_session_violations([()] * len(dates), rules)
+    if session1_date is not None and session2_date is not None and session2_date <= session1_date:
+        out.append(
+            v(
+                "R-PAIR-KVAL-6",
+                f"Speltillfälle 2 ({session2_date}) måste ligga efter speltillfälle 1 "
+                f"({session1_date}).",
+                f"Session 2 ({session2_date}) must come after session 1 ({session1_date}).",
+            )
+        )
+    if competition.is_direct_final:
+        out.append(
+            v(
+                "R-PAIR-DF-1",
+                f"UBF TK har beslutat om direktfinal i {competition}; inga klubbkval spelas.",
+                f"UBF TK has decided on a direct final in {competition}; there are no club "
+                "qualifiers.",
+            )
+        )
+    return out
+
+
+def _invitation_field_violations(
+    session1_date: date | None,
+    requires_preregistration: bool,
+    last_registration_day: date | None,
+    pair_limit: int | None,
+) -> list[Violation]:
+    """R-PAIR-KVAL-3: the last registration day where pre-registration is required (not after
+    the start), and a pair limit, when there is one, of at least one pair."""
+    out: list[Violation] = []
+    if requires_preregistration and last_registration_day is None:
+        out.append(
+            v(
+                "R-PAIR-KVAL-3",
+                "Föranmälan krävs: ange sista anmälningsdag.",
+                "Pre-registration is required: give the last registration day.",
+            )
+        )
+    if last_registration_day and session1_date and last_registration_day > session1_date:
+        out.append(
+            v(
+                "R-PAIR-KVAL-3",
+                f"Sista anmälningsdag ({last_registration_day}) ligger efter heatets start "
+                f"({session1_date}).",
+                f"The last registration day ({last_registration_day}) is after the heat starts "
+                f"({session1_date}).",
+            )
+        )
+    if pair_limit is not None and int(pair_limit) < 1:
+        out.append(
+            v(
+                "R-PAIR-KVAL-3",
+                "Högsta antal par måste vara minst 1 (lämna tomt om antalet inte är begränsat).",
+                "The pair limit must be at least 1 (leave it empty for no limit).",
+            )
+        )
+    return out
+
+
+def parse_fee(value, clause: str, what_sv: str, what_en: str) -> tuple[Decimal | None, list]:
+    try:
+        amount = Decimal(str(value))
+    except (InvalidOperation, TypeError, ValueError):
+        amount = None
+    if amount is None or not amount.is_finite() or amount < 0:
+        return None, [
+            v(clause, f"Ange {what_sv} i kronor (0 eller mer).", f"Give the {what_en} in SEK.")
+        ]
+    return amount, []
+
+
+# ---------------------------------------------------------------------------------------------
+# Registration and TK's decision
+# ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def register_pair_heat(
+    user,
+    competition,
+    clubs,
+    *,
+    name: str,
+    heat_type: str,
+    session1_date: date,
+    session2_date: date | None = None,
+    venue: str,
+    table_fee,
+    invitation_url: str = "",
+    invitation_file=None,
+    requires_preregistration: bool = False,
+    last_registration_day: date | None = None,
+    pair_limit: int | None = None,
+) -> PairHeat:
+    """R-PAIR-KVAL-1, -3, -5, -6: a club official (of every arranging club; joint heats are
+    allowed) or TK registers a qualifier heat with TK. It is saved as *applied*, registered
+    today; an invitation given now counts as sent today (R-PAIR-KVAL-3)."""
+    competition = get_obj(PairCompetition, competition)
+    club_list, missing = arranging_clubs(clubs)
+    require_for_clubs(user, club_list)
+
+    today = clock.today()
+    rules = competition.season.rules()
+    violations = unknown_club_violations(missing, "R-PAIR-KVAL-1")
+    if not club_list and not missing:
+        violations.append(
+            v(
+                "R-PAIR-KVAL-1",
+                "Ange vilken klubb (eller vilka klubbar) som arrangerar heatet.",
+                "Name the club (or clubs) arranging the heat.",
+            )
+        )
+    violations += text_violations(
+        name, "R-PAIR-KVAL-3", "Ge kvalheatet ett namn.", "Give the heat a name."
+    )
+    violations += text_violations(venue, "R-PAIR-KVAL-3", "Ange spelplats.", "Give the venue.")
+    if heat_type not in HeatType._value2member_map_:
+        violations.append(
+            v(
+                "R-PAIR-KVAL-5",
+                "Ange i anmälan om heatet är silverkval eller bronskval.",
+                "State in the registration whether the heat is a silver or a bronze heat.",
+                heat_type=heat_type,
+            )
+        )
+    violations += pair_schedule_violations(
+        competition, session1_date, session2_date, registered_on=today, rules=rules
+    )
+    violations += _invitation_field_violations(
+        session1_date, requires_preregistration, last_registration_day, pair_limit
+    )
+    fee, fee_violations = parse_fee(table_fee, "R-PAIR-FEE-1", "bordsavgiften", "table fee")
+    violations += fee_violations
+    raise_on_errors(violations)
+
+    has_invitation = bool(invitation_url or invitation_file)
+    heat = PairHeat(
+        competition=competition,
+        name=name.strip(),
+        heat_type=heat_type,
+        venue=venue.strip(),
+        session1_date=session1_date,
+        session2_date=session2_date,
+        table_fee=fee,
+        invitation_url=invitation_url or "",
+        invitation_sent_on=today if has_invitation else None,
+        requires_preregistration=requires_preregistration,
+        last_registration_day=last_registration_day,
+        pair_limit=pair_limit,
+        status=HeatStatus.APPLIED,
+        registered_on=today,
+    )
+    if invitation_file:
+        heat.invitation_file = invitation_file
+    heat.save()
+    heat.clubs.set(club_list)
+    return heat
+
+
+@transaction.atomic
+def decide_pair_heat(user, heat, approve: bool, reason: str = "") -> PairHeat:
+    """R-GEN-3, R-PAIR-KVAL-1: TK approves (the dates are checked again) or rejects (with a
+    reason) a heat; the decision is recorded with who, when and why."""
+    require(
+        is_tk(user),
+        "Bara UBF TK kan godkänna eller avslå kvalheat.",
+        "Only UBF TK may approve or reject heats.",
+    )
+    heat = locked(PairHeat, heat, "competition__season")
+    competition = heat.competition
+    new = HeatStatus.APPROVED if approve else HeatStatus.REJECTED
+    violations: list[Violation] = []
+    if heat.status in (HeatStatus.CANCELLED, new):
+        violations.append(
+            v(
+                "R-GEN-3",
+                f"Heatet {heat.name} är redan {heat.get_status_display()}.",
+                f"The heat {heat.name} is already {heat.status}.",
+            )
+        )
+    if approve:
+        violations += pair_schedule_violations(
+            competition, heat.session1_date, heat.session2_date, registered_on=heat.registered_on
+        )
+    else:
+        violations += reason_violations(reason)
+    raise_on_errors(violations)
+
+    previous = heat.status
+    heat.status = new
+    heat.save(update_fields=["status"])
+    record_decision(
+        "pairs.heat.approved" if approve else "pairs.heat.rejected",
+        heat,
+        user=user,
+        reason=(reason or "").strip(),
+        clause="R-PAIR-KVAL-1",
+        season=competition.season,
+        previous_status=previous,
+        session1_date=heat.session1_date,
+        session2_date=heat.session2_date,
+        registered_on=heat.registered_on,
+        clubs=list(heat.clubs.values_list("name", flat=True)),
+    )
+    recompute_later(pair_competition_id=competition.pk)
+    return heat
+
+
+# ---------------------------------------------------------------------------------------------
+# Changes: directly before the deadline, by request after it (R-PAIR-KVAL-2)
+# ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def move_pair_heat(
+    user, heat, *, session1_date: date, session2_date: date | None = None, reason: str = ""
+) -> PairHeat:
+    """R-PAIR-KVAL-2: the arranging club moves its heat up to the registration deadline (TK at
+    any time, recorded as a decision); after it the club must use :func:`request_heat_change`.
+    The new dates must satisfy R-PAIR-KVAL-1 and R-PAIR-KVAL-6."""
+    heat = get_obj(PairHeat, heat)
+    require(
+        can_manage_pair_heat(user, heat),
+        "Du kan bara ändra kvalheat som din klubb arrangerar.",
+        "You may only change heats your club arranges.",
+    )
+    heat = locked(PairHeat, heat, "competition__season")
+    competition = heat.competition
+    violations = direct_change_violations(
+        user,
+        heat.status,
+        competition.heat_registration_deadline,
+        clock.today(),
+        "flytta",
+        "moved",
+    )
+    violations += pair_schedule_violations(competition, session1_date, session2_date)
+    raise_on_errors(violations)
+
+    old = (heat.session1_date, heat.session2_date)
+    heat.session1_date, heat.session2_date = session1_date, session2_date
+    heat.save(update_fields=["session1_date", "session2_date"])
+    if is_tk(user):
+        record_decision(
+            "pairs.heat.moved",
+            heat,
+            user=user,
+            reason=(reason or "").strip(),
+            clause="R-PAIR-KVAL-2",
+            season=competition.season,
+            old_dates=old,
+            new_dates=(session1_date, session2_date),
+        )
+    return heat
+
+
+@transaction.atomic
+def cancel_pair_heat(user, heat, reason: str = "") -> PairHeat:
+    """R-PAIR-KVAL-2: the arranging club cancels its heat up to the registration deadline (TK
+    at any time, recorded as a decision); after it the club must use
+    :func:`request_heat_change`."""
+    heat = get_obj(PairHeat, heat)
+    require(
+        can_manage_pair_heat(user, heat),
+        "Du kan bara ändra kvalheat som din klubb arrangerar.",
+        "You may only change heats your club arranges.",
+    )
+    heat = locked(PairHeat, heat, "competition__season")
+    competition = heat.competition
+    violations = direct_change_violations(
+        user,
+        heat.status,
+        competition.heat_registration_deadline,
+        clock.today(),
+        "ställa in",
+        "cancelled",
+    )
+    raise_on_errors(violations)
+
+    previous = heat.status
+    heat.status = HeatStatus.CANCELLED
+    heat.save(update_fields=["status"])
+    if is_tk(user):
+        record_decision(
+            "pairs.heat.cancelled",
+            heat,
+            user=user,
+            reason=(reason or "").strip(),
+            clause="R-PAIR-KVAL-2",
+            season=competition.season,
+            previous_status=previous,
+        )
+    if previous == HeatStatus.APPROVED:
+        recompute_later(pair_competition_id=competition.pk)
+    return heat
+
+
+def _heat_kind(heat) -> str:
+    from teams.models import TeamHeat
+
+    if isinstance(heat, PairHeat):
+        return "pairs"
+    if isinstance(heat, TeamHeat):
+        return "teams"
+    raise TypeError(f"not a heat: {heat!r}")
+
+
+def _heat_dates(heat) -> tuple[date, date | None]:
+    if isinstance(heat, PairHeat):
+        return heat.session1_date, heat.session2_date
+    return heat.first_date, heat.last_date
+
+
+def _schedule_violations_for(heat, first: date | None, second: date | None) -> list[Violation]:
+    if isinstance(heat, PairHeat):
+        return pair_schedule_violations(heat.competition, first, second)
+    from teams.services.heats import team_schedule_violations
+
+    return team_schedule_violations(heat.competition, first, second)
+
+
+@transaction.atomic
+def request_heat_change(
+    user,
+    heat,
+    kind: str,
+    new_first_date: date | None = None,
+    new_second_date: date | None = None,
+    reason: str = "",
+) -> HeatChangeRequest:
+    """R-PAIR-KVAL-2: the arranging club (or a team heat's responsible) asks UBF TK to move or
+    cancel a heat (a pairs heat or a team heat). A move is given by the new first date and, if
+    it changes otherwise, the new second date (session 2 / last day); the dates are checked now
+    and again when TK decides. One open request per heat at a time."""
+    kind_name = _heat_kind(heat)
+    if kind_name == "pairs":
+        allowed = can_manage_pair_heat(user, heat)
+    else:
+        allowed = can_manage_team_heat(user, heat)
+    require(
+        allowed,
+        "Du kan bara begära ändring av kvalheat som din klubb arrangerar.",
+        "You may only request changes to heats your club arranges.",
+    )
+    heat = locked(type(heat), heat, "competition__season")
+    violations: list[Violation] = []
+    if kind not in HeatChangeRequest.Kind.values:
+        violations.append(
+            v(
+                "R-PAIR-KVAL-2",
+                "Ange om heatet ska flyttas eller ställas in.",
+                "Say whether the heat is to be moved or cancelled.",
+                kind=kind,
+            )
+        )
+    if heat.status not in ACTIVE:
+        violations.append(
+            v(
+                "R-PAIR-KVAL-2",
+                f"Heatet är {heat.get_status_display()} och kan inte ändras.",
+                f"The heat is {heat.status} and cannot be changed.",
+            )
+        )
+    open_requests = HeatChangeRequest.objects.filter(status=Decided.Status.REQUESTED)
+    open_requests = open_requests.filter(
+        **({"pair_heat": heat} if kind_name == "pairs" else {"team_heat": heat})
+    )
+    if open_requests.exists():
+        violations.append(
+            v(
+                "R-PAIR-KVAL-2",
+                "Det finns redan en obesvarad ändringsbegäran för heatet.",
+                "There is already an open change request for this heat.",
+            )
+        )
+    first = second = None
+    if kind == HeatChangeRequest.Kind.MOVE:
+        if new_first_date is None:
+            violations.append(v("R-PAIR-KVAL-2", "Ange det nya datumet.", "Give the new date."))
+        else:
+            old_first, old_second = _heat_dates(heat)
+            first, second = shifted_dates(old_first, old_second, new_first_date, new_second_date)
+            violations += _schedule_violations_for(heat, first, second)
+    raise_on_errors(violations)
+
+    return HeatChangeRequest.objects.create(
+        pair_heat=heat if kind_name == "pairs" else None,
+        team_heat=heat if kind_name == "teams" else None,
+        kind=kind,
+        new_first_date=first,
+        new_second_date=second,
+        request_reason=(reason or "").strip(),
+        requested_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+
+
+@transaction.atomic
+def decide_heat_change(user, request, approve: bool, reason: str = "") -> HeatChangeRequest:
+    """R-PAIR-KVAL-2, R-GEN-3: TK approves a change request (applied at once; a move's dates are
+    checked again) or rejects it (with a reason); recorded with who, when and why."""
+    require(
+        is_tk(user),
+        "Bara UBF TK kan godkänna eller avslå en ändring av ett kvalheat.",
+        "Only UBF TK may approve or reject a heat change.",
+    )
+    request = locked(HeatChangeRequest, request)
+    heat = request.pair_heat or request.team_heat
+    kind_name = _heat_kind(heat)
+    heat = locked(type(heat), heat, "competition__season")
+    violations: list[Violation] = []
+    if request.status != Decided.Status.REQUESTED:
+        violations.append(
+            v(
+                "R-GEN-3",
+                f"Begäran är redan {request.get_status_display()}.",
+                f"The request is already {request.status}.",
+            )
+        )
+    if not approve:
+        violations += reason_violations(reason)
+    else:
+        if heat.status not in ACTIVE:
+            violations.append(
+                v(
+                    "R-PAIR-KVAL-2",
+                    f"Heatet är {heat.get_status_display()} och kan inte ändras.",
+                    f"The heat is {heat.status} and cannot be changed.",
+                )
+            )
+        if request.kind == HeatChangeRequest.Kind.MOVE:
+            violations += _schedule_violations_for(
+                heat, request.new_first_date, request.new_second_date
+            )
+    raise_on_errors(violations)
+
+    old_dates = _heat_dates(heat)
+    previous_status = heat.status
+    if approve:
+        if request.kind == HeatChangeRequest.Kind.CANCEL:
+            heat.status = HeatStatus.CANCELLED
+            heat.save(update_fields=["status"])
+        elif kind_name == "pairs":
+            heat.session1_date = request.new_first_date
+            heat.session2_date = request.new_second_date
+            heat.save(update_fields=["session1_date", "session2_date"])
+        else:
+            heat.first_date = request.new_first_date
+            heat.last_date = request.new_second_date or request.new_first_date
+            heat.save(update_fields=["first_date", "last_date"])
+    request.status = Decided.Status.GRANTED if approve else Decided.Status.REJECTED
+    request.decided_by = user
+    request.decided_at = clock.now()
+    request.reason = (reason or "").strip()
+    request.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+    record_decision(
+        f"{kind_name}.heat_change.{'granted' if approve else 'rejected'}",
+        request,
+        user=user,
+        reason=request.reason,
+        clause="R-PAIR-KVAL-2",
+        season=heat.competition.season,
+        kind=request.kind,
+        heat_id=heat.pk,
+        heat=str(heat),
+        old_dates=old_dates,
+        new_dates=_heat_dates(heat)
+        if approve
+        else (request.new_first_date, request.new_second_date),
+        previous_status=previous_status,
+    )
+    if approve and previous_status == HeatStatus.APPROVED:
+        key = "pair_competition_id" if kind_name == "pairs" else "team_competition_id"
+        recompute_later(**{key: heat.competition_id})
+    return request
+
+
+# ---------------------------------------------------------------------------------------------
+# Invitation (R-PAIR-KVAL-3)
+# ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def record_invitation(
+    user,
+    heat,
+    *,
+    sent_on: date | None = None,
+    url: str = "",
+    file=None,
+    last_registration_day: date | None = None,
+    pair_limit: int | None = None,
+) -> PairHeat:
+    """R-PAIR-KVAL-3: the arranging club records the electronic invitation (a link or a file)
+    sent to TK's chair on ``sent_on`` (default today), with the last registration day and the
+    pair limit it states (``None`` keeps what the heat already has). A late or incomplete
+    invitation is saved; :func:`invitation_problems` then flags it."""
+    heat = get_obj(PairHeat, heat)
+    require(
+        can_manage_pair_heat(user, heat),
+        "Du kan bara registrera inbjudan för kvalheat som din klubb arrangerar.",
+        "You may only record the invitation of heats your club arranges.",
+    )
+    heat = locked(PairHeat, heat, "competition__season")
+    today = clock.today()
+    sent_on = sent_on or today
+    last_day = last_registration_day or heat.last_registration_day
+    limit = pair_limit if pair_limit is not None else heat.pair_limit
+    violations: list[Violation] = []
+    if heat.status not in ACTIVE:
+        violations.append(
+            v(
+                "R-PAIR-KVAL-3",
+                f"Heatet är {heat.get_status_display()}.",
+                f"The heat is {heat.status}.",
+            )
+        )
+    if sent_on > today:
+        violations.append(
+            v(
+                "R-PAIR-KVAL-3",
+                f"Inbjudan kan inte ha skickats {sent_on}: det är i framtiden.",
+                f"The invitation cannot have been sent on {sent_on}: that is in the future.",
+            )
+        )
+    if not (url or file or heat.invitation_url or heat.invitation_file):
+        violations.append(
+            v(
+                "R-PAIR-KVAL-3",
+                "Inbjudan ska skickas elektroniskt: bifoga en fil eller ange en länk.",
+                "The invitation is electronic: attach a file or give a link.",
+            )
+        )
+    violations += _invitation_field_violations(heat.session1_date, False, last_day, limit)
+    raise_on_errors(violations)
+
+    if url:
+        heat.invitation_url = url
+    if file:
+        heat.invitation_file = file
+    heat.invitation_sent_on = sent_on
+    heat.last_registration_day = last_day
+    heat.pair_limit = limit
+    heat.save()
+    return heat
+
+
+def invitation_problems(heat: PairHeat, today: date | None = None) -> list[Violation]:
+    """R-PAIR-KVAL-3: the invitation's flags for TK and the club (WARNING violations): not sent
+    although ``invitation_days_before`` (season configuration, 28) days before the start have
+    come, sent late, or no last registration day where pre-registration is required. A heat
+    that is not (yet) late has no flag; a rejected or cancelled heat none."""
+    if heat.status not in ACTIVE:
+        return []
+    today = today or clock.today()
+    found = invitation_violations(
+        heat.session1_date,
+        heat.invitation_sent_on,
+        heat.last_registration_day is not None,
+        heat.requires_preregistration,
+        rules=heat.competition.season.rules(),
+    )
+    not_yet_due = [
+        x
+        for x in found
+        if heat.invitation_sent_on is None and "due_by" in x.data and today <= x.data["due_by"]
+    ]
+    return [x for x in found if x not in not_yet_due]
+
+
+# ---------------------------------------------------------------------------------------------
+# Direct final (R-PAIR-DF-1), shared with teams
+# ---------------------------------------------------------------------------------------------
+
+
+def arranging_club_count(competition: PairCompetition) -> int:
+    """The clubs arranging an approved heat in the discipline (R-PAIR-DF-1)."""
+    return (
+        Club.objects.filter(
+            pair_heats__competition=competition, pair_heats__status=HeatStatus.APPROVED
+        )
+        .distinct()
+        .count()
+    )
+
+
+def direct_final_needed(competition: PairCompetition) -> Violation | None:
+    """R-PAIR-DF-1: fewer than two clubs arrange approved heats: the notice for TK (decide by
+    the end of the qualifying period), or ``None`` when the heats go ahead."""
+    return direct_final_notice(
+        arranging_club_count(competition),
+        decide_by=competition.qualifying_end,
+        rules=competition.season.rules(),
+    )
+
+
+def decide_direct_final_for(
+    user,
+    competition,
+    direct: bool,
+    reason: str,
+    *,
+    notice: Violation | None,
+    arranging: int,
+    teams: bool,
+):
+    """The direct-final decision for a pair or team competition (already locked)."""
+    clause = "R-TEAM-DF-1" if teams else "R-PAIR-DF-1"
+    violations: list[Violation] = []
+    if bool(notice) != bool(direct) and not (reason or "").strip():
+        violations.append(
+            v(
+                clause,
+                f"{arranging} klubb(ar) arrangerar godkända kval; beslutet går emot "
+                "huvudregeln, så ange skälet.",
+                f"{arranging} club(s) arrange approved heats; the decision departs from the "
+                "rule, so give the reason.",
+                arranging_clubs=arranging,
+            )
+        )
+    raise_on_errors(violations)
+    if not (reason or "").strip():
+        reason = (
+            notice.message_sv if notice else f"{arranging} klubbar arrangerar kval; kvalen spelas."
+        )
+    today = clock.today()
+    competition.is_direct_final = bool(direct)
+    competition.save(update_fields=["is_direct_final"])
+    app = "teams" if teams else "pairs"
+    record_decision(
+        f"{app}.direct_final.decided",
+        competition,
+        user=user,
+        reason=reason.strip(),
+        clause=clause,
+        season=competition.season,
+        direct=bool(direct),
+        arranging_clubs=arranging,
+        qualifying_end=competition.qualifying_end,
+        after_qualifying_end=bool(
+            competition.qualifying_end and today > competition.qualifying_end
+        ),
+    )
+    key = "team_competition_id" if teams else "pair_competition_id"
+    recompute_later(**{key: competition.pk})
+    return competition
+
+
+def direct_final_decided(competition) -> bool:
+    """Whether TK has recorded a direct-final decision for the competition."""
+    return Decision.objects.filter(
+        action__endswith=".direct_final.decided",
+        object_type=competition._meta.label_lower,
+        object_id=competition.pk,
+    ).exists()
+
+
+@transaction.atomic
+def decide_direct_final(user, competition, direct: bool, reason: str = "") -> PairCompetition:
+    """R-PAIR-DF-1, R-GEN-3: TK decides (at the latest when the qualifying period ends) whether
+    the discipline is played as a direct final on the final's date. Deciding against the rule
+    (a direct final although two clubs arrange heats, or none although fewer do) needs a
+    reason; the decision is recorded with who, when and why."""
+    require(
+        is_tk(user),
+        "Bara UBF TK beslutar om direktfinal.",
+        "Only UBF TK decides on a direct final.",
+    )
+    competition = locked(PairCompetition, competition, "season")
+    return decide_direct_final_for(
+        user,
+        competition,
+        direct,
+        reason,
+        notice=direct_final_needed(competition),
+        arranging=arranging_club_count(competition),
+        teams=False,
+    )

@@ -1,0 +1,607 @@
+"""Team qualifier heats: registration by the arranging club(s), TK's decision, moving and
+cancelling, the check when entries close, moving a team to another heat, and the direct final.
+
+Clauses: R-TEAM-REG-1 (registration with the invitation), R-TEAM-KVAL-1 (period, one heat per
+club and season, joint heats), R-TEAM-KVAL-2 (fewer than four teams at close), R-TEAM-KVAL-3
+(a named heat responsible), R-TEAM-KVAL-5 (8–24 boards per match), R-TEAM-FEE-1/-2 (fees),
+R-TEAM-DF-1 (direct final), R-GEN-3 (TK decisions recorded). Moving or cancelling a team heat
+after the registration deadline follows R-PAIR-KVAL-2 by analogy (the regulations say nothing
+of team heats here): a change request TK decides (:func:`request_heat_change`,
+:func:`decide_heat_change`, shared with pairs heats and re-exported here).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Max, Q
+
+from pairs.models import HeatStatus
+from pairs.services.heats import (
+    ACTIVE,
+    arranging_clubs,
+    decide_direct_final_for,
+    decide_heat_change,
+    direct_change_violations,
+    get_obj,
+    locked,
+    parse_fee,
+    reason_violations,
+    recompute_later,
+    request_heat_change,
+    require_for_clubs,
+    shifted_dates,
+    text_violations,
+    unknown_club_violations,
+    v,
+)
+from teams.models import Match, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
+from ubf import clock
+from ubf.permissions import can_manage_team_heat, is_tk
+from ubf.rules.heats import (
+    direct_final_notice,
+    heat_registration_violations,
+    team_heat_board_violations,
+    team_heat_club_violations,
+    too_few_teams_at_close,
+)
+from ubf.rules.violations import Violation
+from ubf.services import raise_on_errors, record_decision, require
+
+__all__ = [
+    "cancel_team_heat",
+    "decide_direct_final",
+    "decide_heat_change",
+    "decide_team_heat",
+    "direct_final_needed",
+    "move_team_heat",
+    "move_team_to_heat",
+    "register_team_heat",
+    "request_heat_change",
+    "team_heat_entry_check",
+    "team_schedule_violations",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks
+# ---------------------------------------------------------------------------------------------
+
+
+def team_schedule_violations(
+    competition: TeamCompetition,
+    first_date: date | None,
+    last_date: date | None,
+    *,
+    registered_on: date | None = None,
+    entries_close: date | None = None,
+) -> list[Violation]:
+    """R-TEAM-KVAL-1: the play days inside the period TK set (first day not after the last);
+    R-TEAM-REG-1: registered by the date UBF set, when ``registered_on`` is given;
+    R-TEAM-KVAL-2: entries close no later than the first play day; R-TEAM-DF-1: no heats once
+    TK has decided on a direct final. (The date checks are the rulebook's R-PAIR-KVAL-1 check,
+    which reads the same for team heats, re-labelled with the team clauses.)"""
+    out: list[Violation] = []
+    dates = sorted({d for d in (first_date, last_date) if d is not None})
+    if first_date and last_date and first_date > last_date:
+        out.append(
+            v(
+                "R-TEAM-KVAL-1",
+                f"Första speldagen ({first_date}) ligger efter sista speldagen ({last_date}).",
+                f"The first play day ({first_date}) is after the last ({last_date}).",
+            )
+        )
+    deadline = competition.heat_registration_deadline
+    for found in heat_registration_violations(
+        dates,
+        competition.qualifying_start,
+        competition.qualifying_end,
+        registered_on if registered_on is not None else deadline,
+        deadline,
+    ):
+        registration = "registered_on" in found.data or "deadline" in found.data
+        out.append(
+            dataclasses.replace(found, clause="R-TEAM-REG-1" if registration else "R-TEAM-KVAL-1")
+        )
+    if entries_close and first_date and entries_close > first_date:
+        out.append(
+            v(
+                "R-TEAM-KVAL-2",
+                f"Sista anmälningsdag för lag ({entries_close}) måste ligga senast första "
+                f"speldagen ({first_date}).",
+                f"Entries must close ({entries_close}) no later than the first play day "
+                f"({first_date}).",
+            )
+        )
+    if competition.is_direct_final:
+        out.append(
+            v(
+                "R-TEAM-DF-1",
+                "UBF TK har beslutat om direktfinal i DM Lag; inga klubbkval spelas.",
+                "UBF TK has decided on a direct final in DM Lag; there are no club qualifiers.",
+            )
+        )
+    return out
+
+
+def _board_violations(boards_per_match, rules) -> list[Violation]:
+    """R-TEAM-KVAL-5: 8–24 boards in every match (the 70-board total per team depends on the
+    number of teams and is checked on the schedule, not here)."""
+    if not isinstance(boards_per_match, int) or boards_per_match < 1:
+        return [
+            v(
+                "R-TEAM-KVAL-5",
+                "Ange antal brickor per match.",
+                "Give the number of boards per match.",
+            )
+        ]
+    return [
+        x
+        for x in team_heat_board_violations([("A", "B", boards_per_match)], rules)
+        if "boards_by_team" not in x.data
+    ]
+
+
+def _club_violations(competition, clubs, *, exclude_heat=None) -> list[Violation]:
+    """R-TEAM-KVAL-1: each club arranges at most one heat a season (joint heats allowed). A
+    club still listed on a rejected or cancelled heat is refused too, with its own message
+    (the database keeps one organiser row per club and season)."""
+    organisers = TeamHeatOrganiser.objects.filter(competition=competition).select_related(
+        "heat", "club"
+    )
+    if exclude_heat is not None:
+        organisers = organisers.exclude(heat=exclude_heat)
+    active: dict[int, list[str]] = {}
+    out: list[Violation] = []
+    ours = {c.pk for c in clubs}
+    for org in organisers:
+        if org.heat.status in ACTIVE:
+            active.setdefault(org.heat_id, []).append(org.club.name)
+        elif org.club_id in ours:
+            out.append(
+                v(
+                    "R-TEAM-KVAL-1",
+                    f"Klubben {org.club.name} står redan som arrangör av heatet {org.heat.name} "
+                    f"({org.heat.get_status_display()}) denna säsong. Be UBF TK ta bort det "
+                    "heatet innan klubben anmäler ett nytt.",
+                    f"Club {org.club.name} is still listed as arranger of the heat "
+                    f"{org.heat.name} ({org.heat.status}) this season. Ask UBF TK to remove "
+                    "that heat before the club registers a new one.",
+                    club=org.club.name,
+                    heat=org.heat.name,
+                )
+            )
+    out += team_heat_club_violations(
+        [c.name for c in clubs], active.values(), joint_heat_stated=True
+    )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Registration and TK's decision
+# ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def register_team_heat(
+    user,
+    competition,
+    clubs,
+    *,
+    name: str,
+    venue: str,
+    responsible_name: str,
+    responsible_email: str,
+    responsible_phone: str = "",
+    boards_per_match: int,
+    dealt_at_table: bool = False,
+    first_date: date,
+    last_date: date,
+    entries_close: date,
+    start_fee,
+    table_fee_per_match=0,
+    invitation_url: str = "",
+    invitation_file=None,
+    responsible_user=None,
+) -> TeamHeat:
+    """R-TEAM-REG-1: a club official (of every arranging club: a joint, regional heat is
+    registered once with all its clubs) or TK registers a team heat with TK by the date UBF
+    set, with the invitation (a link or a file) and its play days, venue, heat responsible
+    (R-TEAM-KVAL-3: named, with an e-mail), start and table fees (R-TEAM-FEE-1/-2). Checked:
+    R-TEAM-KVAL-1 (period; one heat per club and season, before the database would refuse),
+    R-TEAM-KVAL-5 (8–24 boards a match), R-TEAM-KVAL-2 (entries close by the first day).
+    Saved as *applied*, registered today."""
+    competition = get_obj(TeamCompetition, competition)
+    club_list, missing = arranging_clubs(clubs)
+    require_for_clubs(user, club_list)
+
+    today = clock.today()
+    rules = competition.season.rules()
+    violations = unknown_club_violations(missing, "R-TEAM-KVAL-1")
+    violations += _club_violations(competition, club_list)
+    violations += text_violations(
+        name, "R-TEAM-REG-1", "Ge kvalheatet ett namn.", "Give the heat a name."
+    )
+    violations += text_violations(
+        venue, "R-TEAM-REG-1", "Ange spelplats och lokal.", "Give the venue."
+    )
+    violations += text_violations(
+        responsible_name,
+        "R-TEAM-KVAL-3",
+        "Arrangören ska utse en heatansvarig: ange namnet.",
+        "The arranger names a heat responsible: give the name.",
+    )
+    try:
+        validate_email(responsible_email or "")
+    except ValidationError:
+        violations.append(
+            v(
+                "R-TEAM-KVAL-3",
+                "Ange heatansvarigs e-postadress; den är kontakten mellan heatet och UBF.",
+                "Give the heat responsible's e-mail address: the contact between heat and UBF.",
+            )
+        )
+    violations += _board_violations(boards_per_match, rules)
+    violations += team_schedule_violations(
+        competition, first_date, last_date, registered_on=today, entries_close=entries_close
+    )
+    if entries_close is None:
+        violations.append(
+            v(
+                "R-TEAM-KVAL-2",
+                "Ange sista anmälningsdag för lag.",
+                "Give the closing date for team entries.",
+            )
+        )
+    fee, fee_violations = parse_fee(start_fee, "R-TEAM-FEE-1", "startavgiften", "start fee")
+    violations += fee_violations
+    if fee is not None and fee != rules.team_start_fee:
+        violations.append(
+            v(
+                "R-TEAM-FEE-1",
+                f"Startavgiften är {rules.team_start_fee} kr per lag (inte {fee} kr).",
+                f"The start fee is {rules.team_start_fee} SEK per team (not {fee}).",
+            )
+        )
+    table_fee, table_violations = parse_fee(
+        table_fee_per_match, "R-TEAM-FEE-2", "bordsavgiften per match", "table fee per match"
+    )
+    violations += table_violations
+    if not (invitation_url or invitation_file):
+        violations.append(
+            v(
+                "R-TEAM-REG-1",
+                "Bifoga inbjudan till anmälan (fil eller länk).",
+                "Attach the invitation to the registration (a file or a link).",
+            )
+        )
+    raise_on_errors(violations)
+
+    heat = TeamHeat(
+        competition=competition,
+        name=name.strip(),
+        venue=venue.strip(),
+        responsible_name=responsible_name.strip(),
+        responsible_email=responsible_email.strip(),
+        responsible_phone=(responsible_phone or "").strip(),
+        responsible_user=responsible_user,
+        boards_per_match=boards_per_match,
+        dealt_at_table=bool(dealt_at_table),
+        first_date=first_date,
+        last_date=last_date,
+        entries_close=entries_close,
+        start_fee=fee,
+        table_fee_per_match=table_fee,
+        invitation_url=invitation_url or "",
+        status=HeatStatus.APPLIED,
+        registered_on=today,
+    )
+    if invitation_file:
+        heat.invitation_file = invitation_file
+    heat.save()
+    for club in club_list:
+        TeamHeatOrganiser.objects.create(heat=heat, club=club)
+    return heat
+
+
+@transaction.atomic
+def decide_team_heat(user, heat, approve: bool, reason: str = "") -> TeamHeat:
+    """R-GEN-3, R-TEAM-REG-1: TK approves (dates, boards and clubs are checked again) or
+    rejects (with a reason) a team heat; recorded with who, when and why."""
+    require(
+        is_tk(user),
+        "Bara UBF TK kan godkänna eller avslå kvalheat.",
+        "Only UBF TK may approve or reject heats.",
+    )
+    heat = locked(TeamHeat, heat, "competition__season")
+    competition = heat.competition
+    new = HeatStatus.APPROVED if approve else HeatStatus.REJECTED
+    violations: list[Violation] = []
+    if heat.status in (HeatStatus.CANCELLED, new):
+        violations.append(
+            v(
+                "R-GEN-3",
+                f"Heatet {heat.name} är redan {heat.get_status_display()}.",
+                f"The heat {heat.name} is already {heat.status}.",
+            )
+        )
+    if approve:
+        violations += team_schedule_violations(
+            competition,
+            heat.first_date,
+            heat.last_date,
+            registered_on=heat.registered_on,
+            entries_close=heat.entries_close,
+        )
+        violations += _board_violations(heat.boards_per_match, competition.season.rules())
+        clubs = [o.club for o in heat.organisers.select_related("club")]
+        violations += [
+            x
+            for x in _club_violations(competition, clubs, exclude_heat=heat)
+            if x.data.get("heat") is None  # a rejected earlier heat does not block approval
+        ]
+    else:
+        violations += reason_violations(reason)
+    raise_on_errors(violations)
+
+    previous = heat.status
+    heat.status = new
+    heat.save(update_fields=["status"])
+    record_decision(
+        "teams.heat.approved" if approve else "teams.heat.rejected",
+        heat,
+        user=user,
+        reason=(reason or "").strip(),
+        clause="R-TEAM-REG-1",
+        season=competition.season,
+        previous_status=previous,
+        first_date=heat.first_date,
+        last_date=heat.last_date,
+        boards_per_match=heat.boards_per_match,
+        registered_on=heat.registered_on,
+        clubs=list(heat.organisers.values_list("club__name", flat=True)),
+    )
+    recompute_later(team_competition_id=competition.pk)
+    return heat
+
+
+# ---------------------------------------------------------------------------------------------
+# Changes (R-PAIR-KVAL-2 by analogy) and teams moving between heats (R-TEAM-KVAL-2)
+# ---------------------------------------------------------------------------------------------
+
+
+def _require_manage(user, heat) -> None:
+    require(
+        can_manage_team_heat(user, heat),
+        "Du kan bara ändra kvalheat som du eller din klubb ansvarar för.",
+        "You may only change heats you or your club are responsible for.",
+    )
+
+
+@transaction.atomic
+def move_team_heat(
+    user, heat, *, first_date: date, last_date: date | None = None, reason: str = ""
+) -> TeamHeat:
+    """The arranging club or heat responsible moves the heat up to the registration deadline
+    (TK at any time, recorded); after it, a change request (R-PAIR-KVAL-2 by analogy). Without
+    ``last_date`` the heat keeps its length. The new days must lie in the period
+    (R-TEAM-KVAL-1)."""
+    heat = get_obj(TeamHeat, heat)
+    _require_manage(user, heat)
+    heat = locked(TeamHeat, heat, "competition__season")
+    competition = heat.competition
+    first, last = shifted_dates(heat.first_date, heat.last_date, first_date, last_date)
+    violations = direct_change_violations(
+        user, heat.status, competition.heat_registration_deadline, clock.today(), "flytta", "moved"
+    )
+    violations += team_schedule_violations(competition, first, last)
+    raise_on_errors(violations)
+
+    old = (heat.first_date, heat.last_date)
+    heat.first_date, heat.last_date = first, last
+    heat.save(update_fields=["first_date", "last_date"])
+    if is_tk(user):
+        record_decision(
+            "teams.heat.moved",
+            heat,
+            user=user,
+            reason=(reason or "").strip(),
+            clause="R-PAIR-KVAL-2",
+            season=competition.season,
+            old_dates=old,
+            new_dates=(first, last),
+        )
+    return heat
+
+
+@transaction.atomic
+def cancel_team_heat(user, heat, reason: str = "") -> TeamHeat:
+    """The arranging club or heat responsible cancels the heat up to the registration deadline
+    (TK at any time, recorded); after it, a change request (R-PAIR-KVAL-2 by analogy)."""
+    heat = get_obj(TeamHeat, heat)
+    _require_manage(user, heat)
+    heat = locked(TeamHeat, heat, "competition__season")
+    competition = heat.competition
+    violations = direct_change_violations(
+        user,
+        heat.status,
+        competition.heat_registration_deadline,
+        clock.today(),
+        "ställa in",
+        "cancelled",
+    )
+    raise_on_errors(violations)
+
+    previous = heat.status
+    heat.status = HeatStatus.CANCELLED
+    heat.save(update_fields=["status"])
+    if is_tk(user):
+        record_decision(
+            "teams.heat.cancelled",
+            heat,
+            user=user,
+            reason=(reason or "").strip(),
+            clause="R-PAIR-KVAL-2",
+            season=competition.season,
+            previous_status=previous,
+        )
+    if previous == HeatStatus.APPROVED:
+        recompute_later(team_competition_id=competition.pk)
+    return heat
+
+
+def team_heat_entry_check(heat: TeamHeat, today: date | None = None) -> list[Violation]:
+    """R-TEAM-KVAL-2: once entries have closed (the day after ``entries_close``), a heat with
+    fewer than ``heat_min_teams`` (4) entered teams gives a WARNING for TK and the organiser;
+    its ``data["offer_heats"]`` lists the other heats (approved or applied, not yet started)
+    the teams can move to. Before the close, or for a heat not going ahead: nothing."""
+    today = today or clock.today()
+    if heat.status not in ACTIVE or heat.entries_close is None or today <= heat.entries_close:
+        return []
+    entered = heat.teams.filter(status=Team.Status.ENTERED).count()
+    others = (
+        TeamHeat.objects.filter(
+            competition_id=heat.competition_id, status__in=ACTIVE, first_date__gt=today
+        )
+        .exclude(pk=heat.pk)
+        .order_by("first_date", "name")
+    )
+    return too_few_teams_at_close(
+        entered, [o.name for o in others], heat.competition.season.rules()
+    )
+
+
+@transaction.atomic
+def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
+    """R-TEAM-KVAL-2: a team is given a place in another heat (usually because its own had too
+    few teams at close). TK, or someone who manages both heats, moves it before it has played;
+    it gets the next free number in the new heat. Recorded (who, when, why, from, to)."""
+    team = get_obj(Team, team)
+    new_heat = get_obj(TeamHeat, new_heat)
+    allowed = is_tk(user) or (
+        team.heat is not None
+        and can_manage_team_heat(user, team.heat)
+        and can_manage_team_heat(user, new_heat)
+    )
+    require(
+        allowed,
+        "Bara UBF TK, eller den som ansvarar för båda heaten, kan flytta ett lag.",
+        "Only UBF TK, or someone responsible for both heats, may move a team.",
+    )
+    team = locked(Team, team, "competition__season", "heat")
+    new_heat = locked(TeamHeat, new_heat)
+    violations: list[Violation] = []
+    if new_heat.competition_id != team.competition_id:
+        violations.append(
+            v(
+                "R-TEAM-KVAL-2",
+                "Laget kan bara flyttas till ett kvalheat i samma DM Lag.",
+                "A team can only move to a heat of the same DM Lag.",
+            )
+        )
+    if new_heat.status not in ACTIVE:
+        violations.append(
+            v(
+                "R-TEAM-KVAL-2",
+                f"Heatet {new_heat.name} är {new_heat.get_status_display()}.",
+                f"The heat {new_heat.name} is {new_heat.status}.",
+            )
+        )
+    if team.heat_id == new_heat.pk:
+        violations.append(
+            v(
+                "R-TEAM-KVAL-2",
+                f"Laget spelar redan i {new_heat.name}.",
+                f"The team already plays in {new_heat.name}.",
+            )
+        )
+    if team.status != Team.Status.ENTERED:
+        violations.append(
+            v(
+                "R-TEAM-KVAL-2",
+                f"Laget är {team.get_status_display()}.",
+                f"The team is {team.status}.",
+            )
+        )
+    has_matches = Match.objects.filter(stage=Match.Stage.KVAL).filter(Q(home=team) | Q(away=team))
+    if has_matches.exists():
+        violations.append(
+            v(
+                "R-TEAM-KVAL-2",
+                "Laget har redan matcher i sitt kvalheat; ta bort dem innan laget flyttas.",
+                "The team already has matches in its heat; remove them before moving it.",
+            )
+        )
+    raise_on_errors(violations)
+
+    old_heat, old_number = team.heat, team.number
+    highest = new_heat.teams.aggregate(n=Max("number"))["n"] or 0
+    team.heat = new_heat
+    team.number = highest + 1
+    team.save(update_fields=["heat", "number"])
+    record_decision(
+        "teams.team.heat_moved",
+        team,
+        user=user,
+        reason=(reason or "").strip(),
+        clause="R-TEAM-KVAL-2",
+        season=team.competition.season,
+        from_heat=str(old_heat) if old_heat else None,
+        from_number=old_number,
+        to_heat=str(new_heat),
+        to_number=team.number,
+    )
+    recompute_later(team_competition_id=team.competition_id)
+    return team
+
+
+# ---------------------------------------------------------------------------------------------
+# Direct final (R-TEAM-DF-1)
+# ---------------------------------------------------------------------------------------------
+
+
+def arranging_club_count(competition: TeamCompetition) -> int:
+    """The clubs arranging an approved team heat (R-TEAM-DF-1)."""
+    return (
+        TeamHeatOrganiser.objects.filter(competition=competition, heat__status=HeatStatus.APPROVED)
+        .values("club")
+        .distinct()
+        .count()
+    )
+
+
+def direct_final_needed(competition: TeamCompetition) -> Violation | None:
+    """R-TEAM-DF-1: fewer than two clubs arrange approved heats: the notice for TK (decide by
+    the end of the qualifying period), or ``None`` when the heats go ahead."""
+    return direct_final_notice(
+        arranging_club_count(competition),
+        teams=True,
+        decide_by=competition.qualifying_end,
+        rules=competition.season.rules(),
+    )
+
+
+@transaction.atomic
+def decide_direct_final(user, competition, direct: bool, reason: str = "") -> TeamCompetition:
+    """R-TEAM-DF-1, R-GEN-3: TK decides (at the latest when the qualifying period ends) whether
+    DM Lag is played as a direct final on the final's dates; against the rule it needs a
+    reason. Recorded with who, when and why."""
+    require(
+        is_tk(user),
+        "Bara UBF TK beslutar om direktfinal.",
+        "Only UBF TK decides on a direct final.",
+    )
+    competition = locked(TeamCompetition, competition, "season")
+    return decide_direct_final_for(
+        user,
+        competition,
+        direct,
+        reason,
+        notice=direct_final_needed(competition),
+        arranging=arranging_club_count(competition),
+        teams=True,
+    )
