@@ -1,3 +1,4 @@
-"""DM Par use cases, one module per area (``pairs.services.heats``: heat registration, TK's
-decisions, changes, invitations, direct final). Each service function checks permission first,
-validates everything through ``ubf.rules``, then writes inside one transaction."""
+"""DM Par use cases, one module per area (``heats``: heat registration, TK's decisions, changes,
+invitations, direct final; the other modules cover entries and TK's other decisions). Each
+service function checks permission first, validates everything through ``ubf.rules``, then
+writes inside one transaction."""
