@@ -162,10 +162,17 @@ class DirectQualifierAdmin(SimpleHistoryAdmin):
 
 
 class OfferInline(admin.TabularInline):
+    """The chain's offers, read-only here: answers are recorded with the actions on Offers
+    (R-REPL-5: who recorded it, when)."""
+
     model = Offer
     extra = 0
     fields = ["entry", "offered_at", "answer", "answered_at", "recorded_by", "override_reason"]
-    raw_id_fields = ["entry"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(FinalSeat)

@@ -114,10 +114,17 @@ class RosterInline(admin.TabularInline):
 
 
 class DispensationInline(admin.TabularInline):
+    """Shown on the team; requested and decided through the services (the actions on
+    Dispensationer), so every decision is logged."""
+
     model = Dispensation
     fields = ["kind", "player", "occasion", "status", "decided_by", "decided_at", "reason"]
-    autocomplete_fields = ["player"]
+    readonly_fields = fields
     extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Team)

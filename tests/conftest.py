@@ -14,6 +14,12 @@ def _media_in_tmp(tmp_path, settings):
 
 
 @pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    # One PBKDF2 hash takes about a second on the CI machine; tests make many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _eager_celery(request):
     from ubf.celery import app
 

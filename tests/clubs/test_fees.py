@@ -33,11 +33,6 @@ from ubf.services import ServiceError
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def tk():
     return UserFactory(is_superuser=True, is_staff=True)

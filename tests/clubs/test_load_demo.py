@@ -19,11 +19,6 @@ from ubf.rules.season import DEFAULT_RULES
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def demo():
     out = StringIO()

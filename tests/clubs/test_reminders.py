@@ -33,11 +33,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def recompute():
     with patch("results.recompute.request_recompute") as mock:
         yield mock

@@ -37,12 +37,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # One PBKDF2 hash takes about a second here; these tests make many users.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def recompute():
     with patch("results.recompute.request_recompute") as mocked:
         yield mocked

@@ -42,11 +42,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def recompute_calls():
     with patch("results.recompute.request_recompute") as mocked:
         yield mocked

@@ -44,11 +44,6 @@ AFTER_DEADLINE = "2016-09-20"
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def recompute():
     with patch("results.recompute.request_recompute") as mock:
         yield mock
