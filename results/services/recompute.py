@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from decimal import Decimal
+from fractions import Fraction
 
 from django.db import transaction
 
@@ -39,7 +40,9 @@ from ubf.rules import replacement, sanctions
 from ubf.rules.allocation import final_size_pairs, final_size_teams
 from ubf.rules.eligibility import team_competes_for_dm
 from ubf.rules.heats import PairHeatEntries, qualifying_pairs
-from ubf.rules.people import PlayerInfo
+from ubf.rules.masterpoints import share_team_points, team_match_masterpoints
+from ubf.rules.people import UBF, PlayerInfo
+from ubf.rules.sm import semifinal_choice_order
 from ubf.rules.standings import TeamStanding, rank_pairs, rank_teams
 from ubf.rules.vp import victory_points
 
@@ -85,7 +88,9 @@ def recompute_team_competition(team_competition_id: int) -> None:
             )
         }
         matches = list(
-            Match.objects.filter(competition=competition).prefetch_related("board_results")
+            Match.objects.filter(competition=competition).prefetch_related(
+                "board_results", "lineups__player"
+            )
         )
         walkovers = {
             w.match_id: w
@@ -99,7 +104,7 @@ def recompute_team_competition(team_competition_id: int) -> None:
         ):
             stage = p.match.stage if p.match_id else Match.Stage.KVAL
             penalties[stage][p.team_id] += p.vp
-        dm_status = _dm_status(teams, competition)
+        dm_status, roster_ubf = _dm_status(teams, competition)
 
         by_heat: dict[int | None, list[Match]] = defaultdict(list)
         for m in matches:
@@ -123,6 +128,8 @@ def recompute_team_competition(team_competition_id: int) -> None:
                 dm_status,
                 seed=f"{competition.season.name}/{stage}/{heat_id or 'final'}",
             )
+            if heat_id is None:
+                _final_extras(rows, competition, rules, roster_ubf)
             scope = (
                 StandingSnapshot.Scope.TEAM_HEAT if heat_id else StandingSnapshot.Scope.TEAM_FINAL
             )
@@ -220,7 +227,7 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
     )
 
 
-def _dm_status(teams: dict[int, Team], competition: TeamCompetition) -> dict[int, bool]:
+def _dm_status(teams: dict[int, Team], competition: TeamCompetition):
     """R-TEAM-4: a team that has fielded a player representing a club outside UBF plays only for
     SM semifinal places. Fielded = the recorded line-ups; before any line-up is recorded the
     roster stands in for them (a team entered with a non-UBF player is shown as such)."""
@@ -241,12 +248,14 @@ def _dm_status(teams: dict[int, Team], competition: TeamCompetition) -> dict[int
         "team_id", "player_id"
     ):
         fielded[team_id].add(player_id)
-    out = {}
+    out, roster_ubf = {}, {}
     for team in teams.values():
-        players = fielded.get(team.id) or {e.player_id for e in team.roster.all()}
+        roster = {e.player_id for e in team.roster.all()}
+        players = fielded.get(team.id) or roster
         infos = [PlayerInfo(mid=str(p), name="", district=district_of.get(p, "")) for p in players]
         out[team.id] = team_competes_for_dm(infos)
-    return out
+        roster_ubf[team.id] = all(district_of.get(p) == UBF for p in roster)
+    return out, roster_ubf
 
 
 def _rule_match(m: Match, walkovers: dict[int, WalkOver], rules) -> sanctions.Match | None:
@@ -328,6 +337,7 @@ def _team_standings(members, matches, walkovers, penalties, rules, dm_status, *,
     by_id = {t.id: t for t in members}
     rows = [_row(s, by_id[s.team], dm_status, reasons) for s in ranked]
     _add_dm_order(rows)
+    _add_masterpoints(rows, matches, walkovers, rules)
     scheduled = list(matches)
     done = [m for m in scheduled if m.status != Match.Status.SCHEDULED]
     provisional = len(done) < len(scheduled) or not scheduled
@@ -339,6 +349,60 @@ def _team_standings(members, matches, walkovers, penalties, rules, dm_status, *,
         else:
             break
     return rows, provisional, rounds_played
+
+
+def _final_extras(rows: list[dict], competition: TeamCompetition, rules, roster_ubf) -> None:
+    """The DM final: the order of choosing SM semifinal venues (R-TEAM-SEMI-1: the full order,
+    not the DM order; disqualified or excluded teams do not count) and the bonus per player of
+    the top three in the DM order (R-TEAM-MP-3: only if every roster member represents a UBF
+    club; who played a third of the halves is decided from the line-ups)."""
+    places = competition.sm_semifinal_places or 0
+    excluded = {
+        r["team_id"]: r["excluded_reason"] or r["status_label"] for r in rows if r["status_label"]
+    }
+    order = semifinal_choice_order([r["team_id"] for r in rows], places, excluded)
+    choice = {team: i for i, team in enumerate(order.order, start=1)}
+    for row in rows:
+        row["sm_choice"] = choice.get(row["team_id"])
+        dm_rank = row.get("dm_rank")
+        if dm_rank and dm_rank <= len(rules.team_bonus):
+            eligible = roster_ubf.get(row["team_id"], False)
+            row["bonus_per_player"] = rules.team_bonus[dm_rank - 1] if eligible else 0
+            row["bonus_reason"] = (
+                f"R-TEAM-MP-3: DM-plats {dm_rank}"
+                if eligible
+                else "R-TEAM-MP-3 / R-TEAM-4: inte alla i laget representerar en UBF-klubb"
+            )
+
+
+def _add_masterpoints(rows: list[dict], matches, walkovers, rules) -> None:
+    """R-TEAM-MP-1/2 (R-TEAM-RES-4, R-TEAM-WO-2): silver points by the results actually played
+    (a W.O. gives none; a disqualified team's played matches still give them), shared between a
+    team's players in proportion to the halves each played, where line-ups were recorded."""
+    team_points: dict[int, Fraction] = defaultdict(Fraction)
+    player_points: dict[int, dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    names: dict[int, str] = {}
+    for m in matches:
+        rm = _rule_match(m, walkovers, rules)
+        if rm is None or rm.is_walkover:
+            continue
+        mp = team_match_masterpoints(rm.vp_home, rm.vp_away, m.boards, rules=rules)
+        for team_id, points in ((m.home_id, mp.home), (m.away_id, mp.away)):
+            team_points[team_id] += points
+            halves: dict[int, int] = defaultdict(int)
+            for lineup in m.lineups.all():
+                if lineup.team_id == team_id:
+                    halves[lineup.player_id] += 1
+                    names[lineup.player_id] = lineup.player.full_name
+            for player_id, share in share_team_points(points, halves).items():
+                player_points[team_id][player_id] += share
+    for row in rows:
+        tid = row["team_id"]
+        row["masterpoints"] = f"{float(team_points.get(tid, 0)):.2f}"
+        row["player_masterpoints"] = [
+            {"player_id": pid, "name": names[pid], "points": f"{float(points):.2f}"}
+            for pid, points in sorted(player_points[tid].items(), key=lambda kv: -kv[1])
+        ]
 
 
 def _fmt_quotient(s: TeamStanding) -> str:

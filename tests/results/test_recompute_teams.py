@@ -185,3 +185,84 @@ def test_final_snapshot_counts_rounds_played():
     assert snap.rounds_played == 2
     assert snap.provisional is True
     assert len(snap.data) == 4
+
+
+def test_r_team_mp_1_and_2_masterpoints_from_played_matches_shared_by_halves(heat4):
+    from teams.models import Lineup
+
+    heat, (a, b, c, d) = heat4
+    m = play(a, b, 40, 10)  # a wins: 16 silver points for a 16-board match
+    play(c, d, 11, 10)  # a draw on VP (> 7, < 13): 8 each
+    players = [e.player for e in a.roster.all()]
+    for half in (1, 2):
+        for p in players:
+            Lineup.objects.create(match=m, team=a, player=p, half=half)
+    recompute_team_competition(heat.competition_id)
+    rows = {r["name"]: r for r in snapshot(heat).data}
+    assert rows["Alfa"]["masterpoints"] == "16.00"
+    assert rows["Beta"]["masterpoints"] == "0.00"
+    assert rows["Gamma"]["masterpoints"] == rows["Delta"]["masterpoints"] == "8.00"
+    assert [p["points"] for p in rows["Alfa"]["player_masterpoints"]] == ["4.00"] * 4
+
+
+def test_r_gen_1_wo_score_is_season_configuration(heat4):
+    # R-GEN-1: what the system takes from SBF (the W.O. score) is season configuration
+    heat, (a, b, c, d) = heat4
+    season = heat.competition.season
+    season.wo_winner_vp = Decimal("15.00")
+    season.save()
+    m = Match.objects.create(
+        competition=a.competition,
+        heat=heat,
+        stage="kval",
+        round=1,
+        home=a,
+        away=b,
+        boards=16,
+        status="walkover",
+    )
+    WalkOver.objects.create(match=m, offender=b, status="granted")
+    recompute_team_competition(heat.competition_id)
+    rows = {r["name"]: r for r in snapshot(heat).data}
+    assert rows["Alfa"]["vp"] == "15.00"
+    assert rows["Alfa"]["masterpoints"] == "0.00"  # R-TEAM-WO-2: no masterpoints for a W.O.
+
+
+def test_r_team_semi_1_and_mp_3_final_choice_order_and_bonus():
+    heat = TeamHeatFactory()
+    comp = heat.competition
+    comp.sm_semifinal_places = 2
+    comp.save()
+    teams = [
+        TeamFactory(heat=heat, in_final=True, final_number=i + 1, name=f"F{i}", players=4)
+        for i in range(4)
+    ]
+    other = District.objects.create(code="VBF", name="Västmanlands BF")
+    club = Club.objects.create(district=other, name="BK Sala", short_name="Sala")
+    from teams.models import RosterEntry
+
+    RosterEntry.objects.create(team=teams[0], player=member(season=comp.season, club=club))
+    for rnd, (h, a, ih, ia) in enumerate(
+        [(0, 1, 50, 0), (2, 3, 10, 0), (0, 2, 30, 0), (1, 3, 40, 0), (0, 3, 30, 0), (1, 2, 30, 0)],
+        1,
+    ):
+        Match.objects.create(
+            competition=comp,
+            stage="final",
+            round=rnd,
+            home=teams[h],
+            away=teams[a],
+            boards=20,
+            status="played",
+            imps_home=ih,
+            imps_away=ia,
+        )
+    recompute_team_competition(comp.id)
+    rows = StandingSnapshot.objects.get(scope="team_final", team_competition=comp).data
+    assert [r["name"] for r in rows] == ["F0", "F1", "F2", "F3"]
+    # R-TEAM-SEMI-1: the full order chooses (F0 although it is not in the DM order)
+    assert [r["sm_choice"] for r in rows] == [1, 2, None, None]
+    # R-TEAM-4 / R-TEAM-MP-3: F0 has a non-UBF player: no DM place, no bonus; F1 is champion
+    assert rows[0]["dm_rank"] is None and "bonus_per_player" not in rows[0]
+    assert rows[1]["dm_rank"] == 1 and rows[1]["bonus_per_player"] == 42
+    assert rows[2]["bonus_per_player"] == 30 and rows[3]["bonus_per_player"] == 21
