@@ -15,7 +15,10 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.db import transaction
+from django.db.models import Prefetch, Q
+from django.utils import timezone
 
+from clubs.models import Representation
 from pairs.models import (
     DirectQualifier,
     FinalSeat,
@@ -34,7 +37,16 @@ from results.models import (
     StandingSnapshot,
 )
 from results.services.allocation import Venue, allocate_final, venue_key
-from teams.models import Lineup, Match, Penalty, Team, TeamCompetition, TeamHeat, WalkOver
+from teams.models import (
+    Lineup,
+    Match,
+    Penalty,
+    RosterEntry,
+    Team,
+    TeamCompetition,
+    TeamHeat,
+    WalkOver,
+)
 from ubf import clock
 from ubf.rules import replacement, sanctions
 from ubf.rules.allocation import final_size_pairs, final_size_teams
@@ -63,6 +75,33 @@ def _status(**which) -> RecomputeStatus:
     return status
 
 
+def _save_snapshots(existing, snapshots: list[StandingSnapshot]) -> None:
+    """Store the computed snapshots: one query reads the rows ``existing`` holds, then one bulk
+    update and one bulk insert (not an update_or_create per heat). Runs under the
+    competition's row lock, so no other recompute writes these rows meanwhile."""
+
+    def key(s: StandingSnapshot) -> tuple:
+        return (s.scope, s.pair_heat_id, s.team_heat_id, s.team_competition_id)
+
+    stored = {key(s): s for s in existing}
+    now = timezone.now()  # what auto_now sets on save()
+    updates, creates = [], []
+    for snap in snapshots:
+        old = stored.get(key(snap))
+        if old is None:
+            creates.append(snap)
+            continue
+        old.data, old.provisional = snap.data, snap.provisional
+        old.rounds_played, old.computed_at = snap.rounds_played, now
+        updates.append(old)
+    if updates:
+        StandingSnapshot.objects.bulk_update(
+            updates, ["data", "provisional", "rounds_played", "computed_at"]
+        )
+    if creates:
+        StandingSnapshot.objects.bulk_create(creates)
+
+
 # --------------------------------------------------------------------------------------------
 # Teams
 # --------------------------------------------------------------------------------------------
@@ -84,12 +123,19 @@ def recompute_team_competition(team_competition_id: int) -> None:
         teams = {
             t.id: t
             for t in Team.objects.filter(competition=competition).prefetch_related(
-                "roster__player__representations__club__district"
+                # Players joined, not prefetched by id: on SQLite Django 5.2 prefetches a
+                # forward FK with one OR term per id, which fails beyond ~1000 players.
+                Prefetch("roster", queryset=RosterEntry.objects.select_related("player")),
+                Prefetch(
+                    "roster__player__representations",
+                    queryset=Representation.objects.select_related("club__district"),
+                ),
             )
         }
         matches = list(
             Match.objects.filter(competition=competition).prefetch_related(
-                "board_results", "lineups__player"
+                "board_results",
+                Prefetch("lineups", queryset=Lineup.objects.select_related("player")),
             )
         )
         walkovers = {
@@ -110,6 +156,7 @@ def recompute_team_competition(team_competition_id: int) -> None:
         for m in matches:
             by_heat[m.heat_id if m.stage == Match.Stage.KVAL else None].append(m)
 
+        snapshots = []
         for heat_id, heat_matches in by_heat.items():
             stage = Match.Stage.KVAL if heat_id is not None else Match.Stage.FINAL
             if heat_id is not None:
@@ -133,17 +180,23 @@ def recompute_team_competition(team_competition_id: int) -> None:
             scope = (
                 StandingSnapshot.Scope.TEAM_HEAT if heat_id else StandingSnapshot.Scope.TEAM_FINAL
             )
-            StandingSnapshot.objects.update_or_create(
-                scope=scope,
-                pair_heat=None,
-                team_heat_id=heat_id,
-                team_competition=None if heat_id else competition,
-                defaults={
-                    "data": rows,
-                    "provisional": provisional,
-                    "rounds_played": rounds_played,
-                },
+            snapshots.append(
+                StandingSnapshot(
+                    scope=scope,
+                    team_heat_id=heat_id,
+                    team_competition=None if heat_id else competition,
+                    data=rows,
+                    provisional=provisional,
+                    rounds_played=rounds_played,
+                )
             )
+        _save_snapshots(
+            StandingSnapshot.objects.filter(
+                Q(scope=StandingSnapshot.Scope.TEAM_HEAT, team_heat__competition=competition)
+                | Q(scope=StandingSnapshot.Scope.TEAM_FINAL, team_competition=competition)
+            ),
+            snapshots,
+        )
 
         _allocate_team_final(competition, teams, by_heat)
 
@@ -513,7 +566,7 @@ def recompute_pair_competition(pair_competition_id: int) -> None:
         direct: dict[str, str | None] = {}
         direct_pairs = {frozenset((d.player1_id, d.player2_id)): d for d in directs}
 
-        venues = []
+        venues, snapshots = [], []
         for heat in heats:
             key = venue_key(c.id for c in heat.clubs.all())
             heat_entries = [e for e in entries.values() if e.heat_id == heat.id]
@@ -579,12 +632,14 @@ def recompute_pair_competition(pair_competition_id: int) -> None:
                 for p in results
                 if p in struck
             ]
-            StandingSnapshot.objects.update_or_create(
-                scope=StandingSnapshot.Scope.PAIR_HEAT,
-                pair_heat=heat,
-                team_heat=None,
-                team_competition=None,
-                defaults={"data": rows, "provisional": upload is None, "rounds_played": 0},
+            snapshots.append(
+                StandingSnapshot(
+                    scope=StandingSnapshot.Scope.PAIR_HEAT,
+                    pair_heat=heat,
+                    data=rows,
+                    provisional=upload is None,
+                    rounds_played=0,
+                )
             )
             venues.append(
                 Venue(
@@ -596,6 +651,12 @@ def recompute_pair_competition(pair_competition_id: int) -> None:
                     complete=upload is not None,
                 )
             )
+        _save_snapshots(
+            StandingSnapshot.objects.filter(
+                scope=StandingSnapshot.Scope.PAIR_HEAT, pair_heat__in=heats
+            ),
+            snapshots,
+        )
         for d in directs:
             if not any(
                 frozenset((e.player1_id, e.player2_id)) == frozenset((d.player1_id, d.player2_id))
@@ -632,7 +693,7 @@ def _pair_chain_inputs(competition: PairCompetition) -> dict:
     seats = FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
     for seat in seats:
         key = _seat_key(seat)
-        for offer in seat.offers.all().order_by("offered_at", "id"):
+        for offer in sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id)):
             offers.append(
                 replacement.Offer(entry=str(offer.entry_id), seat=key, answer=offer.answer)
             )
@@ -652,7 +713,10 @@ def _sync_final_seats(competition, heats, venues, holders, chain, provisional, e
     nothing was decided on them follow the ranking; a confirmed seat never moves (R-REPL-6);
     once the allocation is final, each seat to be offered gets its pending Offer (R-REPL-5)."""
     heat_of_venue = {v.key: h for v, h in zip(venues, heats, strict=True)}
-    existing = {_seat_key(s): s for s in FinalSeat.objects.filter(competition=competition)}
+    existing = {
+        _seat_key(s): s
+        for s in FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+    }
     wanted: dict[str, tuple[str | None, str]] = {}
     for venue, keys in holders.holders.items():
         for key in keys:
@@ -661,7 +725,7 @@ def _sync_final_seats(competition, heats, venues, holders, chain, provisional, e
         if state.seat.startswith("dq:"):
             wanted[state.seat] = (state.origin, FinalSeat.Source.DIRECT)
     for key, seat in existing.items():
-        untouched = seat.status == FinalSeat.Status.PROVISIONAL and not seat.offers.exists()
+        untouched = seat.status == FinalSeat.Status.PROVISIONAL and not seat.offers.all()
         if key not in wanted and untouched:
             seat.delete()
         elif key not in wanted and seat.origin_heat_id:
@@ -675,11 +739,7 @@ def _sync_final_seats(competition, heats, venues, holders, chain, provisional, e
             if newcomers:
                 wanted.pop(newcomers[-1], None)
     for key, (venue, source) in wanted.items():
-        if (
-            key in existing
-            and existing[key].pk is not None
-            and FinalSeat.objects.filter(pk=existing[key].pk).exists()
-        ):
+        if key in existing and existing[key].pk is not None:  # delete() above clears the pk
             continue
         FinalSeat.objects.create(
             competition=competition,
@@ -692,11 +752,19 @@ def _sync_final_seats(competition, heats, venues, holders, chain, provisional, e
         )
     if provisional:
         return
-    seats = {_seat_key(s): s for s in FinalSeat.objects.filter(competition=competition)}
+    seats = {
+        _seat_key(s): s
+        for s in FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+    }
+    offered: set[int] = set()
     for state in chain.seat_states:
         if state.ask and state.seat in seats and state.ask.isdigit():
             seat = seats[state.seat]
-            if not seat.offers.filter(answer=Offer.Answer.PENDING).exists():
+            pending = seat.pk in offered or any(
+                o.answer == Offer.Answer.PENDING for o in seat.offers.all()
+            )
+            if not pending:
+                offered.add(seat.pk)
                 Offer.objects.create(
                     seat=seat,
                     entry_id=int(state.ask),

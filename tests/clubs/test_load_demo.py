@@ -21,8 +21,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def demo():
+    # The season itself; its simulated results are tested in tests/results/test_demo_results.py.
     out = StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", "--no-results", stdout=out)
     return out.getvalue()
 
 
@@ -46,7 +47,7 @@ def test_load_demo_twice_leaves_the_same_rows_and_passwords(demo):
     first = row_counts()
     players = list(Player.objects.order_by("mid").values_list())
     out = StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", "--no-results", stdout=out)
     assert row_counts() == first
     assert list(Player.objects.order_by("mid").values_list()) == players
     assert "0 rader skapade, 0 uppdaterade" in out.getvalue()
@@ -74,7 +75,7 @@ def test_reload_keeps_workflow_state_and_repairs_demo_definitions(demo):
     user.set_password("changed-by-tk")
     user.save()
 
-    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", "--no-results", stdout=StringIO())
 
     heat.refresh_from_db()
     unpaid.refresh_from_db()

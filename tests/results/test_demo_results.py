@@ -95,7 +95,7 @@ def test_every_approved_pair_heat_has_an_accepted_upload_and_standings(demo):
         assert not snapshot.provisional
         assert len(snapshot.data) == heat.entries.count()
         assert [row["rank"] for row in snapshot.data] == sorted(r["rank"] for r in snapshot.data)
-    assert formats == {"pbn": 4, "usebio": 3}  # PBN and USEBIO by turns
+    assert formats == {"pbn": 3, "usebio": 4}  # by turns, counting the applied heat too
     assert not PairHeat.objects.get(status=HeatStatus.APPLIED).uploads.exists()
 
 
@@ -223,3 +223,16 @@ def test_matches_tk_decided_by_hand_are_not_in_the_demo_file(demo):
     new = heat.uploads.get(status=ResultUpload.Status.ACCEPTED)
     assert new.checksum != upload.checksum
     assert all(m.upload_id == new.id for m in heat.matches.exclude(pk=by_hand.pk))
+
+
+def test_a_heat_approved_later_gets_its_file_and_the_others_stay_unchanged(demo):
+    heat = PairHeat.objects.get(status=HeatStatus.APPLIED)
+    heat.status = HeatStatus.APPROVED
+    heat.save()
+
+    result = load_demo_results()
+
+    assert (result.imported, result.unchanged, result.kept) == (1, 19, 0)
+    upload = heat.uploads.get(status=ResultUpload.Status.ACCEPTED)
+    assert upload.pair_results.count() == heat.entries.count()
+    assert StandingSnapshot.objects.filter(scope="pair_heat", pair_heat=heat).exists()

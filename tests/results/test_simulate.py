@@ -241,3 +241,17 @@ def test_stronger_teams_win_more_vp_on_average():
 def test_team_matches_with_unknown_teams_are_refused():
     with pytest.raises(ValueError):
         simulate_team_matches(teams(4), [(1, 1, 7)], 16, seed=1)
+
+
+def test_the_simulator_is_pure_python():
+    import ast
+    from pathlib import Path
+
+    import results.simulate
+
+    tree = ast.parse(Path(results.simulate.__file__).read_text(encoding="utf-8"))
+    modules = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    } | {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    assert not {m for m in modules if m.split(".")[0] in ("django", "clubs", "pairs", "teams")}
+    assert "results.models" not in modules

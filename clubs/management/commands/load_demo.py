@@ -1,14 +1,24 @@
-"""``manage.py load_demo``: load the 2016-2017 demo season (idempotent) and print the logins."""
+"""``manage.py load_demo``: load the 2016-2017 demo season (idempotent), upload its simulated
+results (heats, then the final's first seven rounds; ``--no-results`` skips them) and print the
+logins."""
 
 import os
 
 from django.core.management.base import BaseCommand
 
 from ubf.demo import load_demo_season
+from ubf.demo.results import load_demo_results
 
 
 class Command(BaseCommand):
     help = "Läser in demosäsongen 2016-2017 (idempotent) / loads the 2016-2017 demo season."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--no-results",
+            action="store_true",
+            help="Läs inte in några resultat / do not upload the simulated results.",
+        )
 
     def handle(self, *args, **options):
         summary = load_demo_season()
@@ -35,6 +45,13 @@ class Command(BaseCommand):
             f"finalen), {c['kval_matches'] + c['final_matches']} matcher "
             f"({c['kval_matches']} kval, {c['final_matches']} final)"
         )
+        if not options.get("no_results"):
+            out.write("Resultat (simulerade filer, inlästa som klubbarnas uppladdningar):")
+            results = load_demo_results(log=out.write)
+            out.write(
+                f"  {results.imported} filer inlästa, {results.unchanged} oförändrade, "
+                f"{results.kept} behållna, {results.rejected} avvisade."
+            )
         port = os.environ.get("PORT", "8000")
         out.write(f"Logga in på {summary.admin_url(port)}")
         for username, password, role in summary.logins:
