@@ -1,6 +1,10 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
+from pairs.services.decisions import decline_final_seat, record_offer_answer
+from pairs.services.heats import decide_heat_change, decide_pair_heat, invitation_problems
+from ubf.admin_actions import DecisionLogMixin, ReasonActionsMixin, service_action
+
 from .models import (
     DirectQualifier,
     ExternalQualifier,
@@ -53,7 +57,7 @@ class PairEntryInline(admin.TabularInline):
 
 
 @admin.register(PairHeat)
-class PairHeatAdmin(SimpleHistoryAdmin):
+class PairHeatAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
     """TK approves or rejects heats through pairs.services.heats (the reason goes in the
     action bar's "Motivering" field); the "Inbjudan" column flags R-PAIR-KVAL-3 problems."""
 
@@ -74,52 +78,20 @@ class PairHeatAdmin(SimpleHistoryAdmin):
     list_select_related = ["competition__season"]
     actions = ["approve_heats", "reject_heats"]
 
-    @property
-    def action_form(self):
-        from django import forms
-        from django.contrib.admin.helpers import ActionForm
-
-        class ReasonActionForm(ActionForm):
-            reason = forms.CharField(label="Motivering", required=False)
-
-        return ReasonActionForm
+    approve_heats = service_action(
+        decide_pair_heat, True, description="Godkänn valda heat", summary="{done} heat godkända."
+    )
+    reject_heats = service_action(
+        decide_pair_heat,
+        False,
+        description="Avslå valda heat (ange motivering)",
+        summary="{done} heat avslagna.",
+    )
 
     @admin.display(description="Inbjudan")
     def invitation_flag(self, obj):
-        from pairs.services.heats import invitation_problems
-
         problems = invitation_problems(obj)
         return "⚠ " + " ".join(p.message_sv for p in problems) if problems else "OK"
-
-    def _decide(self, request, queryset, approve: bool) -> None:
-        from django.contrib import messages
-        from django.core.exceptions import PermissionDenied
-
-        from pairs.services.heats import decide_pair_heat
-        from ubf.services import ServiceError
-
-        done = 0
-        for heat in queryset:
-            try:
-                decide_pair_heat(request.user, heat, approve, request.POST.get("reason", ""))
-                done += 1
-            except ServiceError as exc:
-                for text in exc.messages():
-                    messages.error(request, f"{heat}: {text}")
-            except PermissionDenied as exc:
-                messages.error(request, str(exc))
-                return
-        if done:
-            verb = "godkända" if approve else "avslagna"
-            messages.success(request, f"{done} heat {verb}.")
-
-    @admin.action(description="Godkänn valda heat")
-    def approve_heats(self, request, queryset):
-        self._decide(request, queryset, True)
-
-    @admin.action(description="Avslå valda heat (ange motivering)")
-    def reject_heats(self, request, queryset):
-        self._decide(request, queryset, False)
 
 
 @admin.register(PairEntry)
@@ -175,8 +147,12 @@ class OfferInline(admin.TabularInline):
         return False
 
 
+def _seat_holder(seat):
+    return seat.entry or seat.direct_qualifier
+
+
 @admin.register(FinalSeat)
-class FinalSeatAdmin(SimpleHistoryAdmin):
+class FinalSeatAdmin(ReasonActionsMixin, DecisionLogMixin, SimpleHistoryAdmin):
     """R-REPL-1..7: "Lämna platsen" gives a seat up through pairs.services.decisions (reason in
     the action bar's "Motivering" field); the recompute then offers it down the chain."""
 
@@ -187,46 +163,28 @@ class FinalSeatAdmin(SimpleHistoryAdmin):
     readonly_fields = ["status", "decision_log"]
     actions = ["decline_seats"]
 
-    @property
-    def action_form(self):
-        from django import forms
-        from django.contrib.admin.helpers import ActionForm
+    decline_seats = service_action(
+        decline_final_seat,
+        description="Lämna valda platser (paret avstår; ange motivering)",
+        label=_seat_holder,
+        each=lambda seat: f"Platsen för {_seat_holder(seat)} lämnad.",
+    )
 
-        class ReasonActionForm(ActionForm):
-            reason = forms.CharField(label="Motivering", required=False)
 
-        return ReasonActionForm
-
-    @admin.action(description="Lämna valda platser (paret avstår; ange motivering)")
-    def decline_seats(self, request, queryset):
-        from django.contrib import messages
-        from django.core.exceptions import PermissionDenied
-
-        from pairs.services.decisions import decline_final_seat
-        from ubf.services import ServiceError
-
-        for seat in queryset:
-            try:
-                decline_final_seat(request.user, seat, reason=request.POST.get("reason", ""))
-                messages.success(
-                    request, f"Platsen för {seat.entry or seat.direct_qualifier} lämnad."
-                )
-            except ServiceError as exc:
-                for text in exc.messages():
-                    messages.error(request, f"{seat.entry or seat.direct_qualifier}: {text}")
-            except PermissionDenied as exc:
-                messages.error(request, str(exc))
-                return
-
-    @admin.display(description="beslutslogg (R-GEN-3)")
-    def decision_log(self, obj):
-        from teams.services.decisions import render_decision_log
-
-        return render_decision_log(obj)
+def _record_answer(answer, description):
+    """An action recording the pairs' answer to the selected offers (R-REPL-5)."""
+    return service_action(
+        record_offer_answer,
+        answer,
+        description=description,
+        with_reason=False,
+        label=lambda offer: offer.entry,
+        each=lambda offer: f"Svar registrerat för {offer.entry}.",
+    )
 
 
 @admin.register(Offer)
-class OfferAdmin(SimpleHistoryAdmin):
+class OfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
     """R-REPL-5: every offer with its answer, when, and who recorded it. Answers are recorded
     with the actions "Tackat ja"/"Tackat nej" (pairs.services.decisions.record_offer_answer)."""
 
@@ -244,41 +202,16 @@ class OfferAdmin(SimpleHistoryAdmin):
     readonly_fields = ["answer", "answered_at", "recorded_by", "override_reason", "decision_log"]
     actions = ["record_accepted", "record_declined"]
 
-    def _answer(self, request, queryset, answer):
-        from django.contrib import messages
-        from django.core.exceptions import PermissionDenied
+    record_accepted = _record_answer(Offer.Answer.ACCEPTED, "Registrera svar: tackat ja")
+    record_declined = _record_answer(Offer.Answer.DECLINED, "Registrera svar: tackat nej")
 
-        from pairs.services.decisions import record_offer_answer
-        from ubf.services import ServiceError
 
-        for offer in queryset:
-            try:
-                record_offer_answer(request.user, offer, answer)
-                messages.success(request, f"Svar registrerat för {offer.entry}.")
-            except ServiceError as exc:
-                for text in exc.messages():
-                    messages.error(request, f"{offer.entry}: {text}")
-            except PermissionDenied as exc:
-                messages.error(request, str(exc))
-                return
-
-    @admin.action(description="Registrera svar: tackat ja")
-    def record_accepted(self, request, queryset):
-        self._answer(request, queryset, Offer.Answer.ACCEPTED)
-
-    @admin.action(description="Registrera svar: tackat nej")
-    def record_declined(self, request, queryset):
-        self._answer(request, queryset, Offer.Answer.DECLINED)
-
-    @admin.display(description="beslutslogg (R-GEN-3)")
-    def decision_log(self, obj):
-        from teams.services.decisions import render_decision_log
-
-        return render_decision_log(obj)
+def _changed_heat(change):
+    return change.pair_heat or change.team_heat
 
 
 @admin.register(HeatChangeRequest)
-class HeatChangeRequestAdmin(SimpleHistoryAdmin):
+class HeatChangeRequestAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
     """TK approves (the change is applied) or rejects change requests (R-PAIR-KVAL-2) through
     pairs.services.heats; the reason goes in the action bar's "Motivering" field."""
 
@@ -296,46 +229,20 @@ class HeatChangeRequestAdmin(SimpleHistoryAdmin):
     raw_id_fields = ["pair_heat", "team_heat"]
     actions = ["approve_requests", "reject_requests"]
 
-    @property
-    def action_form(self):
-        from django import forms
-        from django.contrib.admin.helpers import ActionForm
-
-        class ReasonActionForm(ActionForm):
-            reason = forms.CharField(label="Motivering", required=False)
-
-        return ReasonActionForm
-
-    def _decide(self, request, queryset, approve: bool) -> None:
-        from django.contrib import messages
-        from django.core.exceptions import PermissionDenied
-
-        from pairs.services.heats import decide_heat_change
-        from ubf.services import ServiceError
-
-        done = 0
-        for change in queryset:
-            heat = change.pair_heat or change.team_heat
-            try:
-                decide_heat_change(request.user, change, approve, request.POST.get("reason", ""))
-                done += 1
-            except ServiceError as exc:
-                for text in exc.messages():
-                    messages.error(request, f"{heat}: {text}")
-            except PermissionDenied as exc:
-                messages.error(request, str(exc))
-                return
-        if done:
-            verb = "godkända" if approve else "avslagna"
-            messages.success(request, f"{done} ändringar {verb}.")
-
-    @admin.action(description="Godkänn valda ändringar")
-    def approve_requests(self, request, queryset):
-        self._decide(request, queryset, True)
-
-    @admin.action(description="Avslå valda ändringar (ange motivering)")
-    def reject_requests(self, request, queryset):
-        self._decide(request, queryset, False)
+    approve_requests = service_action(
+        decide_heat_change,
+        True,
+        description="Godkänn valda ändringar",
+        label=_changed_heat,
+        summary="{done} ändringar godkända.",
+    )
+    reject_requests = service_action(
+        decide_heat_change,
+        False,
+        description="Avslå valda ändringar (ange motivering)",
+        label=_changed_heat,
+        summary="{done} ändringar avslagna.",
+    )
 
 
 @admin.register(ExternalQualifier)

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
+from ubf.admin_actions import DecisionLogMixin
+
 from .models import AllocationRun, Lot, PairResult, ResultUpload, StandingSnapshot
 
 
@@ -54,7 +56,7 @@ class AllocationRunAdmin(admin.ModelAdmin):
 
 
 @admin.register(Lot)
-class LotAdmin(SimpleHistoryAdmin):
+class LotAdmin(DecisionLogMixin, SimpleHistoryAdmin):
     """R-ALLOC-5: lots drawn by the system (seed and result recorded) are read-only; TK enters a
     lot drawn by hand here, validated and recorded by results.services.lots.record_manual_lot.
     Venue keys are the arranging clubs' ids, sorted and joined with "+" (JSON lists)."""
@@ -142,9 +144,3 @@ class LotAdmin(SimpleHistoryAdmin):
         )
         obj.pk = created.pk
         obj.refresh_from_db()
-
-    @admin.display(description="beslutslogg (R-GEN-3)")
-    def decision_log(self, obj):
-        from teams.services.decisions import render_decision_log
-
-        return render_decision_log(obj)

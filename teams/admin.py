@@ -1,5 +1,25 @@
 from django.contrib import admin
+from django.utils.text import Truncator
 from simple_history.admin import SimpleHistoryAdmin
+
+from teams.services.decisions import (
+    award_walkover,
+    decide_dispensation,
+    draw_jury,
+    impose_penalty,
+    penalty_problems,
+    record_ruling,
+    revoke_walkover,
+    ruling_problems,
+    walkover_problems,
+)
+from teams.services.heats import decide_team_heat
+from ubf.admin_actions import (
+    DecidedColumnsMixin,
+    DecisionLogMixin,
+    ReasonActionsMixin,
+    service_action,
+)
 
 from .models import (
     BoardResult,
@@ -46,7 +66,7 @@ class TeamInline(admin.TabularInline):
 
 
 @admin.register(TeamHeat)
-class TeamHeatAdmin(SimpleHistoryAdmin):
+class TeamHeatAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
     """TK approves or rejects team heats through teams.services.heats (the reason goes in the
     action bar's "Motivering" field)."""
 
@@ -65,45 +85,15 @@ class TeamHeatAdmin(SimpleHistoryAdmin):
     inlines = [OrganiserInline, TeamInline]
     actions = ["approve_heats", "reject_heats"]
 
-    @property
-    def action_form(self):
-        from django import forms
-        from django.contrib.admin.helpers import ActionForm
-
-        class ReasonActionForm(ActionForm):
-            reason = forms.CharField(label="Motivering", required=False)
-
-        return ReasonActionForm
-
-    def _decide(self, request, queryset, approve: bool) -> None:
-        from django.contrib import messages
-        from django.core.exceptions import PermissionDenied
-
-        from teams.services.heats import decide_team_heat
-        from ubf.services import ServiceError
-
-        done = 0
-        for heat in queryset:
-            try:
-                decide_team_heat(request.user, heat, approve, request.POST.get("reason", ""))
-                done += 1
-            except ServiceError as exc:
-                for text in exc.messages():
-                    messages.error(request, f"{heat}: {text}")
-            except PermissionDenied as exc:
-                messages.error(request, str(exc))
-                return
-        if done:
-            verb = "godkända" if approve else "avslagna"
-            messages.success(request, f"{done} heat {verb}.")
-
-    @admin.action(description="Godkänn valda heat")
-    def approve_heats(self, request, queryset):
-        self._decide(request, queryset, True)
-
-    @admin.action(description="Avslå valda heat (ange motivering)")
-    def reject_heats(self, request, queryset):
-        self._decide(request, queryset, False)
+    approve_heats = service_action(
+        decide_team_heat, True, description="Godkänn valda heat", summary="{done} heat godkända."
+    )
+    reject_heats = service_action(
+        decide_team_heat,
+        False,
+        description="Avslå valda heat (ange motivering)",
+        summary="{done} heat avslagna.",
+    )
 
 
 class RosterInline(admin.TabularInline):
@@ -177,7 +167,7 @@ class RosterEntryAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Dispensation)
-class DispensationAdmin(SimpleHistoryAdmin):
+class DispensationAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHistoryAdmin):
     """R-TEAM-3, R-TEAM-5: TK grants ("Bevilja") or rejects ("Avslå") dispensations through
     teams.services.decisions.decide_dispensation; the reason goes in the action bar's
     "Motivering" field. The decision fields are read-only (R-GEN-3)."""
@@ -207,64 +197,23 @@ class DispensationAdmin(SimpleHistoryAdmin):
     ]
     actions = ["grant_dispensations", "reject_dispensations"]
 
-    @property
-    def action_form(self):
-        from django import forms
-        from django.contrib.admin.helpers import ActionForm
-
-        class ReasonActionForm(ActionForm):
-            reason = forms.CharField(label="Motivering", required=False)
-
-        return ReasonActionForm
+    grant_dispensations = service_action(
+        decide_dispensation,
+        True,
+        description="Bevilja valda dispenser (ange motivering)",
+        summary="{done} dispenser beviljade.",
+    )
+    reject_dispensations = service_action(
+        decide_dispensation,
+        False,
+        description="Avslå valda dispenser (ange motivering)",
+        summary="{done} dispenser avslagna.",
+    )
 
     def save_model(self, request, obj, form, change):
         if not change and obj.requested_by_id is None:
             obj.requested_by = request.user
         super().save_model(request, obj, form, change)
-
-    def _decide(self, request, queryset, grant: bool) -> None:
-        from django.contrib import messages
-        from django.core.exceptions import PermissionDenied
-
-        from teams.services.decisions import decide_dispensation
-        from ubf.services import ServiceError
-
-        done = 0
-        for dispensation in queryset:
-            try:
-                decide_dispensation(
-                    request.user, dispensation, grant, request.POST.get("reason", "")
-                )
-                done += 1
-            except ServiceError as exc:
-                for text in exc.messages():
-                    messages.error(request, f"{dispensation}: {text}")
-            except PermissionDenied as exc:
-                messages.error(request, str(exc))
-                return
-        if done:
-            verb = "beviljade" if grant else "avslagna"
-            messages.success(request, f"{done} dispenser {verb}.")
-
-    @admin.action(description="Bevilja valda dispenser (ange motivering)")
-    def grant_dispensations(self, request, queryset):
-        self._decide(request, queryset, True)
-
-    @admin.action(description="Avslå valda dispenser (ange motivering)")
-    def reject_dispensations(self, request, queryset):
-        self._decide(request, queryset, False)
-
-    @admin.display(description="motivering")
-    def reason_short(self, obj):
-        from django.utils.text import Truncator
-
-        return Truncator(obj.reason).chars(60)
-
-    @admin.display(description="beslutslogg (R-GEN-3)")
-    def decision_log(self, obj):
-        from teams.services.decisions import render_decision_log
-
-        return render_decision_log(obj) if obj and obj.pk else "–"
 
 
 class LineupInline(admin.TabularInline):
@@ -298,7 +247,7 @@ class MatchAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Penalty)
-class PenaltyAdmin(SimpleHistoryAdmin):
+class PenaltyAdmin(DecidedColumnsMixin, SimpleHistoryAdmin):
     """R-TEAM-RES-1: a new penalty is imposed through teams.services.decisions.impose_penalty
     (validated in the form, recorded in the audit trail); existing ones are read-only."""
 
@@ -338,8 +287,6 @@ class PenaltyAdmin(SimpleHistoryAdmin):
 
         class PenaltyForm(base):
             def clean(self):
-                from teams.services.decisions import penalty_problems
-
                 data = super().clean()
                 if not (data.get("reason") or "").strip():
                     self.add_error("reason", "Skriv en motivering (R-GEN-3).")
@@ -355,29 +302,15 @@ class PenaltyAdmin(SimpleHistoryAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             return
-        from teams.services.decisions import impose_penalty
-
         created = impose_penalty(
             request.user, obj.team, obj.match, vp=obj.vp, clause=obj.clause, reason=obj.reason
         )
         obj.pk = created.pk
         obj.refresh_from_db()
 
-    @admin.display(description="motivering")
-    def reason_short(self, obj):
-        from django.utils.text import Truncator
-
-        return Truncator(obj.reason).chars(60)
-
-    @admin.display(description="beslutslogg (R-GEN-3)")
-    def decision_log(self, obj):
-        from teams.services.decisions import render_decision_log
-
-        return render_decision_log(obj)
-
 
 @admin.register(WalkOver)
-class WalkOverAdmin(SimpleHistoryAdmin):
+class WalkOverAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHistoryAdmin):
     """R-TEAM-WO-1..3: only TK awards a W.O. A new W.O. goes through
     teams.services.decisions.award_walkover (score by the season's rule, exclusion after a
     second W.O. in the stage); "Återkalla" revokes with the reason from the action bar."""
@@ -397,15 +330,12 @@ class WalkOverAdmin(SimpleHistoryAdmin):
     actions = ["revoke_walkovers"]
     DECIDED = ["status", "requested_by", "requested_at", "decided_by", "decided_at", "rule_text"]
 
-    @property
-    def action_form(self):
-        from django import forms
-        from django.contrib.admin.helpers import ActionForm
-
-        class ReasonActionForm(ActionForm):
-            reason = forms.CharField(label="Motivering", required=False)
-
-        return ReasonActionForm
+    revoke_walkovers = service_action(
+        revoke_walkover,
+        description="Återkalla valda W.O. (ange motivering)",
+        label=lambda wo: wo.match,
+        each=lambda wo: f"W.O. i {wo.match} återkallat.",
+    )
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
@@ -419,8 +349,6 @@ class WalkOverAdmin(SimpleHistoryAdmin):
 
         class WalkOverForm(base):
             def clean(self):
-                from teams.services.decisions import walkover_problems
-
                 data = super().clean()
                 if data.get("match") and data.get("offender"):
                     for v in walkover_problems(
@@ -434,8 +362,6 @@ class WalkOverAdmin(SimpleHistoryAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             return
-        from teams.services.decisions import award_walkover
-
         created = award_walkover(
             request.user,
             obj.match,
@@ -446,37 +372,6 @@ class WalkOverAdmin(SimpleHistoryAdmin):
         obj.pk = created.pk
         obj.refresh_from_db()
 
-    @admin.action(description="Återkalla valda W.O. (ange motivering)")
-    def revoke_walkovers(self, request, queryset):
-        from django.contrib import messages
-        from django.core.exceptions import PermissionDenied
-
-        from teams.services.decisions import revoke_walkover
-        from ubf.services import ServiceError
-
-        for wo in queryset:
-            try:
-                revoke_walkover(request.user, wo, reason=request.POST.get("reason", ""))
-                messages.success(request, f"W.O. i {wo.match} återkallat.")
-            except ServiceError as exc:
-                for text in exc.messages():
-                    messages.error(request, f"{wo.match}: {text}")
-            except PermissionDenied as exc:
-                messages.error(request, str(exc))
-                return
-
-    @admin.display(description="motivering")
-    def reason_short(self, obj):
-        from django.utils.text import Truncator
-
-        return Truncator(obj.reason).chars(60)
-
-    @admin.display(description="beslutslogg (R-GEN-3)")
-    def decision_log(self, obj):
-        from teams.services.decisions import render_decision_log
-
-        return render_decision_log(obj)
-
 
 @admin.register(ExternalTeamPlay)
 class ExternalTeamPlayAdmin(SimpleHistoryAdmin):
@@ -486,7 +381,7 @@ class ExternalTeamPlayAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Ruling)
-class RulingAdmin(SimpleHistoryAdmin):
+class RulingAdmin(DecisionLogMixin, SimpleHistoryAdmin):
     """R-RULING-1..3: a new ruling goes through teams.services.decisions.record_ruling; the
     appeal steps (jury, Lagkommission) are services that record each step; "Lotta jury" draws
     the jury with a recorded seed. The stage and the jury are read-only here."""
@@ -506,6 +401,16 @@ class RulingAdmin(SimpleHistoryAdmin):
     readonly_fields = ["stage", "jury_teams", "recorded_by", "recorded_at", "decision_log"]
     actions = ["draw_juries"]
 
+    draw_juries = service_action(
+        draw_jury,
+        description="Lotta jury (3 lag som inte är inblandade)",
+        with_reason=False,
+        label=lambda ruling: ruling.match,
+        each=lambda ruling: (
+            f"Jury lottad för {ruling.match}: {', '.join(t.name for t in ruling.jury_teams.all())}."
+        ),
+    )
+
     def get_form(self, request, obj=None, **kwargs):
         base = super().get_form(request, obj, **kwargs)
         if obj is not None:
@@ -513,8 +418,6 @@ class RulingAdmin(SimpleHistoryAdmin):
 
         class RulingForm(base):
             def clean(self):
-                from teams.services.decisions import ruling_problems
-
                 data = super().clean()
                 if data.get("match"):
                     for v in ruling_problems(
@@ -531,8 +434,6 @@ class RulingAdmin(SimpleHistoryAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             return super().save_model(request, obj, form, change)
-        from teams.services.decisions import record_ruling
-
         created = record_ruling(
             request.user,
             obj.match,
@@ -552,35 +453,7 @@ class RulingAdmin(SimpleHistoryAdmin):
         obj.pk = created.pk
         obj.refresh_from_db()
 
-    @admin.action(description="Lotta jury (3 lag som inte är inblandade)")
-    def draw_juries(self, request, queryset):
-        from django.contrib import messages
-        from django.core.exceptions import PermissionDenied
-
-        from teams.services.decisions import draw_jury
-        from ubf.services import ServiceError
-
-        for ruling in queryset:
-            try:
-                draw_jury(request.user, ruling)
-                names = ", ".join(t.name for t in ruling.jury_teams.all())
-                messages.success(request, f"Jury lottad för {ruling.match}: {names}.")
-            except ServiceError as exc:
-                for text in exc.messages():
-                    messages.error(request, f"{ruling.match}: {text}")
-            except PermissionDenied as exc:
-                messages.error(request, str(exc))
-                return
-
     @admin.display(description="senaste beslut")
     def current_decision(self, obj):
-        from django.utils.text import Truncator
-
         text = obj.lagkommission_decision or obj.jury_decision or obj.ruling
         return Truncator(text).chars(60)
-
-    @admin.display(description="beslutslogg (R-GEN-3)")
-    def decision_log(self, obj):
-        from teams.services.decisions import render_decision_log
-
-        return render_decision_log(obj)

@@ -103,3 +103,47 @@ def celery_worker_queue():
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+# --- Shared by the service tests (heats, entries, decisions, lots, reminders) ----------------
+
+
+@pytest.fixture
+def recompute():
+    """``results.recompute.request_recompute`` patched (the tests check that a recompute was
+    asked for, not its effect). A module uses it for every test with
+    ``pytestmark = [..., pytest.mark.usefixtures("recompute")]``."""
+    from unittest.mock import patch
+
+    with patch("results.recompute.request_recompute") as mock:
+        yield mock
+
+
+@pytest.fixture
+def recompute_calls(recompute):
+    """The same mock, by the name the entry tests use."""
+    return recompute
+
+
+@pytest.fixture
+def tk():
+    """A TK user: superuser and staff."""
+    from tests.factories import UserFactory
+
+    return UserFactory(username="tk", is_superuser=True, is_staff=True)
+
+
+@pytest.fixture
+def club_a():
+    """A UBF club, "BK Uppsala"."""
+    from tests.factories import ClubFactory
+
+    return ClubFactory(name="BK Uppsala")
+
+
+@pytest.fixture
+def club_b():
+    """Another UBF club, "Enköpings BK"."""
+    from tests.factories import ClubFactory
+
+    return ClubFactory(name="Enköpings BK")

@@ -237,3 +237,39 @@ def users_by_role(team=None, pair_heat=None) -> dict:
         "captain": captain,
         "tk": tk,
     }
+
+
+def official(club, role=ClubOfficial.Role.CHAIR):
+    """A user who is an official of ``club`` (its chair unless ``role`` says otherwise)."""
+    return ClubOfficialFactory(club=club, role=role).user
+
+
+def tk_group_member():
+    """A user in the group "TK" (not a superuser)."""
+    from django.contrib.auth.models import Group
+
+    user = UserFactory()
+    user.groups.add(Group.objects.get_or_create(name="TK")[0])
+    return user
+
+
+def entry_world(season, club, **objects):
+    """The setting of the entry tests: ``season``, ``club`` (in UBF) and a club outside UBF
+    (``sth``, "BK Stockholm" of district STH), the ``objects`` given (competition, heats, ...),
+    then an ``official`` of ``club`` and ``tk`` (a superuser), created in that order."""
+    from types import SimpleNamespace
+
+    sth = ClubFactory(name="BK Stockholm", district=DistrictFactory(code="STH", name="Sthlm"))
+    return SimpleNamespace(
+        season=season,
+        club=club,
+        sth=sth,
+        **objects,
+        official=ClubOfficialFactory(club=club).user,
+        tk=UserFactory(is_superuser=True, is_staff=True),
+    )
+
+
+def world_member(w, **kwargs) -> Player:
+    """A member of ``w.club`` (or of ``club=``) in ``w.season``; see :func:`member`."""
+    return member(w.season, kwargs.pop("club", w.club), **kwargs)

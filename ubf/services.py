@@ -101,3 +101,26 @@ def _jsonable(value):
     if isinstance(value, datetime | date):
         return value.isoformat()
     return value
+
+
+def acting_user_id(user) -> int | None:
+    """The id of the signed-in user who set something off (None for anonymous or no user)."""
+    return user.pk if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def flag_warnings(action: str, obj, warnings: list[Violation], *, user, season) -> None:
+    """Put warnings where TK sees them: one append-only audit row (no decision by anyone),
+    naming every clause and who set it off. Nothing is written when there are no warnings."""
+    if not warnings:
+        return
+    record_decision(
+        action,
+        obj,
+        user=None,
+        reason="\n".join(str(v) for v in warnings),
+        clause=warnings[0].clause,
+        season=season,
+        clauses=[v.clause for v in warnings],
+        messages_en=[v.message_en for v in warnings],
+        triggered_by=acting_user_id(user),
+    )

@@ -226,12 +226,14 @@ def _registration_deadline(season: Season, today: date) -> Iterator[Reminder]:
                 "clause": "R-TEAM-REG-1" if is_team else "R-PAIR-KVAL-1",
             },
             to=tk,
-            bcc=[e for e in official_emails(ubf_only=True) if e.lower() not in _lower(tk)],
+            bcc=_besides(official_emails(ubf_only=True), tk),
         )
 
 
-def _lower(addresses: Iterable[str]) -> set[str]:
-    return {a.lower() for a in addresses}
+def _besides(addresses: Iterable[str], to: Iterable[str]) -> list[str]:
+    """``addresses`` without those already in ``to`` (case-insensitive): the Bcc beside To."""
+    taken = {a.lower() for a in to}
+    return [a for a in addresses if a.lower() not in taken]
 
 
 def _invitations(season: Season, today: date) -> Iterator[Reminder]:
@@ -301,6 +303,12 @@ def _team_entries(season: Season, today: date) -> Iterator[Reminder]:
     for heat in heats:
         close = heat.entries_close
         entered = heat.teams.filter(status=Team.Status.ENTERED).count()
+        context = {
+            "heat": heat,
+            "close": close,
+            "entered": entered,
+            "minimum": rules.heat_min_teams,
+        }
         step = current_step(_before(close, [ENTRIES_CLOSING_DAYS]), today)
         if step is not None:
             yield Reminder(
@@ -309,12 +317,7 @@ def _team_entries(season: Season, today: date) -> Iterator[Reminder]:
                 offset=step.label,
                 subject=f"Anmälan till {heat.name} stänger {close:%Y-%m-%d}",
                 template="team_entries_closing",
-                context={
-                    "heat": heat,
-                    "close": close,
-                    "entered": entered,
-                    "minimum": rules.heat_min_teams,
-                },
+                context=context,
                 to=responsible_emails(heat),
             )
         step = current_step([Step("+1d", close + _days(1), heat.first_date)], today)
@@ -330,10 +333,7 @@ def _team_entries(season: Season, today: date) -> Iterator[Reminder]:
                 subject=f"För få lag i {heat.name}: {entered} anmälda",
                 template="team_heat_too_few",
                 context={
-                    "heat": heat,
-                    "close": close,
-                    "entered": entered,
-                    "minimum": rules.heat_min_teams,
+                    **context,
                     "message": notices[0].message_sv,
                     "offer_heats": notices[0].data.get("offer_heats", []),
                 },
@@ -458,7 +458,7 @@ def _protest_deadlines(season: Season, today: date) -> Iterator[Reminder]:
                 "teams": finalists,
             },
             to=tk,
-            bcc=[e for e in captains if e.lower() not in _lower(tk)],
+            bcc=_besides(captains, tk),
         )
 
 
@@ -537,6 +537,7 @@ def _direct_finals(season: Season, today: date) -> Iterator[Reminder]:
     """R-PAIR-DF-1, R-TEAM-DF-1: TK must decide by the end of the qualifying period."""
     from pairs.services import heats as pair_heats
     from teams.services import heats as team_heats
+    from ubf.heat_services import direct_final_decided
 
     competitions: list = list(
         PairCompetition.objects.filter(
@@ -547,7 +548,7 @@ def _direct_finals(season: Season, today: date) -> Iterator[Reminder]:
     for competition in competitions:
         end = competition.qualifying_end
         step = current_step(_before(end, DIRECT_FINAL_REMINDER_DAYS), today)
-        if step is None or pair_heats.direct_final_decided(competition):
+        if step is None or direct_final_decided(competition):
             continue
         module = team_heats if isinstance(competition, TeamCompetition) else pair_heats
         notice = module.direct_final_needed(competition)

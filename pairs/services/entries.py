@@ -59,7 +59,13 @@ from ubf.rules.eligibility import (
 from ubf.rules.people import HeatPlayed, PlayerInfo, QualifierEntry
 from ubf.rules.types import HeatType
 from ubf.rules.violations import Severity, Violation
-from ubf.services import raise_on_errors, record_decision, require
+from ubf.services import (
+    acting_user_id,
+    flag_warnings,
+    raise_on_errors,
+    record_decision,
+    require,
+)
 
 #: ``ReserveNotice.session`` for a reserve in the DM final (R-PAIR-RES-2). Heat sessions are
 #: 1 and 2; the model has no stage field, so the final is session 0 (see the module report).
@@ -84,27 +90,6 @@ def _warn(clause: str, sv: str, en: str, **data) -> Violation:
 
 def _as_warning(v: Violation) -> Violation:
     return replace(v, severity=Severity.WARNING)
-
-
-def _user_id(user) -> int | None:
-    return user.pk if user is not None and getattr(user, "is_authenticated", False) else None
-
-
-def _flag(action: str, obj, warnings: list[Violation], *, user, season) -> None:
-    """Put warnings where TK sees them: one append-only audit row (no decision by anyone)."""
-    if not warnings:
-        return
-    record_decision(
-        action,
-        obj,
-        user=None,
-        reason="\n".join(str(v) for v in warnings),
-        clause=warnings[0].clause,
-        season=season,
-        clauses=[v.clause for v in warnings],
-        messages_en=[v.message_en for v in warnings],
-        triggered_by=_user_id(user),
-    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -270,7 +255,7 @@ def restrike_discipline(competition: PairCompetition, *, user=None) -> list[Stri
             season=competition.season,
             earlier_heats=[v.data.get("earlier_heat_id") for v in c.violations],
             mids=[v.data.get("mid") for v in c.violations],
-            triggered_by=_user_id(user),
+            triggered_by=acting_user_id(user),
         )
     if changes:
         recompute.request_recompute(pair_competition_id=competition.pk)
@@ -301,7 +286,7 @@ def _forfeit_direct_places(competition: PairCompetition, *, user) -> list[Direct
             clause="R-DIRECT-2",
             season=competition.season,
             heats=[v.data.get("heat_id") for v in status.violations],
-            triggered_by=_user_id(user),
+            triggered_by=acting_user_id(user),
         )
         recompute.request_recompute(pair_competition_id=competition.pk)
         out.append(dq)
@@ -513,7 +498,7 @@ def enter_pair(
             pair_number=number,
             takes_part_in_qualifier=takes_part_in_qualifier,
         )
-    _flag("pairs.entry.flagged", entry, warnings, user=user, season=season)
+    flag_warnings("pairs.entry.flagged", entry, warnings, user=user, season=season)
     changes, forfeited = _apply_season_rules(competition, user=user)
     recompute.request_recompute(pair_competition_id=competition.pk)
     entry.refresh_from_db()
@@ -684,7 +669,7 @@ def notify_reserve(
     if not final:
         changes, forfeited = _apply_season_rules(competition, user=user)
         warnings += _consequence_warnings(changes, forfeited)
-    _flag("pairs.entry.flagged", entry, warnings, user=user, season=season)
+    flag_warnings("pairs.entry.flagged", entry, warnings, user=user, season=season)
     recompute.request_recompute(pair_competition_id=competition.pk)
     return ReserveOutcome(notice=notice, warnings=warnings)
 

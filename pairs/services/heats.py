@@ -6,158 +6,69 @@ R-PAIR-KVAL-3 (invitation), R-PAIR-KVAL-5 (heat type declared), R-PAIR-KVAL-6 (s
 R-PAIR-DF-1 (direct final), R-GEN-3 (TK decisions recorded with who, when, why).
 
 The change requests (:func:`request_heat_change`, :func:`decide_heat_change`) serve team heats
-too (``teams.services.heats`` re-exports them), as do the small helpers in the first section.
-Every service: permission first (``ubf.permissions``), then every check (``ubf.rules``), then
-the writes, in one transaction; a refusal raises before anything is written.
+too (``teams.services.heats`` re-exports them). What pairs and team heats share (TK's decision,
+moving and cancelling, the direct-final decision, small helpers) is in ``ubf.heat_services``;
+``PAIR_HEATS`` describes a pairs heat to it. Every service: permission first
+(``ubf.permissions``), then every check (``ubf.rules``), then the writes, in one transaction; a
+refusal raises before anything is written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import date
-from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
-from clubs.models import Club, Decided, Decision
+from clubs.models import Club, Decided
 from pairs.models import HeatChangeRequest, HeatStatus, PairCompetition, PairHeat
 from ubf import clock
-from ubf.permissions import can_act_for_club, can_manage_pair_heat, can_manage_team_heat, is_tk
+from ubf.heat_services import (
+    ACTIVE,
+    HeatKind,
+    arranging_clubs,
+    cancel_heat,
+    decide_direct_final_for,
+    decide_heat,
+    direct_final_decided,
+    get_obj,
+    locked,
+    move_heat,
+    parse_fee,
+    reason_violations,
+    require_for_clubs,
+    shifted_dates,
+    text_violations,
+    unknown_club_violations,
+    v,
+)
+from ubf.permissions import can_manage_pair_heat, is_tk
 from ubf.rules.heats import (
-    change_needs_tk_approval,
     direct_final_notice,
     heat_registration_violations,
     heat_session_violations,
     invitation_violations,
 )
 from ubf.rules.types import Discipline, HeatType
-from ubf.rules.violations import Severity, Violation
+from ubf.rules.violations import Violation
 from ubf.services import raise_on_errors, record_decision, require
 
-#: A heat that still counts: applied for or approved (not rejected, not cancelled).
-ACTIVE = (HeatStatus.APPLIED, HeatStatus.APPROVED)
-
-# ---------------------------------------------------------------------------------------------
-# Helpers shared with teams.services.heats
-# ---------------------------------------------------------------------------------------------
-
-
-def v(clause: str, sv: str, en: str, severity: Severity = Severity.ERROR, **data) -> Violation:
-    return Violation(clause=clause, message_sv=sv, message_en=en, severity=severity, data=data)
-
-
-def get_obj(model, obj_or_id):
-    """A model instance from an instance or a primary key."""
-    if isinstance(obj_or_id, model):
-        return obj_or_id
-    return model.objects.get(pk=obj_or_id)
-
-
-def locked(model, obj_or_id, *related: str):
-    """Re-read a row for update inside the service's transaction (a no-op lock on SQLite)."""
-    pk = obj_or_id.pk if isinstance(obj_or_id, model) else obj_or_id
-    qs = model.objects.select_related(*related) if related else model.objects.all()
-    return qs.select_for_update(of=("self",)).get(pk=pk)
-
-
-def arranging_clubs(clubs: Iterable) -> tuple[list[Club], list]:
-    """The clubs named (Club rows or ids, duplicates once) and the ids that do not exist."""
-    ids = []
-    for item in clubs or ():
-        ids.append(item.pk if isinstance(item, Club) else int(item))
-    ids = list(dict.fromkeys(ids))
-    found = {c.pk: c for c in Club.objects.filter(pk__in=ids).select_related("district")}
-    return [found[i] for i in ids if i in found], [i for i in ids if i not in found]
-
-
-def require_for_clubs(user, clubs: list[Club]) -> None:
-    """Permission: TK, or a user who acts for EVERY arranging club (a joint heat needs an
-    official of each club, or TK)."""
-    allowed = is_tk(user) or (bool(clubs) and all(can_act_for_club(user, c.pk) for c in clubs))
-    require(
-        allowed,
-        "Du kan bara anmäla kvalheat för klubbar du företräder (eller som UBF TK).",
-        "You may only register heats for clubs you act for (or as UBF TK).",
-    )
-
-
-def unknown_club_violations(missing: list, clause: str) -> list[Violation]:
-    if not missing:
-        return []
-    return [
-        v(
-            clause,
-            f"Okända klubbar: {', '.join(map(str, missing))}.",
-            f"Unknown clubs: {', '.join(map(str, missing))}.",
-            clubs=missing,
-        )
-    ]
-
-
-def reason_violations(reason: str | None, clause: str = "R-GEN-3") -> list[Violation]:
-    """R-GEN-3: a decision against someone (a rejection) says why."""
-    if (reason or "").strip():
-        return []
-    return [
-        v(
-            clause,
-            "Ange skälet till beslutet; det sparas och visas för klubben.",
-            "Give the reason for the decision; it is recorded and shown to the club.",
-        )
-    ]
-
-
-def text_violations(value: str | None, clause: str, sv: str, en: str) -> list[Violation]:
-    return [] if (value or "").strip() else [v(clause, sv, en)]
-
-
-def direct_change_violations(
-    user, status: str, deadline: date | None, today: date, what_sv: str, what_en: str
-) -> list[Violation]:
-    """R-PAIR-KVAL-2: the club may move or cancel its heat itself up to the registration
-    deadline; after it, only with UBF's explicit consent (a request TK decides, or TK itself)."""
-    out: list[Violation] = []
-    if status not in ACTIVE:
-        out.append(
-            v(
-                "R-PAIR-KVAL-2",
-                f"Heatet är {HeatStatus(status).label} och kan inte {what_sv}.",
-                f"The heat is {HeatStatus(status).value} and cannot be {what_en}.",
-                status=status,
-            )
-        )
-    if deadline is not None and change_needs_tk_approval(today, deadline) and not is_tk(user):
-        out.append(
-            v(
-                "R-PAIR-KVAL-2",
-                f"Sista anmälningsdag för kvalheat ({deadline}) har passerat. Därefter får klubben "
-                f"inte {what_sv} heatet utan UBF:s uttryckliga medgivande: skicka en "
-                "ändringsbegäran till UBF TK.",
-                f"The heat registration deadline ({deadline}) has passed. After it the club may "
-                f"not have the heat {what_en} without UBF's explicit consent: send a change "
-                "request to UBF TK.",
-                deadline=deadline,
-                today=today,
-            )
-        )
-    return out
-
-
-def shifted_dates(
-    old_first: date, old_second: date | None, new_first: date, new_second: date | None
-) -> tuple[date, date | None]:
-    """A move given by its new first date keeps the heat's length: the second date (session 2
-    of a pairs heat, the last day of a team heat) moves by as many days, unless given."""
-    if new_second is not None or old_second is None:
-        return new_first, new_second
-    return new_first, old_second + (new_first - old_first)
-
-
-def recompute_later(**ids) -> None:
-    from results import recompute
-
-    recompute.request_recompute(**ids)
-
+__all__ = [
+    "ACTIVE",
+    "PAIR_HEATS",
+    "arranging_club_count",
+    "cancel_pair_heat",
+    "decide_direct_final",
+    "decide_heat_change",
+    "decide_pair_heat",
+    "direct_final_decided",
+    "direct_final_needed",
+    "invitation_problems",
+    "move_pair_heat",
+    "pair_schedule_violations",
+    "record_invitation",
+    "register_pair_heat",
+    "request_heat_change",
+]
 
 # ---------------------------------------------------------------------------------------------
 # Checks
@@ -261,16 +172,40 @@ def _invitation_field_violations(
     return out
 
 
-def parse_fee(value, clause: str, what_sv: str, what_en: str) -> tuple[Decimal | None, list]:
-    try:
-        amount = Decimal(str(value))
-    except (InvalidOperation, TypeError, ValueError):
-        amount = None
-    if amount is None or not amount.is_finite() or amount < 0:
-        return None, [
-            v(clause, f"Ange {what_sv} i kronor (0 eller mer).", f"Give the {what_en} in SEK.")
-        ]
-    return amount, []
+def _approval_violations(heat: PairHeat) -> list[Violation]:
+    """R-PAIR-KVAL-1: TK's approval checks the dates again, with the registration date."""
+    return pair_schedule_violations(
+        heat.competition, heat.session1_date, heat.session2_date, registered_on=heat.registered_on
+    )
+
+
+def _decision_figures(heat: PairHeat) -> dict:
+    return {
+        "session1_date": heat.session1_date,
+        "session2_date": heat.session2_date,
+        "registered_on": heat.registered_on,
+        "clubs": list(heat.clubs.values_list("name", flat=True)),
+    }
+
+
+#: A pairs heat as ``ubf.heat_services`` sees it.
+PAIR_HEATS = HeatKind(
+    app="pairs",
+    model=PairHeat,
+    date_fields=("session1_date", "session2_date"),
+    second_date_required=False,
+    change_field="pair_heat",
+    recompute_key="pair_competition_id",
+    approval_clause="R-PAIR-KVAL-1",
+    can_manage=can_manage_pair_heat,
+    manage_denied=(
+        "Du kan bara ändra kvalheat som din klubb arrangerar.",
+        "You may only change heats your club arranges.",
+    ),
+    schedule_violations=pair_schedule_violations,
+    approval_violations=_approval_violations,
+    decision_figures=_decision_figures,
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -365,49 +300,7 @@ def register_pair_heat(
 def decide_pair_heat(user, heat, approve: bool, reason: str = "") -> PairHeat:
     """R-GEN-3, R-PAIR-KVAL-1: TK approves (the dates are checked again) or rejects (with a
     reason) a heat; the decision is recorded with who, when and why."""
-    require(
-        is_tk(user),
-        "Bara UBF TK kan godkänna eller avslå kvalheat.",
-        "Only UBF TK may approve or reject heats.",
-    )
-    heat = locked(PairHeat, heat, "competition__season")
-    competition = heat.competition
-    new = HeatStatus.APPROVED if approve else HeatStatus.REJECTED
-    violations: list[Violation] = []
-    if heat.status in (HeatStatus.CANCELLED, new):
-        violations.append(
-            v(
-                "R-GEN-3",
-                f"Heatet {heat.name} är redan {heat.get_status_display()}.",
-                f"The heat {heat.name} is already {heat.status}.",
-            )
-        )
-    if approve:
-        violations += pair_schedule_violations(
-            competition, heat.session1_date, heat.session2_date, registered_on=heat.registered_on
-        )
-    else:
-        violations += reason_violations(reason)
-    raise_on_errors(violations)
-
-    previous = heat.status
-    heat.status = new
-    heat.save(update_fields=["status"])
-    record_decision(
-        "pairs.heat.approved" if approve else "pairs.heat.rejected",
-        heat,
-        user=user,
-        reason=(reason or "").strip(),
-        clause="R-PAIR-KVAL-1",
-        season=competition.season,
-        previous_status=previous,
-        session1_date=heat.session1_date,
-        session2_date=heat.session2_date,
-        registered_on=heat.registered_on,
-        clubs=list(heat.clubs.values_list("name", flat=True)),
-    )
-    recompute_later(pair_competition_id=competition.pk)
-    return heat
+    return decide_heat(PAIR_HEATS, user, heat, approve, reason)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -422,40 +315,7 @@ def move_pair_heat(
     """R-PAIR-KVAL-2: the arranging club moves its heat up to the registration deadline (TK at
     any time, recorded as a decision); after it the club must use :func:`request_heat_change`.
     The new dates must satisfy R-PAIR-KVAL-1 and R-PAIR-KVAL-6."""
-    heat = get_obj(PairHeat, heat)
-    require(
-        can_manage_pair_heat(user, heat),
-        "Du kan bara ändra kvalheat som din klubb arrangerar.",
-        "You may only change heats your club arranges.",
-    )
-    heat = locked(PairHeat, heat, "competition__season")
-    competition = heat.competition
-    violations = direct_change_violations(
-        user,
-        heat.status,
-        competition.heat_registration_deadline,
-        clock.today(),
-        "flytta",
-        "moved",
-    )
-    violations += pair_schedule_violations(competition, session1_date, session2_date)
-    raise_on_errors(violations)
-
-    old = (heat.session1_date, heat.session2_date)
-    heat.session1_date, heat.session2_date = session1_date, session2_date
-    heat.save(update_fields=["session1_date", "session2_date"])
-    if is_tk(user):
-        record_decision(
-            "pairs.heat.moved",
-            heat,
-            user=user,
-            reason=(reason or "").strip(),
-            clause="R-PAIR-KVAL-2",
-            season=competition.season,
-            old_dates=old,
-            new_dates=(session1_date, session2_date),
-        )
-    return heat
+    return move_heat(PAIR_HEATS, user, heat, session1_date, session2_date, reason)
 
 
 @transaction.atomic
@@ -463,64 +323,19 @@ def cancel_pair_heat(user, heat, reason: str = "") -> PairHeat:
     """R-PAIR-KVAL-2: the arranging club cancels its heat up to the registration deadline (TK
     at any time, recorded as a decision); after it the club must use
     :func:`request_heat_change`."""
-    heat = get_obj(PairHeat, heat)
-    require(
-        can_manage_pair_heat(user, heat),
-        "Du kan bara ändra kvalheat som din klubb arrangerar.",
-        "You may only change heats your club arranges.",
-    )
-    heat = locked(PairHeat, heat, "competition__season")
-    competition = heat.competition
-    violations = direct_change_violations(
-        user,
-        heat.status,
-        competition.heat_registration_deadline,
-        clock.today(),
-        "ställa in",
-        "cancelled",
-    )
-    raise_on_errors(violations)
-
-    previous = heat.status
-    heat.status = HeatStatus.CANCELLED
-    heat.save(update_fields=["status"])
-    if is_tk(user):
-        record_decision(
-            "pairs.heat.cancelled",
-            heat,
-            user=user,
-            reason=(reason or "").strip(),
-            clause="R-PAIR-KVAL-2",
-            season=competition.season,
-            previous_status=previous,
-        )
-    if previous == HeatStatus.APPROVED:
-        recompute_later(pair_competition_id=competition.pk)
-    return heat
+    return cancel_heat(PAIR_HEATS, user, heat, reason)
 
 
-def _heat_kind(heat) -> str:
+def _heat_kind(heat) -> HeatKind:
     from teams.models import TeamHeat
 
     if isinstance(heat, PairHeat):
-        return "pairs"
+        return PAIR_HEATS
     if isinstance(heat, TeamHeat):
-        return "teams"
+        from teams.services.heats import TEAM_HEATS
+
+        return TEAM_HEATS
     raise TypeError(f"not a heat: {heat!r}")
-
-
-def _heat_dates(heat) -> tuple[date, date | None]:
-    if isinstance(heat, PairHeat):
-        return heat.session1_date, heat.session2_date
-    return heat.first_date, heat.last_date
-
-
-def _schedule_violations_for(heat, first: date | None, second: date | None) -> list[Violation]:
-    if isinstance(heat, PairHeat):
-        return pair_schedule_violations(heat.competition, first, second)
-    from teams.services.heats import team_schedule_violations
-
-    return team_schedule_violations(heat.competition, first, second)
 
 
 @transaction.atomic
@@ -536,17 +351,13 @@ def request_heat_change(
     cancel a heat (a pairs heat or a team heat). A move is given by the new first date and, if
     it changes otherwise, the new second date (session 2 / last day); the dates are checked now
     and again when TK decides. One open request per heat at a time."""
-    kind_name = _heat_kind(heat)
-    if kind_name == "pairs":
-        allowed = can_manage_pair_heat(user, heat)
-    else:
-        allowed = can_manage_team_heat(user, heat)
+    heat_kind = _heat_kind(heat)
     require(
-        allowed,
+        heat_kind.can_manage(user, heat),
         "Du kan bara begära ändring av kvalheat som din klubb arrangerar.",
         "You may only request changes to heats your club arranges.",
     )
-    heat = locked(type(heat), heat, "competition__season")
+    heat = locked(heat_kind.model, heat, "competition__season")
     violations: list[Violation] = []
     if kind not in HeatChangeRequest.Kind.values:
         violations.append(
@@ -566,9 +377,7 @@ def request_heat_change(
             )
         )
     open_requests = HeatChangeRequest.objects.filter(status=Decided.Status.REQUESTED)
-    open_requests = open_requests.filter(
-        **({"pair_heat": heat} if kind_name == "pairs" else {"team_heat": heat})
-    )
+    open_requests = open_requests.filter(**{heat_kind.change_field: heat})
     if open_requests.exists():
         violations.append(
             v(
@@ -582,14 +391,12 @@ def request_heat_change(
         if new_first_date is None:
             violations.append(v("R-PAIR-KVAL-2", "Ange det nya datumet.", "Give the new date."))
         else:
-            old_first, old_second = _heat_dates(heat)
-            first, second = shifted_dates(old_first, old_second, new_first_date, new_second_date)
-            violations += _schedule_violations_for(heat, first, second)
+            first, second = shifted_dates(*heat_kind.dates(heat), new_first_date, new_second_date)
+            violations += heat_kind.schedule_violations(heat.competition, first, second)
     raise_on_errors(violations)
 
     return HeatChangeRequest.objects.create(
-        pair_heat=heat if kind_name == "pairs" else None,
-        team_heat=heat if kind_name == "teams" else None,
+        **{heat_kind.change_field: heat},
         kind=kind,
         new_first_date=first,
         new_second_date=second,
@@ -609,8 +416,8 @@ def decide_heat_change(user, request, approve: bool, reason: str = "") -> HeatCh
     )
     request = locked(HeatChangeRequest, request)
     heat = request.pair_heat or request.team_heat
-    kind_name = _heat_kind(heat)
-    heat = locked(type(heat), heat, "competition__season")
+    heat_kind = _heat_kind(heat)
+    heat = locked(heat_kind.model, heat, "competition__season")
     violations: list[Violation] = []
     if request.status != Decided.Status.REQUESTED:
         violations.append(
@@ -632,32 +439,26 @@ def decide_heat_change(user, request, approve: bool, reason: str = "") -> HeatCh
                 )
             )
         if request.kind == HeatChangeRequest.Kind.MOVE:
-            violations += _schedule_violations_for(
-                heat, request.new_first_date, request.new_second_date
+            violations += heat_kind.schedule_violations(
+                heat.competition, request.new_first_date, request.new_second_date
             )
     raise_on_errors(violations)
 
-    old_dates = _heat_dates(heat)
+    old_dates = heat_kind.dates(heat)
     previous_status = heat.status
     if approve:
         if request.kind == HeatChangeRequest.Kind.CANCEL:
             heat.status = HeatStatus.CANCELLED
             heat.save(update_fields=["status"])
-        elif kind_name == "pairs":
-            heat.session1_date = request.new_first_date
-            heat.session2_date = request.new_second_date
-            heat.save(update_fields=["session1_date", "session2_date"])
         else:
-            heat.first_date = request.new_first_date
-            heat.last_date = request.new_second_date or request.new_first_date
-            heat.save(update_fields=["first_date", "last_date"])
+            heat_kind.set_dates(heat, request.new_first_date, request.new_second_date)
     request.status = Decided.Status.GRANTED if approve else Decided.Status.REJECTED
     request.decided_by = user
     request.decided_at = clock.now()
     request.reason = (reason or "").strip()
     request.save(update_fields=["status", "decided_by", "decided_at", "reason"])
     record_decision(
-        f"{kind_name}.heat_change.{'granted' if approve else 'rejected'}",
+        f"{heat_kind.app}.heat_change.{'granted' if approve else 'rejected'}",
         request,
         user=user,
         reason=request.reason,
@@ -667,14 +468,13 @@ def decide_heat_change(user, request, approve: bool, reason: str = "") -> HeatCh
         heat_id=heat.pk,
         heat=str(heat),
         old_dates=old_dates,
-        new_dates=_heat_dates(heat)
+        new_dates=heat_kind.dates(heat)
         if approve
         else (request.new_first_date, request.new_second_date),
         previous_status=previous_status,
     )
     if approve and previous_status == HeatStatus.APPROVED:
-        key = "pair_competition_id" if kind_name == "pairs" else "team_competition_id"
-        recompute_later(**{key: heat.competition_id})
+        heat_kind.recompute(heat.competition_id)
     return request
 
 
@@ -772,7 +572,7 @@ def invitation_problems(heat: PairHeat, today: date | None = None) -> list[Viola
 
 
 # ---------------------------------------------------------------------------------------------
-# Direct final (R-PAIR-DF-1), shared with teams
+# Direct final (R-PAIR-DF-1)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -795,67 +595,6 @@ def direct_final_needed(competition: PairCompetition) -> Violation | None:
         decide_by=competition.qualifying_end,
         rules=competition.season.rules(),
     )
-
-
-def decide_direct_final_for(
-    user,
-    competition,
-    direct: bool,
-    reason: str,
-    *,
-    notice: Violation | None,
-    arranging: int,
-    teams: bool,
-):
-    """The direct-final decision for a pair or team competition (already locked)."""
-    clause = "R-TEAM-DF-1" if teams else "R-PAIR-DF-1"
-    violations: list[Violation] = []
-    if bool(notice) != bool(direct) and not (reason or "").strip():
-        violations.append(
-            v(
-                clause,
-                f"{arranging} klubb(ar) arrangerar godkända kval; beslutet går emot "
-                "huvudregeln, så ange skälet.",
-                f"{arranging} club(s) arrange approved heats; the decision departs from the "
-                "rule, so give the reason.",
-                arranging_clubs=arranging,
-            )
-        )
-    raise_on_errors(violations)
-    if not (reason or "").strip():
-        reason = (
-            notice.message_sv if notice else f"{arranging} klubbar arrangerar kval; kvalen spelas."
-        )
-    today = clock.today()
-    competition.is_direct_final = bool(direct)
-    competition.save(update_fields=["is_direct_final"])
-    app = "teams" if teams else "pairs"
-    record_decision(
-        f"{app}.direct_final.decided",
-        competition,
-        user=user,
-        reason=reason.strip(),
-        clause=clause,
-        season=competition.season,
-        direct=bool(direct),
-        arranging_clubs=arranging,
-        qualifying_end=competition.qualifying_end,
-        after_qualifying_end=bool(
-            competition.qualifying_end and today > competition.qualifying_end
-        ),
-    )
-    key = "team_competition_id" if teams else "pair_competition_id"
-    recompute_later(**{key: competition.pk})
-    return competition
-
-
-def direct_final_decided(competition) -> bool:
-    """Whether TK has recorded a direct-final decision for the competition."""
-    return Decision.objects.filter(
-        action__endswith=".direct_final.decided",
-        object_type=competition._meta.label_lower,
-        object_id=competition.pk,
-    ).exists()
 
 
 @transaction.atomic

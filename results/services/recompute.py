@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.db import transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 
 from clubs.models import Representation
@@ -107,8 +107,15 @@ def _save_snapshots(existing, snapshots: list[StandingSnapshot]) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def recompute_team_competition(team_competition_id: int) -> None:
-    """Heat standings, final standings (DM and full order), and the allocation of final places."""
+FINAL = "final"
+
+
+def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
+    """Heat standings, final standings (DM and full order), and the allocation of final places.
+
+    ``heat_ids``: only these heats' matches changed (an upload; ``"final"`` for the final);
+    the other heats keep their stored snapshots. ``None`` recomputes everything (TK decisions:
+    W.O.s, penalties, line-ups and team status can change several heats at once)."""
     with transaction.atomic():
         competition = (
             TeamCompetition.objects.select_for_update()
@@ -132,11 +139,31 @@ def recompute_team_competition(team_competition_id: int) -> None:
                 ),
             )
         }
-        matches = list(
-            Match.objects.filter(competition=competition).prefetch_related(
-                "board_results",
-                Prefetch("lineups", queryset=Lineup.objects.select_related("player")),
+        matches = list(Match.objects.filter(competition=competition))
+        changed = (
+            None
+            if heat_ids is None
+            else {FINAL if h in (None, FINAL) else int(h) for h in heat_ids}
+        )
+        stored_snapshots = list(
+            StandingSnapshot.objects.filter(
+                Q(scope=StandingSnapshot.Scope.TEAM_HEAT, team_heat__competition=competition)
+                | Q(scope=StandingSnapshot.Scope.TEAM_FINAL, team_competition=competition)
             )
+        )
+        has_snapshot = {s.team_heat_id or FINAL for s in stored_snapshots}
+
+        def heat_key(m: Match):
+            return m.heat_id if m.stage == Match.Stage.KVAL else FINAL
+
+        def to_rank(key) -> bool:
+            return changed is None or key in changed or key not in has_snapshot
+
+        # Board results and line-ups only for the heats ranked again.
+        prefetch_related_objects(
+            [m for m in matches if to_rank(heat_key(m))],
+            "board_results",
+            Prefetch("lineups", queryset=Lineup.objects.select_related("player")),
         )
         walkovers = {
             w.match_id: w
@@ -147,7 +174,7 @@ def recompute_team_competition(team_competition_id: int) -> None:
         penalties = defaultdict(lambda: defaultdict(Decimal))  # stage -> team -> vp
         for p in Penalty.objects.filter(
             team__competition=competition, status=Penalty.Status.GRANTED
-        ):
+        ).select_related("match"):
             stage = p.match.stage if p.match_id else Match.Stage.KVAL
             penalties[stage][p.team_id] += p.vp
         dm_status, roster_ubf = _dm_status(teams, competition)
@@ -158,6 +185,8 @@ def recompute_team_competition(team_competition_id: int) -> None:
 
         snapshots = []
         for heat_id, heat_matches in by_heat.items():
+            if not to_rank(heat_id if heat_id is not None else FINAL):
+                continue
             stage = Match.Stage.KVAL if heat_id is not None else Match.Stage.FINAL
             if heat_id is not None:
                 members = [t for t in teams.values() if t.heat_id == heat_id]
@@ -190,13 +219,7 @@ def recompute_team_competition(team_competition_id: int) -> None:
                     rounds_played=rounds_played,
                 )
             )
-        _save_snapshots(
-            StandingSnapshot.objects.filter(
-                Q(scope=StandingSnapshot.Scope.TEAM_HEAT, team_heat__competition=competition)
-                | Q(scope=StandingSnapshot.Scope.TEAM_FINAL, team_competition=competition)
-            ),
-            snapshots,
-        )
+        _save_snapshots(stored_snapshots, snapshots)
 
         _allocate_team_final(competition, teams, by_heat)
 
@@ -507,10 +530,15 @@ def _add_dm_order(rows: list[dict]) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def recompute_pair_competition(pair_competition_id: int) -> None:
+def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
     """Heat standings (R-PAIR-TIE-1..3), qualifying counts (R-ALLOC-1, R-PAIR-KVAL-5/7), the
     allocation of final seats (R-ALLOC-2..6), the seat holders and the replacement chain
-    (R-REPL-*), with the final seats and offers kept in step (accepted seats never move)."""
+    (R-REPL-*), with the final seats and offers kept in step (accepted seats never move).
+
+    ``heat_ids``: only these heats' results changed (an upload). Their standings are computed
+    again; every other heat's ranking is read from its stored snapshot, which is what the last
+    full recompute computed from the same data. ``None`` recomputes every heat (TK decisions
+    such as a struck entry or a declared pair change more than one heat's inputs)."""
     with transaction.atomic():
         competition = (
             PairCompetition.objects.select_for_update()
@@ -533,27 +561,39 @@ def recompute_pair_competition(pair_competition_id: int) -> None:
                 pair_heat__in=heats, status=ResultUpload.Status.ACCEPTED
             )
         }
+        stored = {
+            s.pair_heat_id: s
+            for s in StandingSnapshot.objects.filter(
+                scope=StandingSnapshot.Scope.PAIR_HEAT, pair_heat__in=heats
+            )
+        }
+        changed = None if heat_ids is None else {int(h) for h in heat_ids}
+        reused = {
+            h.id
+            for h in heats
+            if changed is not None
+            and h.id not in changed
+            and h.id in uploads
+            and h.id in stored
+            and not stored[h.id].provisional
+            and stored[h.id].computed_at >= uploads[h.id].uploaded_at
+        }
+        fresh_uploads = [u for h, u in uploads.items() if h not in reused]
         results_by_upload = defaultdict(list)
-        for r in PairResult.objects.filter(upload__in=uploads.values()):
+        for r in PairResult.objects.filter(upload__in=fresh_uploads):
             results_by_upload[r.upload_id].append(r)
         lines_by_upload = defaultdict(list)
-        for t in PairTraveller.objects.filter(upload__in=uploads.values()).values(
+        for t in PairTraveller.objects.filter(upload__in=fresh_uploads).values_list(
             "upload_id", "board_number", "ns_id", "ew_id", "mp_ns", "mp_ew"
         ):
-            lines_by_upload[t["upload_id"]].append(
-                {
-                    "board": t["board_number"],
-                    "ns": str(t["ns_id"]),
-                    "ew": str(t["ew_id"]),
-                    "mp_ns": t["mp_ns"],
-                    "mp_ew": t["mp_ew"],
-                }
+            lines_by_upload[t[0]].append(
+                {"board": t[1], "ns": str(t[2]), "ew": str(t[3]), "mp_ns": t[4], "mp_ew": t[5]}
             )
         entries = {
             e.id: e
-            for e in PairEntry.objects.filter(heat__in=heats).select_related(
-                "player1", "player2", "heat"
-            )
+            for e in PairEntry.objects.filter(
+                heat__in=[h for h in heats if h.id not in reused]
+            ).select_related("player1", "player2")
         }
         names = {
             str(e.id): f"{e.player1.full_name} – {e.player2.full_name}" for e in entries.values()
@@ -563,105 +603,42 @@ def recompute_pair_competition(pair_competition_id: int) -> None:
                 competition=competition, status=DirectQualifier.Status.REGISTERED
             ).select_related("player1", "player2")
         )
-        direct: dict[str, str | None] = {}
         direct_pairs = {frozenset((d.player1_id, d.player2_id)): d for d in directs}
+        # R-ALLOC-2: a direct qualifier that played a heat together counts there.
+        played_together = {
+            (e_heat, e_id): direct_pairs[frozenset((p1, p2))]
+            for e_id, e_heat, p1, p2 in PairEntry.objects.filter(
+                heat__in=heats, player1_id__in=[p for pair in direct_pairs for p in pair]
+            ).values_list("id", "heat_id", "player1_id", "player2_id")
+            if frozenset((p1, p2)) in direct_pairs
+        }
+        direct: dict[str, str | None] = {}
 
         venues, snapshots = [], []
         for heat in heats:
             key = venue_key(c.id for c in heat.clubs.all())
-            heat_entries = [e for e in entries.values() if e.heat_id == heat.id]
-            upload = uploads.get(heat.id)
-            results = {
-                str(r.entry_id): r for r in results_by_upload.get(upload.id if upload else None, [])
-            }
-            struck = {str(e.id) for e in heat_entries if e.status != PairEntry.Status.ENTERED}
-            for e in heat_entries:
-                d = direct_pairs.get(frozenset((e.player1_id, e.player2_id)))
-                if d is not None:
-                    direct[str(e.id)] = key  # R-ALLOC-2: counts here, passed over for seats
-            ranked_ids = [p for p in results if p not in struck]
-            standings = (
-                rank_pairs(
-                    ranked_ids,
-                    {p: results[p].percentage for p in ranked_ids},
-                    lines_by_upload.get(upload.id, []) if upload else [],
-                    seed=f"{competition.season.name}/{competition.discipline}/{heat.id}",
-                )
-                if upload
-                else []
-            )
-            counted = qualifying_pairs(
-                PairHeatEntries(
-                    heat_type=heat.heat_type,
-                    pairs=tuple(
-                        str(e.id) for e in heat_entries if not upload or str(e.id) in results
-                    ),
-                    declared=frozenset(
-                        str(e.id) for e in heat_entries if e.takes_part_in_qualifier
-                    ),
-                    struck=frozenset(struck),
-                    boards_played_max=max((r.boards_played for r in results.values()), default=0)
-                    if upload
-                    else None,
-                ),
+            for (heat_id, entry_id), _dq in played_together.items():
+                if heat_id == heat.id:
+                    direct[str(entry_id)] = key
+            if heat.id in reused:
+                venues.append(_venue_from_snapshot(heat, key, stored[heat.id], names))
+                continue
+            venue, snapshot = _rank_pair_heat(
+                heat,
+                key,
+                competition,
                 rules,
+                [e for e in entries.values() if e.heat_id == heat.id],
+                uploads.get(heat.id),
+                results_by_upload,
+                lines_by_upload,
+                names,
             )
-            qualifying = set(counted.pairs)
-            rows = [
-                {
-                    "rank": st.rank,
-                    "entry_id": int(st.pair),
-                    "pair_number": entries[int(st.pair)].pair_number,
-                    "name": names[st.pair],
-                    "percentage": f"{results[st.pair].percentage:.2f}",
-                    "qualifier": st.pair in qualifying,
-                    "decided_by": st.decided_by,
-                    "explanation": list(st.explanation),
-                }
-                for st in standings
-            ] + [
-                {
-                    "rank": None,
-                    "entry_id": int(p),
-                    "pair_number": entries[int(p)].pair_number,
-                    "name": names[p],
-                    "percentage": f"{results[p].percentage:.2f}",
-                    "qualifier": False,
-                    "struck_reason": entries[int(p)].status_reason or "R-PAIR-KVAL-7",
-                }
-                for p in results
-                if p in struck
-            ]
-            snapshots.append(
-                StandingSnapshot(
-                    scope=StandingSnapshot.Scope.PAIR_HEAT,
-                    pair_heat=heat,
-                    data=rows,
-                    provisional=upload is None,
-                    rounds_played=0,
-                )
-            )
-            venues.append(
-                Venue(
-                    key=key,
-                    label=heat.name,
-                    entries=len(qualifying),
-                    ranking=[st.pair for st in standings if st.pair in qualifying],
-                    struck=struck,
-                    complete=upload is not None,
-                )
-            )
-        _save_snapshots(
-            StandingSnapshot.objects.filter(
-                scope=StandingSnapshot.Scope.PAIR_HEAT, pair_heat__in=heats
-            ),
-            snapshots,
-        )
+            venues.append(venue)
+            snapshots.append(snapshot)
+        _save_snapshots(stored.values(), snapshots)
         for d in directs:
-            if not any(
-                frozenset((e.player1_id, e.player2_id)) == frozenset((d.player1_id, d.player2_id))
-                for e in entries.values()
-            ):
+            if d not in played_together.values():
                 direct[f"dq:{d.id}"] = None
                 names[f"dq:{d.id}"] = f"{d.player1.full_name} – {d.player2.full_name}"
         qualifying_total = sum(v.entries for v in venues)
@@ -679,12 +656,101 @@ def recompute_pair_competition(pair_competition_id: int) -> None:
             names=names,
             **_pair_chain_inputs(competition),
         )
-        _sync_final_seats(competition, heats, venues, holders, chain, run.provisional, entries)
+        _sync_final_seats(competition, heats, venues, holders, chain, run.provisional)
 
         status.finished_at = clock.now()
         status.runs += 1
         status.last_error = ""
         status.save(update_fields=["finished_at", "runs", "last_error"])
+
+
+def _venue_from_snapshot(heat, key: str, snapshot: StandingSnapshot, names: dict) -> Venue:
+    """A heat whose results did not change: its ranking as the stored snapshot has it."""
+    rows = snapshot.data
+    for r in rows:
+        names[str(r["entry_id"])] = r["name"]
+    return Venue(
+        key=key,
+        label=heat.name,
+        entries=sum(1 for r in rows if r.get("qualifier")),
+        ranking=[str(r["entry_id"]) for r in rows if r.get("qualifier")],
+        struck={str(r["entry_id"]) for r in rows if r.get("rank") is None},
+        complete=True,
+    )
+
+
+def _rank_pair_heat(
+    heat, key, competition, rules, heat_entries, upload, results_by_upload, lines_by_upload, names
+) -> tuple[Venue, StandingSnapshot]:
+    """One heat's ranking (R-PAIR-TIE-1..3) and qualifying pairs (R-PAIR-KVAL-5/7, R-ALLOC-1)."""
+    by_id = {e.id: e for e in heat_entries}
+    results = {str(r.entry_id): r for r in results_by_upload.get(upload.id if upload else None, [])}
+    struck = {str(e.id) for e in heat_entries if e.status != PairEntry.Status.ENTERED}
+    ranked_ids = [p for p in results if p not in struck]
+    standings = (
+        rank_pairs(
+            ranked_ids,
+            {p: results[p].percentage for p in ranked_ids},
+            lines_by_upload.get(upload.id, []),
+            seed=f"{competition.season.name}/{competition.discipline}/{heat.id}",
+        )
+        if upload
+        else []
+    )
+    counted = qualifying_pairs(
+        PairHeatEntries(
+            heat_type=heat.heat_type,
+            pairs=tuple(str(e.id) for e in heat_entries if not upload or str(e.id) in results),
+            declared=frozenset(str(e.id) for e in heat_entries if e.takes_part_in_qualifier),
+            struck=frozenset(struck),
+            boards_played_max=max((r.boards_played for r in results.values()), default=0)
+            if upload
+            else None,
+        ),
+        rules,
+    )
+    qualifying = set(counted.pairs)
+    rows = [
+        {
+            "rank": st.rank,
+            "entry_id": int(st.pair),
+            "pair_number": by_id[int(st.pair)].pair_number,
+            "name": names[st.pair],
+            "percentage": f"{results[st.pair].percentage:.2f}",
+            "qualifier": st.pair in qualifying,
+            "decided_by": st.decided_by,
+            "explanation": list(st.explanation),
+        }
+        for st in standings
+    ] + [
+        {
+            "rank": None,
+            "entry_id": int(p),
+            "pair_number": by_id[int(p)].pair_number,
+            "name": names[p],
+            "percentage": f"{results[p].percentage:.2f}",
+            "qualifier": False,
+            "struck_reason": by_id[int(p)].status_reason or "R-PAIR-KVAL-7",
+        }
+        for p in results
+        if p in struck
+    ]
+    snapshot = StandingSnapshot(
+        scope=StandingSnapshot.Scope.PAIR_HEAT,
+        pair_heat=heat,
+        data=rows,
+        provisional=upload is None,
+        rounds_played=0,
+    )
+    venue = Venue(
+        key=key,
+        label=heat.name,
+        entries=len(qualifying),
+        ranking=[st.pair for st in standings if st.pair in qualifying],
+        struck=struck,
+        complete=upload is not None,
+    )
+    return venue, snapshot
 
 
 def _pair_chain_inputs(competition: PairCompetition) -> dict:
@@ -708,7 +774,7 @@ def _seat_key(seat: FinalSeat) -> str:
     return str(seat.entry_id)
 
 
-def _sync_final_seats(competition, heats, venues, holders, chain, provisional, entries) -> None:
+def _sync_final_seats(competition, heats, venues, holders, chain, provisional) -> None:
     """Keep FinalSeat rows in step with the seat holders: seats whose holder changed while
     nothing was decided on them follow the ranking; a confirmed seat never moves (R-REPL-6);
     once the allocation is final, each seat to be offered gets its pending Offer (R-REPL-5)."""
@@ -744,7 +810,7 @@ def _sync_final_seats(competition, heats, venues, holders, chain, provisional, e
         FinalSeat.objects.create(
             competition=competition,
             origin_heat=heat_of_venue.get(venue),
-            entry=entries.get(int(key)) if key.isdigit() else None,
+            entry_id=int(key) if key.isdigit() else None,
             direct_qualifier_id=int(key[3:]) if key.startswith("dq:") else None,
             source=source,
             status=FinalSeat.Status.PROVISIONAL,

@@ -222,7 +222,7 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
                     )
                 )
         PairTraveller.objects.bulk_create(travellers, batch_size=2000)
-        request_recompute(pair_competition_id=heat.competition_id)
+        request_recompute(pair_competition_id=heat.competition_id, heat_ids=[heat.id])
     return UploadOutcome(upload, warnings=upload.warnings)
 
 
@@ -362,7 +362,9 @@ def upload_team_results(
                 match.imps_home = match.imps_away = match.vp_home = match.vp_away = None
                 match.upload = None
                 match.save()
-        request_recompute(team_competition_id=competition.id)
+        request_recompute(
+            team_competition_id=competition.id, heat_ids=[heat.id if heat else "final"]
+        )
     return UploadOutcome(upload, warnings=upload.warnings)
 
 

@@ -918,6 +918,35 @@ def _ruling_stage_problem(ruling: Ruling, expected: str, step_sv: str, step_en: 
     return [_v("R-RULING-3", sv, en, stage=ruling.stage)]
 
 
+def _ruling_at(user, ruling: Ruling, clause: str, expected: str, step_sv: str, step_en: str):
+    """TK only: the ruling, locked, and the problem if its case is not at stage ``expected``."""
+    _require_tk(user, clause)
+    ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
+    return ruling, _ruling_stage_problem(ruling, expected, step_sv, step_en)
+
+
+def _text_missing(text: str | None, sv: str, en: str) -> list[Violation]:
+    return [] if (text or "").strip() else [_v("R-RULING-3", sv, en)]
+
+
+def _advance_ruling(
+    user, ruling: Ruling, stage: str, action: str, reason: str, clause: str, **data
+):
+    """Move the case to ``stage``, save the ruling and record the step (R-RULING-1..3)."""
+    ruling.stage = stage
+    ruling.save()
+    record_decision(
+        action,
+        ruling,
+        user=user,
+        reason=reason.strip(),
+        clause=clause,
+        season=ruling.match.competition.season,
+        **data,
+    )
+    return ruling
+
+
 def ruling_problems(
     match: Match,
     *,
@@ -1043,10 +1072,13 @@ def appeal_to_jury(
     play, why the TD was called, the ruling, the grounds of appeal, the other side's view and
     the names of everyone involved, the TD included. Refused with the list of what is missing.
     """
-    _require_tk(user, "R-RULING-2")
-    ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
-    problems = _ruling_stage_problem(
-        ruling, Ruling.Stage.RULED, "Överklagande till juryn", "An appeal to the jury"
+    ruling, problems = _ruling_at(
+        user,
+        ruling,
+        "R-RULING-2",
+        Ruling.Stage.RULED,
+        "Överklagande till juryn",
+        "An appeal to the jury",
     )
     values = {
         "hands": ruling.hands,
@@ -1081,17 +1113,9 @@ def appeal_to_jury(
     ruling.appeal_grounds = appeal_grounds.strip()
     ruling.other_side_view = other_side_view.strip()
     ruling.involved = involved.strip()
-    ruling.stage = Ruling.Stage.APPEALED
-    ruling.save()
-    record_decision(
-        "teams.ruling.appealed",
-        ruling,
-        user=user,
-        reason=appeal_grounds.strip(),
-        clause="R-RULING-2",
-        season=ruling.match.competition.season,
+    return _advance_ruling(
+        user, ruling, Ruling.Stage.APPEALED, "teams.ruling.appealed", appeal_grounds, "R-RULING-2"
     )
-    return ruling
 
 
 def _playing_td_team_ids(ruling: Ruling) -> set[int]:
@@ -1118,9 +1142,9 @@ def draw_jury(user, ruling: Ruling, *, size: int = 3, seed: str | None = None) -
     """R-RULING-3: the jury is drawn from the teams of the stage not involved in the match and
     not the team of a playing TD (:func:`jury_candidates`), with a recorded seed so the draw
     can be repeated."""
-    _require_tk(user, "R-RULING-3")
-    ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
-    problems = _ruling_stage_problem(ruling, Ruling.Stage.APPEALED, "Juryn", "The jury")
+    ruling, problems = _ruling_at(
+        user, ruling, "R-RULING-3", Ruling.Stage.APPEALED, "Juryn", "The jury"
+    )
     if ruling.jury_teams.exists():
         problems.append(
             _v("R-RULING-3", "Juryn är redan lottad.", "The jury has already been drawn.")
@@ -1159,95 +1183,68 @@ def draw_jury(user, ruling: Ruling, *, size: int = 3, seed: str | None = None) -
 @transaction.atomic
 def record_jury_decision(user, ruling: Ruling, *, decision: str) -> Ruling:
     """R-RULING-3: the jury's decision (second instance), after it was drawn."""
-    _require_tk(user, "R-RULING-3")
-    ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
-    problems = _ruling_stage_problem(
-        ruling, Ruling.Stage.APPEALED, "Juryns beslut", "A jury decision"
+    ruling, problems = _ruling_at(
+        user, ruling, "R-RULING-3", Ruling.Stage.APPEALED, "Juryns beslut", "A jury decision"
     )
     if not problems and not ruling.jury_teams.exists():
         problems.append(
             _v("R-RULING-3", "Juryn är inte lottad ännu.", "The jury has not been drawn yet.")
         )
-    problems += (
-        []
-        if (decision or "").strip()
-        else [_v("R-RULING-3", "Skriv juryns beslut.", "Write the jury's decision.")]
-    )
+    problems += _text_missing(decision, "Skriv juryns beslut.", "Write the jury's decision.")
     raise_on_errors(problems)
     ruling.jury_decision = decision.strip()
-    ruling.stage = Ruling.Stage.JURY
-    ruling.save()
-    record_decision(
-        "teams.ruling.jury_decided",
-        ruling,
-        user=user,
-        reason=decision.strip(),
-        clause="R-RULING-3",
-        season=ruling.match.competition.season,
+    return _advance_ruling(
+        user, ruling, Ruling.Stage.JURY, "teams.ruling.jury_decided", decision, "R-RULING-3"
     )
-    return ruling
 
 
 @transaction.atomic
 def appeal_to_lagkommission(user, ruling: Ruling, *, grounds: str) -> Ruling:
     """R-RULING-3: the jury's decision is appealed to SBF's Lagkommission (third instance)."""
-    _require_tk(user, "R-RULING-3")
-    ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
-    problems = _ruling_stage_problem(
+    ruling, problems = _ruling_at(
+        user,
         ruling,
+        "R-RULING-3",
         Ruling.Stage.JURY,
         "Överklagande till Lagkommissionen",
         "An appeal to the Lagkommission",
     )
-    problems += (
-        []
-        if (grounds or "").strip()
-        else [_v("R-RULING-3", "Ange skälen för överklagandet.", "Give the grounds of the appeal.")]
+    problems += _text_missing(
+        grounds, "Ange skälen för överklagandet.", "Give the grounds of the appeal."
     )
     raise_on_errors(problems)
-    ruling.stage = Ruling.Stage.LAGKOMMISSION
-    ruling.save()
-    record_decision(
-        "teams.ruling.appealed_lagkommission",
+    return _advance_ruling(
+        user,
         ruling,
-        user=user,
-        reason=grounds.strip(),
-        clause="R-RULING-3",
-        season=ruling.match.competition.season,
+        Ruling.Stage.LAGKOMMISSION,
+        "teams.ruling.appealed_lagkommission",
+        grounds,
+        "R-RULING-3",
     )
-    return ruling
 
 
 @transaction.atomic
 def record_lagkommission_decision(user, ruling: Ruling, *, decision: str) -> Ruling:
     """R-RULING-3: SBF's Lagkommission decides; its decision is final and sets precedent."""
-    _require_tk(user, "R-RULING-3")
-    ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
-    problems = _ruling_stage_problem(
-        ruling, Ruling.Stage.LAGKOMMISSION, "Lagkommissionens beslut", "A Lagkommission decision"
+    ruling, problems = _ruling_at(
+        user,
+        ruling,
+        "R-RULING-3",
+        Ruling.Stage.LAGKOMMISSION,
+        "Lagkommissionens beslut",
+        "A Lagkommission decision",
     )
-    problems += (
-        []
-        if (decision or "").strip()
-        else [
-            _v(
-                "R-RULING-3",
-                "Skriv Lagkommissionens beslut.",
-                "Write the Lagkommission's decision.",
-            )
-        ]
+    problems += _text_missing(
+        decision, "Skriv Lagkommissionens beslut.", "Write the Lagkommission's decision."
     )
     raise_on_errors(problems)
     ruling.lagkommission_decision = decision.strip()
-    ruling.stage = Ruling.Stage.FINAL
-    ruling.save()
-    record_decision(
-        "teams.ruling.lagkommission_decided",
+    return _advance_ruling(
+        user,
         ruling,
-        user=user,
-        reason=decision.strip(),
-        clause="R-RULING-3",
-        season=ruling.match.competition.season,
+        Ruling.Stage.FINAL,
+        "teams.ruling.lagkommission_decided",
+        decision,
+        "R-RULING-3",
         final=True,
     )
-    return ruling

@@ -59,7 +59,13 @@ from ubf.rules.eligibility import (
 )
 from ubf.rules.people import PlayerInfo
 from ubf.rules.violations import Severity, Violation
-from ubf.services import raise_on_errors, record_decision, require
+from ubf.services import (
+    acting_user_id,
+    flag_warnings,
+    raise_on_errors,
+    record_decision,
+    require,
+)
 
 _CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
 
@@ -78,29 +84,8 @@ def _as_warning(v: Violation) -> Violation:
     return replace(v, severity=Severity.WARNING)
 
 
-def _user_id(user) -> int | None:
-    return user.pk if user is not None and getattr(user, "is_authenticated", False) else None
-
-
 def _authenticated(user):
-    return user if _user_id(user) is not None else None
-
-
-def _flag(action: str, obj, warnings: list[Violation], *, user, season) -> None:
-    """Put warnings where TK sees them: one append-only audit row (no decision by anyone)."""
-    if not warnings:
-        return
-    record_decision(
-        action,
-        obj,
-        user=None,
-        reason="\n".join(str(v) for v in warnings),
-        clause=warnings[0].clause,
-        season=season,
-        clauses=[v.clause for v in warnings],
-        messages_en=[v.message_en for v in warnings],
-        triggered_by=_user_id(user),
-    )
+    return user if acting_user_id(user) is not None else None
 
 
 # ------------------------------------------------------------------------------------------
@@ -442,7 +427,7 @@ def enter_team(
     if data.balance:
         dispensation = _request_balance_dispensation(team, data.balance[0], user)
         warnings.append(_balance_warning(data.balance[0]))
-    _flag("teams.team.flagged", team, warnings, user=user, season=season)
+    flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
     recompute.request_recompute(team_competition_id=competition.pk)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
@@ -590,7 +575,7 @@ def update_roster(
     if balance and (adds or removes):
         dispensation = _request_balance_dispensation(team, balance[0], user)
         warnings.append(_balance_warning(balance[0]))
-    _flag("teams.team.flagged", team, warnings, user=user, season=season)
+    flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
     recompute.request_recompute(team_competition_id=team.competition_id)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
@@ -691,7 +676,7 @@ def request_extra_player(
         requested_by=_authenticated(user),
         reason="\n".join(str(w) for w in warnings),
     )
-    _flag("teams.team.flagged", team, warnings, user=user, season=season)
+    flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
     return dispensation
 
 
@@ -789,7 +774,7 @@ def register_direct_team(
         remaining=sorted(set(champions) & {p.mid for p in data.players}),
         deadline=competition.qualifying_end,
     )
-    _flag("teams.team.flagged", team, warnings, user=user, season=season)
+    flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
     recompute.request_recompute(team_competition_id=competition.pk)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
@@ -987,7 +972,7 @@ def record_lineup(
     ]
     for p in extras:
         RosterEntry.objects.get_or_create(team=team, player=p, defaults={"is_extra": True})
-    _flag("teams.lineup.flagged", match, warnings, user=user, season=season)
+    flag_warnings("teams.lineup.flagged", match, warnings, user=user, season=season)
     recompute.request_recompute(team_competition_id=match.competition_id)
     return LineupOutcome(lineups=lineups, warnings=warnings)
 

@@ -7,7 +7,9 @@ club and season, joint heats), R-TEAM-KVAL-2 (fewer than four teams at close), R
 R-TEAM-DF-1 (direct final), R-GEN-3 (TK decisions recorded). Moving or cancelling a team heat
 after the registration deadline follows R-PAIR-KVAL-2 by analogy (the regulations say nothing
 of team heats here): a change request TK decides (:func:`request_heat_change`,
-:func:`decide_heat_change`, shared with pairs heats and re-exported here).
+:func:`decide_heat_change`, shared with pairs heats and re-exported here). What pairs and team
+heats share (TK's decision, moving and cancelling, the direct-final decision, small helpers) is
+in ``ubf.heat_services``; ``TEAM_HEATS`` describes a team heat to it.
 """
 
 from __future__ import annotations
@@ -21,26 +23,26 @@ from django.db import transaction
 from django.db.models import Max, Q
 
 from pairs.models import HeatStatus
-from pairs.services.heats import (
+from pairs.services.heats import decide_heat_change, request_heat_change
+from teams.models import Match, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
+from ubf import clock
+from ubf.heat_services import (
     ACTIVE,
+    HeatKind,
     arranging_clubs,
+    cancel_heat,
     decide_direct_final_for,
-    decide_heat_change,
-    direct_change_violations,
+    decide_heat,
     get_obj,
     locked,
+    move_heat,
     parse_fee,
-    reason_violations,
     recompute_later,
-    request_heat_change,
     require_for_clubs,
-    shifted_dates,
     text_violations,
     unknown_club_violations,
     v,
 )
-from teams.models import Match, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
-from ubf import clock
 from ubf.permissions import can_manage_team_heat, is_tk
 from ubf.rules.heats import (
     direct_final_notice,
@@ -53,6 +55,7 @@ from ubf.rules.violations import Violation
 from ubf.services import raise_on_errors, record_decision, require
 
 __all__ = [
+    "TEAM_HEATS",
     "cancel_team_heat",
     "decide_direct_final",
     "decide_heat_change",
@@ -179,6 +182,58 @@ def _club_violations(competition, clubs, *, exclude_heat=None) -> list[Violation
         [c.name for c in clubs], active.values(), joint_heat_stated=True
     )
     return out
+
+
+def _approval_violations(heat: TeamHeat) -> list[Violation]:
+    """TK's approval checks the dates, boards and clubs again (R-TEAM-REG-1, R-TEAM-KVAL-1,
+    -2, -5); a club's rejected earlier heat does not block it."""
+    competition = heat.competition
+    violations = team_schedule_violations(
+        competition,
+        heat.first_date,
+        heat.last_date,
+        registered_on=heat.registered_on,
+        entries_close=heat.entries_close,
+    )
+    violations += _board_violations(heat.boards_per_match, competition.season.rules())
+    clubs = [o.club for o in heat.organisers.select_related("club")]
+    violations += [
+        x
+        for x in _club_violations(competition, clubs, exclude_heat=heat)
+        if x.data.get("heat") is None  # a rejected earlier heat does not block approval
+    ]
+    return violations
+
+
+def _decision_figures(heat: TeamHeat) -> dict:
+    return {
+        "first_date": heat.first_date,
+        "last_date": heat.last_date,
+        "boards_per_match": heat.boards_per_match,
+        "registered_on": heat.registered_on,
+        "clubs": list(heat.organisers.values_list("club__name", flat=True)),
+    }
+
+
+#: A team heat as ``ubf.heat_services`` sees it. Moving or cancelling it follows R-PAIR-KVAL-2
+#: by analogy; the heat responsible may do it too.
+TEAM_HEATS = HeatKind(
+    app="teams",
+    model=TeamHeat,
+    date_fields=("first_date", "last_date"),
+    second_date_required=True,
+    change_field="team_heat",
+    recompute_key="team_competition_id",
+    approval_clause="R-TEAM-REG-1",
+    can_manage=can_manage_team_heat,
+    manage_denied=(
+        "Du kan bara ändra kvalheat som du eller din klubb ansvarar för.",
+        "You may only change heats you or your club are responsible for.",
+    ),
+    schedule_violations=team_schedule_violations,
+    approval_violations=_approval_violations,
+    decision_figures=_decision_figures,
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -312,74 +367,12 @@ def register_team_heat(
 def decide_team_heat(user, heat, approve: bool, reason: str = "") -> TeamHeat:
     """R-GEN-3, R-TEAM-REG-1: TK approves (dates, boards and clubs are checked again) or
     rejects (with a reason) a team heat; recorded with who, when and why."""
-    require(
-        is_tk(user),
-        "Bara UBF TK kan godkänna eller avslå kvalheat.",
-        "Only UBF TK may approve or reject heats.",
-    )
-    heat = locked(TeamHeat, heat, "competition__season")
-    competition = heat.competition
-    new = HeatStatus.APPROVED if approve else HeatStatus.REJECTED
-    violations: list[Violation] = []
-    if heat.status in (HeatStatus.CANCELLED, new):
-        violations.append(
-            v(
-                "R-GEN-3",
-                f"Heatet {heat.name} är redan {heat.get_status_display()}.",
-                f"The heat {heat.name} is already {heat.status}.",
-            )
-        )
-    if approve:
-        violations += team_schedule_violations(
-            competition,
-            heat.first_date,
-            heat.last_date,
-            registered_on=heat.registered_on,
-            entries_close=heat.entries_close,
-        )
-        violations += _board_violations(heat.boards_per_match, competition.season.rules())
-        clubs = [o.club for o in heat.organisers.select_related("club")]
-        violations += [
-            x
-            for x in _club_violations(competition, clubs, exclude_heat=heat)
-            if x.data.get("heat") is None  # a rejected earlier heat does not block approval
-        ]
-    else:
-        violations += reason_violations(reason)
-    raise_on_errors(violations)
-
-    previous = heat.status
-    heat.status = new
-    heat.save(update_fields=["status"])
-    record_decision(
-        "teams.heat.approved" if approve else "teams.heat.rejected",
-        heat,
-        user=user,
-        reason=(reason or "").strip(),
-        clause="R-TEAM-REG-1",
-        season=competition.season,
-        previous_status=previous,
-        first_date=heat.first_date,
-        last_date=heat.last_date,
-        boards_per_match=heat.boards_per_match,
-        registered_on=heat.registered_on,
-        clubs=list(heat.organisers.values_list("club__name", flat=True)),
-    )
-    recompute_later(team_competition_id=competition.pk)
-    return heat
+    return decide_heat(TEAM_HEATS, user, heat, approve, reason)
 
 
 # ---------------------------------------------------------------------------------------------
 # Changes (R-PAIR-KVAL-2 by analogy) and teams moving between heats (R-TEAM-KVAL-2)
 # ---------------------------------------------------------------------------------------------
-
-
-def _require_manage(user, heat) -> None:
-    require(
-        can_manage_team_heat(user, heat),
-        "Du kan bara ändra kvalheat som du eller din klubb ansvarar för.",
-        "You may only change heats you or your club are responsible for.",
-    )
 
 
 @transaction.atomic
@@ -390,68 +383,14 @@ def move_team_heat(
     (TK at any time, recorded); after it, a change request (R-PAIR-KVAL-2 by analogy). Without
     ``last_date`` the heat keeps its length. The new days must lie in the period
     (R-TEAM-KVAL-1)."""
-    heat = get_obj(TeamHeat, heat)
-    _require_manage(user, heat)
-    heat = locked(TeamHeat, heat, "competition__season")
-    competition = heat.competition
-    first, last = shifted_dates(heat.first_date, heat.last_date, first_date, last_date)
-    violations = direct_change_violations(
-        user, heat.status, competition.heat_registration_deadline, clock.today(), "flytta", "moved"
-    )
-    violations += team_schedule_violations(competition, first, last)
-    raise_on_errors(violations)
-
-    old = (heat.first_date, heat.last_date)
-    heat.first_date, heat.last_date = first, last
-    heat.save(update_fields=["first_date", "last_date"])
-    if is_tk(user):
-        record_decision(
-            "teams.heat.moved",
-            heat,
-            user=user,
-            reason=(reason or "").strip(),
-            clause="R-PAIR-KVAL-2",
-            season=competition.season,
-            old_dates=old,
-            new_dates=(first, last),
-        )
-    return heat
+    return move_heat(TEAM_HEATS, user, heat, first_date, last_date, reason, keep_length=True)
 
 
 @transaction.atomic
 def cancel_team_heat(user, heat, reason: str = "") -> TeamHeat:
     """The arranging club or heat responsible cancels the heat up to the registration deadline
     (TK at any time, recorded); after it, a change request (R-PAIR-KVAL-2 by analogy)."""
-    heat = get_obj(TeamHeat, heat)
-    _require_manage(user, heat)
-    heat = locked(TeamHeat, heat, "competition__season")
-    competition = heat.competition
-    violations = direct_change_violations(
-        user,
-        heat.status,
-        competition.heat_registration_deadline,
-        clock.today(),
-        "ställa in",
-        "cancelled",
-    )
-    raise_on_errors(violations)
-
-    previous = heat.status
-    heat.status = HeatStatus.CANCELLED
-    heat.save(update_fields=["status"])
-    if is_tk(user):
-        record_decision(
-            "teams.heat.cancelled",
-            heat,
-            user=user,
-            reason=(reason or "").strip(),
-            clause="R-PAIR-KVAL-2",
-            season=competition.season,
-            previous_status=previous,
-        )
-    if previous == HeatStatus.APPROVED:
-        recompute_later(team_competition_id=competition.pk)
-    return heat
+    return cancel_heat(TEAM_HEATS, user, heat, reason)
 
 
 def team_heat_entry_check(heat: TeamHeat, today: date | None = None) -> list[Violation]:

@@ -29,13 +29,7 @@ from tests.factories import (
 )
 from ubf import clock
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def recompute():
-    with patch("results.recompute.request_recompute") as mock:
-        yield mock
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 R-REPL-6, R-REPL-7, R-GEN-3)."""
 
 from datetime import date, datetime
-from unittest.mock import patch
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -22,18 +21,7 @@ from tests.factories import (
 from ubf import clock
 from ubf.services import ServiceError
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def recompute():
-    with patch("results.recompute.request_recompute") as mocked:
-        yield mocked
-
-
-@pytest.fixture
-def tk():
-    return UserFactory(is_superuser=True, is_staff=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
 
 @pytest.fixture

@@ -1,8 +1,6 @@
 """DM Par entries by MID, reserves, direct qualifiers and SM partners (pairs/services/entries)."""
 
 from datetime import date
-from types import SimpleNamespace
-from unittest.mock import patch
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -29,24 +27,18 @@ from pairs.services.entries import (
 from tests.factories import (
     ClubFactory,
     ClubOfficialFactory,
-    DistrictFactory,
     PairCompetitionFactory,
     PairHeatFactory,
     SeasonFactory,
     UserFactory,
-    member,
+    entry_world,
 )
+from tests.factories import world_member as p
 from ubf import clock
 from ubf.rules.violations import Severity
 from ubf.services import ServiceError
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def recompute_calls():
-    with patch("results.recompute.request_recompute") as mocked:
-        yield mocked
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
 
 @pytest.fixture(autouse=True)
@@ -59,7 +51,6 @@ def _today():
 def w():
     season = SeasonFactory()
     club = ClubFactory(name="BK Uppsala")
-    sth = ClubFactory(name="BK Stockholm", district=DistrictFactory(code="STH", name="Sthlm"))
     comp = PairCompetitionFactory(season=season, discipline="open")
     heat = PairHeatFactory(
         competition=comp, clubs=[club], name="Kval Uppsala", session1_date=date(2017, 2, 10)
@@ -67,20 +58,7 @@ def w():
     early = PairHeatFactory(
         competition=comp, clubs=[club], name="Kval Enköping", session1_date=date(2017, 1, 20)
     )
-    return SimpleNamespace(
-        season=season,
-        club=club,
-        sth=sth,
-        comp=comp,
-        heat=heat,
-        early=early,
-        official=ClubOfficialFactory(club=club).user,
-        tk=UserFactory(is_superuser=True, is_staff=True),
-    )
-
-
-def p(w, **kw):
-    return member(w.season, kw.pop("club", w.club), **kw)
+    return entry_world(season, club, comp=comp, heat=heat, early=early)
 
 
 def snapshot():

@@ -2,10 +2,9 @@
 invitations and the direct final (pairs.services.heats), and the TK admin actions."""
 
 from datetime import date
-from unittest.mock import patch
 
 import pytest
-from django.contrib.auth.models import AnonymousUser, Group
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -25,26 +24,19 @@ from pairs.services.heats import (
     request_heat_change,
 )
 from tests.factories import (
-    ClubFactory,
-    ClubOfficialFactory,
     PairCompetitionFactory,
     PairHeatFactory,
     SeasonFactory,
-    UserFactory,
+    official,
+    tk_group_member,
 )
 from ubf import clock
 from ubf.services import ServiceError
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
 BEFORE_DEADLINE = "2016-11-15"  # the Open heat registration deadline is 2016-12-01
 AFTER_DEADLINE = "2016-12-10"
-
-
-@pytest.fixture(autouse=True)
-def recompute():
-    with patch("results.recompute.request_recompute") as mock:
-        yield mock
 
 
 @pytest.fixture
@@ -55,25 +47,6 @@ def season():
 @pytest.fixture
 def competition(season):
     return PairCompetitionFactory(season=season)  # Open: kval 2017-01-01..2017-03-31
-
-
-@pytest.fixture
-def club_a():
-    return ClubFactory(name="BK Uppsala")
-
-
-@pytest.fixture
-def club_b():
-    return ClubFactory(name="Enköpings BK")
-
-
-def official(club, role=ClubOfficial.Role.CHAIR):
-    return ClubOfficialFactory(club=club, role=role).user
-
-
-@pytest.fixture
-def tk():
-    return UserFactory(username="tk", is_superuser=True, is_staff=True)
 
 
 def register(user, competition, clubs, **overrides):
@@ -568,8 +541,7 @@ ALLOWED = {
 
 @pytest.fixture
 def world(competition, club_a, club_b):
-    tk_user = UserFactory()
-    tk_user.groups.add(Group.objects.get_or_create(name="TK")[0])
+    tk_user = tk_group_member()
     users = {
         "anonymous": AnonymousUser(),
         "other_official": official(club_b),

@@ -1,7 +1,5 @@
 """Lots between equal venues: hand-drawn lots and the five-season precedence (R-ALLOC-5)."""
 
-from unittest.mock import patch
-
 import pytest
 from django.core.exceptions import PermissionDenied
 
@@ -13,23 +11,11 @@ from tests.factories import (
     SeasonFactory,
     TeamCompetitionFactory,
     TeamFactory,
-    UserFactory,
     users_by_role,
 )
 from ubf.services import ServiceError
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def recompute():
-    with patch("results.recompute.request_recompute") as mocked:
-        yield mocked
-
-
-@pytest.fixture
-def tk():
-    return UserFactory(is_superuser=True, is_staff=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
 
 def season(start_year):

@@ -168,3 +168,21 @@ def test_provisional_while_a_heat_has_no_results():
     _, run = seats_by_heat(comp)
     assert run.provisional is True
     assert not Offer.objects.exists()
+
+
+def test_incremental_recompute_of_one_heat_equals_the_full_recompute():
+    comp = PairCompetitionFactory()
+    a, a_entries = heat_with_results(comp, 40)
+    heat_with_results(comp, 30)
+    recompute_pair_competition(comp.id)
+    # a corrected file for heat a: its last pair now wins the heat
+    upload = ResultUpload.objects.get(pair_heat=a)
+    ResultUpload.objects.filter(pk=upload.pk).update(uploaded_at=timezone.now())
+    PairResult.objects.filter(entry=a_entries[-1]).update(percentage=Decimal("99"))
+    recompute_pair_competition(comp.id, heat_ids=[a.id])
+    incremental = AllocationRun.objects.get(pair_competition=comp).explanation
+    snap_a = StandingSnapshot.objects.get(pair_heat=a).data
+    assert snap_a[0]["entry_id"] == a_entries[-1].id
+    recompute_pair_competition(comp.id)
+    assert AllocationRun.objects.get(pair_competition=comp).explanation == incremental
+    assert StandingSnapshot.objects.get(pair_heat=a).data == snap_a

@@ -266,3 +266,32 @@ def test_r_team_semi_1_and_mp_3_final_choice_order_and_bonus():
     assert rows[0]["dm_rank"] is None and "bonus_per_player" not in rows[0]
     assert rows[1]["dm_rank"] == 1 and rows[1]["bonus_per_player"] == 42
     assert rows[2]["bonus_per_player"] == 30 and rows[3]["bonus_per_player"] == 21
+
+
+def test_incremental_team_recompute_touches_only_the_changed_heat(heat4):
+    heat, (a, b, c, d) = heat4
+    other = TeamHeatFactory(competition=heat.competition)
+    x, y = TeamFactory(heat=other), TeamFactory(heat=other)
+    play(a, b, 20, 10)
+    Match.objects.create(
+        competition=x.competition,
+        heat=other,
+        stage="kval",
+        round=1,
+        home=x,
+        away=y,
+        boards=16,
+        status="played",
+        imps_home=5,
+        imps_away=30,
+    )
+    recompute_team_competition(heat.competition_id)
+    before_other = StandingSnapshot.objects.get(team_heat=other)
+    play(c, d, 44, 0, rnd=2)
+    recompute_team_competition(heat.competition_id, heat_ids=[heat.id])
+    after_other = StandingSnapshot.objects.get(team_heat=other)
+    assert after_other.computed_at == before_other.computed_at  # not recomputed
+    assert [r["name"] for r in snapshot(heat).data][0] == "Gamma"
+    incremental = snapshot(heat).data
+    recompute_team_competition(heat.competition_id)
+    assert snapshot(heat).data == incremental

@@ -3,7 +3,6 @@ rulings (R-GEN-3, R-TEAM-3, R-TEAM-5, R-TEAM-WO-1..3, R-TEAM-RES-1..5, R-RULING-
 
 from datetime import date
 from decimal import Decimal
-from unittest.mock import patch
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -26,25 +25,13 @@ from tests.factories import (
     MatchFactory,
     TeamFactory,
     TeamHeatFactory,
-    UserFactory,
     member,
     users_by_role,
 )
 from ubf import clock
 from ubf.services import ServiceError
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def recompute():
-    with patch("results.recompute.request_recompute") as mocked:
-        yield mocked
-
-
-@pytest.fixture
-def tk():
-    return UserFactory(is_superuser=True, is_staff=True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@
 from datetime import date
 from decimal import Decimal
 from types import SimpleNamespace
-from unittest.mock import patch
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -25,26 +24,20 @@ from teams.services.entries import (
 from tests.factories import (
     ClubFactory,
     ClubOfficialFactory,
-    DistrictFactory,
     MatchFactory,
     SeasonFactory,
     TeamCompetitionFactory,
     TeamFactory,
     TeamHeatFactory,
     UserFactory,
-    member,
+    entry_world,
 )
+from tests.factories import world_member as p
 from ubf import clock
 from ubf.rules.violations import Severity
 from ubf.services import ServiceError
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def recompute_calls():
-    with patch("results.recompute.request_recompute") as mocked:
-        yield mocked
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
 
 @pytest.fixture(autouse=True)
@@ -57,24 +50,10 @@ def _today():
 def w():
     season = SeasonFactory()
     club = ClubFactory(name="BK Uppsala")
-    sth = ClubFactory(name="BK Stockholm", district=DistrictFactory(code="STH", name="Sthlm"))
     comp = TeamCompetitionFactory(season=season)
     responsible = UserFactory()
     heat = TeamHeatFactory(competition=comp, organisers=[club], responsible_user=responsible)
-    return SimpleNamespace(
-        season=season,
-        club=club,
-        sth=sth,
-        comp=comp,
-        heat=heat,
-        responsible=responsible,
-        official=ClubOfficialFactory(club=club).user,
-        tk=UserFactory(is_superuser=True, is_staff=True),
-    )
-
-
-def p(w, **kw):
-    return member(w.season, kw.pop("club", w.club), **kw)
+    return entry_world(season, club, comp=comp, heat=heat, responsible=responsible)
 
 
 def mids(w, n, **kw):

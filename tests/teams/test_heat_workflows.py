@@ -2,10 +2,9 @@
 and the direct final (teams.services.heats), and the TK admin actions."""
 
 from datetime import date
-from unittest.mock import patch
 
 import pytest
-from django.contrib.auth.models import AnonymousUser, Group
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
@@ -26,51 +25,27 @@ from teams.services.heats import (
 )
 from tests.factories import (
     ClubFactory,
-    ClubOfficialFactory,
     MatchFactory,
     SeasonFactory,
     TeamCompetitionFactory,
     TeamFactory,
     TeamHeatFactory,
     UserFactory,
+    official,
+    tk_group_member,
 )
 from ubf import clock
 from ubf.services import ServiceError
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
 BEFORE_DEADLINE = "2016-09-01"  # the team heat registration deadline is 2016-09-15
 AFTER_DEADLINE = "2016-09-20"
 
 
-@pytest.fixture(autouse=True)
-def recompute():
-    with patch("results.recompute.request_recompute") as mock:
-        yield mock
-
-
 @pytest.fixture
 def competition():
     return TeamCompetitionFactory(season=SeasonFactory())  # kval 2016-10-01..2017-01-31
-
-
-@pytest.fixture
-def club_a():
-    return ClubFactory(name="BK Uppsala")
-
-
-@pytest.fixture
-def club_b():
-    return ClubFactory(name="Enköpings BK")
-
-
-@pytest.fixture
-def tk():
-    return UserFactory(username="tk", is_superuser=True, is_staff=True)
-
-
-def official(club, role=ClubOfficial.Role.CHAIR):
-    return ClubOfficialFactory(club=club, role=role).user
 
 
 def register(user, competition, clubs, **overrides):
@@ -433,8 +408,7 @@ ALLOWED = {
 
 @pytest.fixture
 def world(competition, club_a, club_b):
-    tk_user = UserFactory()
-    tk_user.groups.add(Group.objects.get_or_create(name="TK")[0])
+    tk_user = tk_group_member()
     responsible = UserFactory()
     users = {
         "anonymous": AnonymousUser(),
