@@ -127,18 +127,7 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         status.save(update_fields=["started_at"])
 
         rules = competition.season.rules()
-        teams = {
-            t.id: t
-            for t in Team.objects.filter(competition=competition).prefetch_related(
-                # Players joined, not prefetched by id: on SQLite Django 5.2 prefetches a
-                # forward FK with one OR term per id, which fails beyond ~1000 players.
-                Prefetch("roster", queryset=RosterEntry.objects.select_related("player")),
-                Prefetch(
-                    "roster__player__representations",
-                    queryset=Representation.objects.select_related("club__district"),
-                ),
-            )
-        }
+        teams = {t.id: t for t in Team.objects.filter(competition=competition)}
         matches = list(Match.objects.filter(competition=competition))
         changed = (
             None
@@ -177,7 +166,21 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         ).select_related("match"):
             stage = p.match.stage if p.match_id else Match.Stage.KVAL
             penalties[stage][p.team_id] += p.vp
-        dm_status, roster_ubf = _dm_status(teams, competition)
+        # Rosters (for R-TEAM-4 and the bonus) only for the teams of the heats ranked again.
+        ranked_teams = [
+            t for t in teams.values() if to_rank(t.heat_id) or (t.in_final and to_rank(FINAL))
+        ]
+        prefetch_related_objects(
+            ranked_teams,
+            # Players joined, not prefetched by id: on SQLite Django 5.2 prefetches a
+            # forward FK with one OR term per id, which fails beyond ~1000 players.
+            Prefetch("roster", queryset=RosterEntry.objects.select_related("player")),
+            Prefetch(
+                "roster__player__representations",
+                queryset=Representation.objects.select_related("club__district"),
+            ),
+        )
+        dm_status, roster_ubf = _dm_status({t.id: t for t in ranked_teams}, competition)
 
         by_heat: dict[int | None, list[Match]] = defaultdict(list)
         for m in matches:
@@ -320,9 +323,9 @@ def _dm_status(teams: dict[int, Team], competition: TeamCompetition):
             )
             district_of[entry.player_id] = rep.club.district.code if rep else ""
     fielded: dict[int, set[int]] = defaultdict(set)
-    for team_id, player_id in Lineup.objects.filter(match__competition=competition).values_list(
-        "team_id", "player_id"
-    ):
+    for team_id, player_id in Lineup.objects.filter(
+        match__competition=competition, team_id__in=list(teams)
+    ).values_list("team_id", "player_id"):
         fielded[team_id].add(player_id)
     out, roster_ubf = {}, {}
     for team in teams.values():
