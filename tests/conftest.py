@@ -21,6 +21,8 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _eager_celery(request):
+    from celery._state import _set_task_join_will_block
+
     from ubf.celery import app
 
     if request.node.get_closest_marker("celery_worker"):
@@ -31,6 +33,9 @@ def _eager_celery(request):
     app.conf.CELERY_TASK_ALWAYS_EAGER = True
     yield
     app.conf.CELERY_TASK_ALWAYS_EAGER = old
+    # Eager tasks run in several threads at once (the concurrency tests) can leave Celery's
+    # process-global "inside a task" flag set; reset it so a later result.get() is allowed.
+    _set_task_join_will_block(False)
 
 
 def broker_url() -> str:
