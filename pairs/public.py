@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from clubs.models import Season
 from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
@@ -17,6 +17,7 @@ class CompetitionView:
     competition: PairCompetition
     heats: list[tuple[PairHeat, StandingSnapshot | None]] = field(default_factory=list)
     allocation: AllocationRun | None = None
+    final: StandingSnapshot | None = None
     pending: bool = False
 
 
@@ -38,12 +39,16 @@ def par_page(season: Season | None = None) -> tuple[Season | None, list[Competit
         )
         .order_by("final_date")
     )
-    snapshots = {
-        s.pair_heat_id: s
-        for s in StandingSnapshot.objects.filter(
-            scope=StandingSnapshot.Scope.PAIR_HEAT, pair_heat__competition__season=season
-        )
-    }
+    # Heat standings and the finals' standings in one query.
+    snapshots, finals = {}, {}
+    for s in StandingSnapshot.objects.filter(
+        Q(scope=StandingSnapshot.Scope.PAIR_HEAT, pair_heat__competition__season=season)
+        | Q(scope=StandingSnapshot.Scope.PAIR_FINAL, pair_competition__season=season)
+    ):
+        if s.scope == StandingSnapshot.Scope.PAIR_FINAL:
+            finals[s.pair_competition_id] = s
+        else:
+            snapshots[s.pair_heat_id] = s
     runs = {
         r.pair_competition_id: r
         for r in AllocationRun.objects.filter(pair_competition__season=season)
@@ -60,6 +65,7 @@ def par_page(season: Season | None = None) -> tuple[Season | None, list[Competit
                 competition=c,
                 heats=[(h, snapshots.get(h.id)) for h in c.heats.all()],
                 allocation=runs.get(c.id),
+                final=finals.get(c.id),
                 pending=c.id in pending,
             )
         )

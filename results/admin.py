@@ -3,7 +3,14 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from ubf.admin_actions import DecisionLogMixin
 
-from .models import AllocationRun, Lot, PairResult, ResultUpload, StandingSnapshot
+from .models import (
+    AllocationRun,
+    Lot,
+    PairFinalResult,
+    PairResult,
+    ResultUpload,
+    StandingSnapshot,
+)
 
 
 @admin.register(ResultUpload)
@@ -144,3 +151,19 @@ class LotAdmin(DecisionLogMixin, SimpleHistoryAdmin):
         )
         obj.pk = created.pk
         obj.refresh_from_db()
+
+
+@admin.register(PairFinalResult)
+class PairFinalResultAdmin(admin.ModelAdmin):
+    """The DM Par final's results as uploaded (read-only; a corrected file replaces them)."""
+
+    list_display = ["competition", "player1", "player2", "percentage", "out_of_district"]
+    list_filter = ["competition"]
+    search_fields = ["player1__mid", "player2__mid", "player1__last_name", "player2__last_name"]
+    readonly_fields = [f.name for f in PairFinalResult._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

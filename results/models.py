@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Season
+from clubs.models import Player, Season
 from pairs.models import PairCompetition, PairEntry, PairHeat
 from teams.models import TeamCompetition, TeamHeat
 
@@ -42,6 +42,14 @@ class ResultUpload(models.Model):
         related_name="final_uploads",
         help_text=_("för DM-finalen"),
     )
+    pair_competition = models.ForeignKey(
+        PairCompetition,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="final_uploads",
+        help_text=_("för DM-parfinalen"),
+    )
     round = models.PositiveSmallIntegerField(_("rond"), null=True, blank=True)
     file = models.FileField(_("fil"), upload_to="results/%Y/%m/")
     original_name = models.CharField(_("filnamn"), max_length=200)
@@ -71,16 +79,25 @@ class ResultUpload(models.Model):
                         pair_heat__isnull=False,
                         team_heat__isnull=True,
                         team_competition__isnull=True,
+                        pair_competition__isnull=True,
                     )
                     | Q(
                         pair_heat__isnull=True,
                         team_heat__isnull=False,
                         team_competition__isnull=True,
+                        pair_competition__isnull=True,
                     )
                     | Q(
                         pair_heat__isnull=True,
                         team_heat__isnull=True,
                         team_competition__isnull=False,
+                        pair_competition__isnull=True,
+                    )
+                    | Q(
+                        pair_heat__isnull=True,
+                        team_heat__isnull=True,
+                        team_competition__isnull=True,
+                        pair_competition__isnull=False,
                     )
                 ),
                 name="upload_has_exactly_one_target",
@@ -131,6 +148,63 @@ class PairTraveller(models.Model):
         indexes = [models.Index(fields=["upload", "board_number"])]
 
 
+class PairFinalResult(models.Model):
+    """A pair's result in the DM pairs final, from the accepted upload. The final's pairs are
+    known by their players (MIDs), not by a pair number in the system."""
+
+    upload = models.ForeignKey(
+        ResultUpload, on_delete=models.CASCADE, related_name="pair_final_results"
+    )
+    competition = models.ForeignKey(
+        PairCompetition, on_delete=models.CASCADE, related_name="final_results"
+    )
+    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    total = models.DecimalField(_("poäng"), max_digits=8, decimal_places=2)
+    percentage = models.DecimalField(_("procent"), max_digits=6, decimal_places=2)
+    boards_played = models.PositiveSmallIntegerField(_("spelade brickor"))
+    out_of_district = models.BooleanField(
+        _("utomdistriktspar"), default=False, help_text=_("ingen av spelarna i en UBF-klubb")
+    )
+
+    class Meta:
+        verbose_name = _("finalresultat (par)")
+        verbose_name_plural = _("finalresultat (par)")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["upload", "player1", "player2"], name="one_final_result_per_pair_upload"
+            )
+        ]
+
+    @property
+    def key(self) -> str:
+        """The pair's key in the final's travellers: the two MIDs, sorted, joined by "-"."""
+        return pair_key(self.player1.mid, self.player2.mid)
+
+
+def pair_key(mid1: str, mid2: str) -> str:
+    """A final pair's key: its players' MIDs sorted and joined ("mid1-mid2")."""
+    return "-".join(sorted((str(mid1), str(mid2))))
+
+
+class PairFinalTraveller(models.Model):
+    """A traveller line of the pairs final (R-PAIR-TIE-1 for SM places); pairs by key."""
+
+    upload = models.ForeignKey(
+        ResultUpload, on_delete=models.CASCADE, related_name="pair_final_travellers"
+    )
+    board_number = models.PositiveSmallIntegerField(_("bricka"))
+    ns_key = models.CharField(_("NS (MID-par)"), max_length=41)
+    ew_key = models.CharField(_("ÖV (MID-par)"), max_length=41)
+    mp_ns = models.DecimalField(_("MP NS"), max_digits=6, decimal_places=2)
+    mp_ew = models.DecimalField(_("MP ÖV"), max_digits=6, decimal_places=2)
+
+    class Meta:
+        verbose_name = _("travellerrad (parfinal)")
+        verbose_name_plural = _("travellerrader (parfinal)")
+        indexes = [models.Index(fields=["upload", "board_number"])]
+
+
 class StandingSnapshot(models.Model):
     """Computed standings with their explanations, served to pages as they are."""
 
@@ -138,12 +212,16 @@ class StandingSnapshot(models.Model):
         PAIR_HEAT = "pair_heat", _("parkval")
         TEAM_HEAT = "team_heat", _("lagkval")
         TEAM_FINAL = "team_final", _("lagfinal")
+        PAIR_FINAL = "pair_final", _("parfinal")
 
     scope = models.CharField(_("omfattning"), max_length=12, choices=Scope.choices)
     pair_heat = models.ForeignKey(PairHeat, on_delete=models.CASCADE, null=True, blank=True)
     team_heat = models.ForeignKey(TeamHeat, on_delete=models.CASCADE, null=True, blank=True)
     team_competition = models.ForeignKey(
         TeamCompetition, on_delete=models.CASCADE, null=True, blank=True
+    )
+    pair_competition = models.ForeignKey(
+        PairCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     computed_at = models.DateTimeField(_("beräknad"), auto_now=True)
     provisional = models.BooleanField(_("preliminär"), default=True)
@@ -155,7 +233,7 @@ class StandingSnapshot(models.Model):
         verbose_name_plural = _("ställningar")
         constraints = [
             models.UniqueConstraint(
-                fields=["scope", "pair_heat", "team_heat", "team_competition"],
+                fields=["scope", "pair_heat", "team_heat", "team_competition", "pair_competition"],
                 name="one_snapshot_per_scope",
                 nulls_distinct=False,
             )

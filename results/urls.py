@@ -8,4 +8,5 @@ urlpatterns = [
     path("par/<int:heat_id>/", views.upload_pair_heat_view, name="upload_pair_heat"),
     path("lag/<int:heat_id>/", views.upload_team_heat_view, name="upload_team_heat"),
     path("lagfinal/<int:competition_id>/", views.upload_team_final_view, name="upload_team_final"),
+    path("parfinal/<int:competition_id>/", views.upload_pair_final_view, name="upload_pair_final"),
 ]

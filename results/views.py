@@ -7,13 +7,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from pairs.models import PairHeat
+from pairs.models import PairCompetition, PairHeat
 from teams.models import TeamCompetition, TeamHeat
 from ubf.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 
 from .forms import ResultFileForm
 from .models import ResultUpload
-from .services.uploads import UploadRejected, problem_dicts, upload_pair_heat, upload_team_results
+from .services.uploads import (
+    UploadRejected,
+    problem_dicts,
+    upload_pair_final,
+    upload_pair_heat,
+    upload_team_results,
+)
 
 
 def _handle(request, *, target_label, history, allowed, do_upload, done_url):
@@ -93,4 +99,24 @@ def upload_team_final_view(request, competition_id: int):
             request.user, competition=competition, data=data, filename=name, round=rnd
         ),
         done_url="/lag/",
+    )
+
+
+@login_required
+def upload_pair_final_view(request, competition_id: int):
+    """The DM Par final's results (TK): pairs identified by their players' MIDs."""
+    competition = get_object_or_404(
+        PairCompetition.objects.select_related("season"), pk=competition_id
+    )
+    return _handle(
+        request,
+        target_label=f"{competition} – {_('Final')}",
+        history=ResultUpload.objects.filter(pair_competition=competition).select_related(
+            "uploaded_by"
+        )[:10],
+        allowed=is_tk(request.user),
+        do_upload=lambda data, name, _round: upload_pair_final(
+            request.user, competition, data=data, filename=name
+        ),
+        done_url="/par/",
     )

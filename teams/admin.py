@@ -9,6 +9,7 @@ from teams.services.decisions import (
     impose_penalty,
     penalty_problems,
     record_ruling,
+    record_team_offer_answer,
     revoke_walkover,
     ruling_problems,
     walkover_problems,
@@ -32,6 +33,7 @@ from .models import (
     Ruling,
     Team,
     TeamCompetition,
+    TeamFinalOffer,
     TeamHeat,
     TeamHeatOrganiser,
     WalkOver,
@@ -457,3 +459,38 @@ class RulingAdmin(DecisionLogMixin, SimpleHistoryAdmin):
     def current_decision(self, obj):
         text = obj.lagkommission_decision or obj.jury_decision or obj.ruling
         return Truncator(text).chars(60)
+
+
+@admin.register(TeamFinalOffer)
+class TeamFinalOfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
+    """R-TEAM-REPL-1: the offers of final seats given up; TK records each answer here."""
+
+    list_display = ["team", "seat", "offered_at", "answer", "answered_at", "recorded_by"]
+    list_filter = ["answer", "competition"]
+    readonly_fields = [
+        "competition",
+        "seat",
+        "team",
+        "offered_at",
+        "answer",
+        "answered_at",
+        "recorded_by",
+        "decision_log",
+    ]
+    actions = ["accepted", "declined"]
+
+    accepted = service_action(
+        record_team_offer_answer,
+        TeamFinalOffer.Answer.ACCEPTED,
+        description="Laget tackade ja",
+        with_reason=False,
+    )
+    declined = service_action(
+        record_team_offer_answer,
+        TeamFinalOffer.Answer.DECLINED,
+        description="Laget tackade nej",
+        with_reason=False,
+    )
+
+    def has_add_permission(self, request):
+        return False

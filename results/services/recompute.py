@@ -30,6 +30,8 @@ from pairs.models import (
 )
 from results.models import (
     Lot,
+    PairFinalResult,
+    PairFinalTraveller,
     PairResult,
     PairTraveller,
     RecomputeStatus,
@@ -44,6 +46,7 @@ from teams.models import (
     RosterEntry,
     Team,
     TeamCompetition,
+    TeamFinalOffer,
     TeamHeat,
     WalkOver,
 )
@@ -52,10 +55,17 @@ from ubf.rules import replacement, sanctions
 from ubf.rules.allocation import final_size_pairs, final_size_teams
 from ubf.rules.eligibility import team_competes_for_dm
 from ubf.rules.heats import PairHeatEntries, qualifying_pairs
-from ubf.rules.masterpoints import share_team_points, team_match_masterpoints
+from ubf.rules.masterpoints import (
+    pair_bonus,
+    pair_final_masterpoints,
+    share_team_points,
+    team_match_masterpoints,
+)
 from ubf.rules.people import UBF, PlayerInfo
 from ubf.rules.sm import semifinal_choice_order
-from ubf.rules.standings import TeamStanding, rank_pairs, rank_teams
+from ubf.rules.sm import sm_places as sm_places_rule
+from ubf.rules.standings import TeamStanding, plaque_places, rank_pairs, rank_teams
+from ubf.rules.types import Discipline
 from ubf.rules.vp import victory_points
 
 log = logging.getLogger(__name__)
@@ -293,7 +303,8 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
         for t in teams.values()
         if t.in_final and t.status == Team.Status.WITHDRAWN
     )
-    allocate_final(
+    recorded = list(TeamFinalOffer.objects.filter(competition=competition))
+    run, _allocation, _holders, chain = allocate_final(
         kind=Lot.Kind.TEAMS,
         season=competition.season,
         competition_field="team_competition",
@@ -303,6 +314,21 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
         venues=venues,
         names={str(t.id): t.name for t in teams.values()},
         withdrawals=withdrawals,
+        offers=tuple(
+            replacement.Offer(entry=str(o.team_id), seat=o.seat, answer=o.answer) for o in recorded
+        ),
+    )
+    if run.provisional:
+        return
+    # R-TEAM-REPL-1 / R-REPL-5: once the allocation is final, each seat to fill gets its
+    # pending offer to the team the chain names (TK records the answer).
+    pending = {o.seat for o in recorded if o.answer == TeamFinalOffer.Answer.PENDING}
+    TeamFinalOffer.objects.bulk_create(
+        TeamFinalOffer(
+            competition=competition, seat=state.seat, team_id=int(state.ask), offered_at=clock.now()
+        )
+        for state in chain.seat_states
+        if state.ask and state.ask.isdigit() and state.seat not in pending
     )
 
 
@@ -660,6 +686,7 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
             **_pair_chain_inputs(competition),
         )
         _sync_final_seats(competition, heats, venues, holders, chain, run.provisional)
+        _rank_pair_final(competition, rules)
 
         status.finished_at = clock.now()
         status.runs += 1
@@ -840,3 +867,136 @@ def _sync_final_seats(competition, heats, venues, holders, chain, provisional) -
                     offered_at=clock.now(),
                     override_reason="",
                 )
+
+
+# --------------------------------------------------------------------------------------------
+# Pairs final
+# --------------------------------------------------------------------------------------------
+
+PLAQUE_SV = {1: "guld", 2: "silver", 3: "brons"}
+MP_TABLE_KEY = "pair_final_mp_table"
+
+
+def _mp_table(season) -> dict[tuple[int, int], str] | None:
+    """R-PAIR-MP-1: SBF's masterpoint table as TK loaded it for the season in
+    ``season.tables["pair_final_mp_table"]`` ("pairs:place" -> points); None when missing."""
+    raw = (season.tables or {}).get(MP_TABLE_KEY)
+    if not raw:
+        return None
+    table = {}
+    for key, points in dict(raw).items():
+        try:
+            n, place = (int(x) for x in str(key).split(":"))
+        except ValueError:
+            continue
+        table[(n, place)] = str(points)
+    return table or None
+
+
+def _fmt_points(value) -> str:
+    return f"{float(value):.2f}"
+
+
+def _rank_pair_final(competition: PairCompetition, rules) -> None:
+    """The DM pairs final from its accepted upload: ranking (R-PAIR-TIE-1), plaque places
+    (R-PAIR-TIE-2, among the pairs that may win plaques), title, plaques and bonus only to
+    pairs with both players in UBF, passing to the next such pair (R-PAIR-MP-2/3), SM places
+    with the out-of-district cap (R-PAIR-2) and masterpoints from TK's table (R-PAIR-MP-1).
+    Without an accepted final upload any stored final snapshot is removed."""
+    upload = competition.final_uploads.filter(status=ResultUpload.Status.ACCEPTED).first()
+    if upload is None:
+        StandingSnapshot.objects.filter(
+            scope=StandingSnapshot.Scope.PAIR_FINAL, pair_competition=competition
+        ).delete()
+        return
+    results = {
+        r.key: r
+        for r in PairFinalResult.objects.filter(upload=upload).select_related("player1", "player2")
+    }
+    lines = [
+        {"board": b, "ns": ns, "ew": ew, "mp_ns": mp_ns, "mp_ew": mp_ew}
+        for b, ns, ew, mp_ns, mp_ew in PairFinalTraveller.objects.filter(upload=upload).values_list(
+            "board_number", "ns_key", "ew_key", "mp_ns", "mp_ew"
+        )
+    ]
+    player_ids = [p for r in results.values() for p in (r.player1_id, r.player2_id)]
+    in_ubf = set(
+        Representation.objects.filter(
+            season_id=competition.season_id, player_id__in=player_ids, club__district__code=UBF
+        ).values_list("player_id", flat=True)
+    )
+    both_ubf = {k: r.player1_id in in_ubf and r.player2_id in in_ubf for k, r in results.items()}
+    outside = {
+        k for k, r in results.items() if r.player1_id not in in_ubf and r.player2_id not in in_ubf
+    }
+    scores = {k: r.percentage for k, r in results.items()}
+    standings = rank_pairs(
+        list(results),
+        scores,
+        lines,
+        seed=f"{competition.season.name}/{competition.discipline}/final",
+    )
+    ranking = [st.pair for st in standings]
+    eligible = [k for k in ranking if both_ubf[k]]
+    plaques = plaque_places(eligible, {k: scores[k] for k in eligible}, lines)
+    bonus = pair_bonus(ranking, both_ubf, competition.discipline, rules)
+    passed_awards = dict(bonus.awards.passed_over)
+    n_plaques = len(rules.pair_bonus[Discipline(competition.discipline)])
+
+    places = competition.sm_places or 0
+    sm = sm_places_rule(ranking, outside, places, rules)
+    sm_passed = dict(sm.passed_over)
+
+    table = _mp_table(competition.season)
+    mp = None
+    if table is not None:
+        # Pairs on equal percentage share the places they cover.
+        mp_places = {k: 1 + sum(1 for x in scores.values() if x > scores[k]) for k in ranking}
+        mp = pair_final_masterpoints(mp_places, table, len(ranking))
+
+    rows = []
+    for st in standings:
+        k, r = st.pair, results[st.pair]
+        award = bonus.awards.place_of(k)
+        plaque = plaques.get(k)
+        rows.append(
+            {
+                "rank": st.rank,
+                "key": k,
+                "player_ids": [r.player1_id, r.player2_id],
+                "name": f"{r.player1.full_name} – {r.player2.full_name}",
+                "percentage": f"{r.percentage:.2f}",
+                "decided_by": st.decided_by,
+                "explanation": list(st.explanation),
+                "ubf_pair": both_ubf[k],
+                "out_of_district": k in outside,
+                "plaque_place": plaque if plaque is not None and plaque <= n_plaques else None,
+                "plaque_label": PLAQUE_SV.get(plaque, "") if plaque else "",
+                "title": award == 1,
+                "award_place": award,
+                "bonus_per_player": bonus.points.get(k, 0),
+                "award_passed_reason": passed_awards.get(k, "") if award is None else "",
+                "sm_place": sm.qualified.index(k) + 1 if k in sm.qualified else None,
+                "sm_reason": sm.reasons.get(k, "") or sm_passed.get(k, ""),
+                "sm_passed_over": k in sm_passed,
+                "masterpoints": _fmt_points(mp.points[k]) if mp else None,
+                "masterpoints_reason": mp.reasons[k] if mp else "",
+            }
+        )
+    data = {
+        "rows": rows,
+        "pairs": len(rows),
+        "sm_places": competition.sm_places,
+        "sm_cap": sm.cap,
+        "sm_unfilled": sm.unfilled,
+        "mp_table_missing": table is None,
+        "upload_id": upload.id,
+    }
+    StandingSnapshot.objects.update_or_create(
+        scope=StandingSnapshot.Scope.PAIR_FINAL,
+        pair_competition=competition,
+        pair_heat=None,
+        team_heat=None,
+        team_competition=None,
+        defaults={"data": data, "provisional": False, "rounds_played": 0},
+    )

@@ -17,7 +17,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.core.files.base import ContentFile
 from django.db import transaction
 
-from pairs.models import PairHeat
+from clubs.models import Representation
+from pairs.models import FinalSeat, PairCompetition, PairHeat
 from results.importers import (
     ImportFailed,
     ImportProblem,
@@ -29,10 +30,18 @@ from results.importers import (
 )
 from results.importers.detect import DEFAULT_MAX_BYTES, detect_format
 from results.importers.model import problem
-from results.models import PairResult, PairTraveller, ResultUpload
+from results.models import (
+    PairFinalResult,
+    PairFinalTraveller,
+    PairResult,
+    PairTraveller,
+    ResultUpload,
+    pair_key,
+)
 from results.recompute import request_recompute
 from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
 from ubf.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
+from ubf.rules.people import UBF
 from ubf.rules.vp import victory_points
 from ubf.services import require
 
@@ -223,6 +232,189 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
                 )
         PairTraveller.objects.bulk_create(travellers, batch_size=2000)
         request_recompute(pair_competition_id=heat.competition_id, heat_ids=[heat.id])
+    return UploadOutcome(upload, warnings=upload.warnings)
+
+
+def _decimal(value) -> Decimal:
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(CENT, ROUND_HALF_UP)
+
+
+def final_seat_holders(competition: PairCompetition) -> dict[str, tuple]:
+    """The pairs holding a seat in the final (not vacated), by key "mid1-mid2": the players of
+    each FinalSeat's holder (a heat entry or a direct qualifier)."""
+    holders: dict[str, tuple] = {}
+    seats = (
+        FinalSeat.objects.filter(competition=competition)
+        .exclude(status=FinalSeat.Status.VACATED)
+        .select_related(
+            "entry__player1",
+            "entry__player2",
+            "direct_qualifier__player1",
+            "direct_qualifier__player2",
+        )
+    )
+    for seat in seats:
+        holder = seat.entry or seat.direct_qualifier
+        if holder is None:
+            continue
+        holders[pair_key(holder.player1.mid, holder.player2.mid)] = (
+            holder.player1,
+            holder.player2,
+        )
+    return holders
+
+
+def upload_pair_final(
+    user, competition: PairCompetition, *, data: bytes, filename: str
+) -> UploadOutcome:
+    """The DM pairs final (USEBIO, or PBN with a PlayerId column), from TK only.
+
+    The final's pair numbers are not in the system, so each pair of the file is identified by
+    its players' MIDs against the final's seat holders; a file without MIDs, or with a pair
+    that holds no seat, is refused. Stores PairFinalResult and PairFinalTraveller rows (the
+    travellers give R-PAIR-TIE-1 for SM places) and schedules the competition's recompute."""
+    require(is_tk(user))
+    checksum = _checksum(data)
+    current = competition.final_uploads.filter(status=ResultUpload.Status.ACCEPTED).first()
+    if current is not None and current.checksum == checksum:
+        return UploadOutcome(current, unchanged=True, warnings=current.warnings)
+
+    event = _parse(data, filename, "pairs")
+    problems = list(validate_pairs(event))
+    holders = final_seat_holders(competition)
+    key_of: dict[str, str] = {}  # pair number in the file -> key
+    line_of: dict[str, int | None] = {}
+    for pair in event.pairs:
+        where = f"par {pair.number}"
+        mids = [p.mid for p in pair.players if p.mid]
+        if len(mids) != 2 or len(pair.players) != 2:
+            problems.append(
+                problem(
+                    f"Par {pair.number}: filen saknar spelarnas MID (medlemsnummer). Finalens "
+                    "par känns igen på spelarnas MID, eftersom parnumren i finalen inte finns i "
+                    "systemet. Ladda upp USEBIO-filen från Ruter, eller en PBN-fil med "
+                    "kolumnen PlayerId.",
+                    f"Pair {pair.number}: the file does not carry the players' MIDs. The "
+                    "final's pairs are identified by MID; upload USEBIO or a PBN with PlayerId.",
+                    line=pair.line,
+                    element=where,
+                    code="missing-mid",
+                )
+            )
+            continue
+        key = pair_key(*mids)
+        if key not in holders:
+            problems.append(
+                problem(
+                    f"Par {pair.number}: paret med MID {', '.join(sorted(mids))} har ingen "
+                    "plats i finalen. Kontrollera MID mot finallistan.",
+                    f"Pair {pair.number}: the pair with MIDs {', '.join(sorted(mids))} holds no "
+                    "seat in the final.",
+                    line=pair.line,
+                    element=where,
+                    code="unknown-pair",
+                )
+            )
+            continue
+        if key in key_of.values():
+            problems.append(
+                problem(
+                    f"Par {pair.number}: paret med MID {key} finns två gånger i filen.",
+                    f"Pair {pair.number}: the pair with MIDs {key} appears twice in the file.",
+                    line=pair.line,
+                    element=where,
+                    code="duplicate-pair",
+                )
+            )
+            continue
+        key_of[pair.number] = key
+        line_of[pair.number] = pair.line
+    for key in holders:
+        if key not in key_of.values() and not any(p.is_error for p in problems):
+            p1, p2 = holders[key]
+            problems.append(
+                problem(
+                    f"Paret {p1.full_name} – {p2.full_name} ({key}) har finalplats men finns "
+                    "inte i filen.",
+                    f"The pair {key} holds a seat but is not in the file.",
+                    warning=True,
+                    code="missing-pair",
+                )
+            )
+    scores = compute_pair_scores(event)
+    for board in event.boards:
+        for line in board.lines:
+            for number in (line.ns, line.ew):
+                if number not in key_of and number.rstrip("NSEW") in key_of:
+                    key_of[number] = key_of[number.rstrip("NSEW")]
+    warnings = _errors_or_warnings(problems)
+
+    players = {p.mid: p for pair in holders.values() for p in pair}
+    in_ubf = set(
+        Representation.objects.filter(
+            season_id=competition.season_id,
+            player__in=list(players.values()),
+            club__district__code=UBF,
+        ).values_list("player__mid", flat=True)
+    )
+    with transaction.atomic():
+        PairCompetition.objects.select_for_update().get(pk=competition.pk)
+        previous = list(competition.final_uploads.filter(status=ResultUpload.Status.ACCEPTED))
+        for old in previous:
+            old.pair_final_results.all().delete()
+            old.pair_final_travellers.all().delete()
+            old.status = ResultUpload.Status.SUPERSEDED
+            old.save(update_fields=["status"])
+        upload = _store(
+            data,
+            filename,
+            user=user,
+            checksum=checksum,
+            warnings=warnings,
+            pair_competition=competition,
+            supersedes=previous[0] if previous else None,
+        )
+        results, stored = [], set()
+        for number, key in key_of.items():
+            score = scores.get(number)
+            if score is None or key in stored:
+                continue
+            stored.add(key)
+            p1, p2 = holders[key]
+            pct = score.percentage
+            results.append(
+                PairFinalResult(
+                    upload=upload,
+                    competition=competition,
+                    player1=p1,
+                    player2=p2,
+                    total=_decimal(score.total),
+                    percentage=_decimal(pct) if pct else Decimal(0),
+                    boards_played=score.boards_played,
+                    out_of_district=p1.mid not in in_ubf and p2.mid not in in_ubf,
+                )
+            )
+        PairFinalResult.objects.bulk_create(results)
+        PairFinalTraveller.objects.bulk_create(
+            [
+                PairFinalTraveller(
+                    upload=upload,
+                    board_number=board.number,
+                    ns_key=key_of[line.ns],
+                    ew_key=key_of[line.ew],
+                    mp_ns=line.mp_ns,
+                    mp_ew=line.mp_ew,
+                )
+                for board in event.boards
+                for line in board.lines
+                if line.mp_ns is not None
+                and line.mp_ew is not None
+                and line.ns in key_of
+                and line.ew in key_of
+            ],
+            batch_size=2000,
+        )
+        request_recompute(pair_competition_id=competition.id, heat_ids=[])
     return UploadOutcome(upload, warnings=upload.warnings)
 
 

@@ -40,6 +40,7 @@ from ..models import (
     RosterEntry,
     Ruling,
     Team,
+    TeamFinalOffer,
     WalkOver,
 )
 
@@ -1248,3 +1249,87 @@ def record_lagkommission_decision(user, ruling: Ruling, *, decision: str) -> Rul
         "R-RULING-3",
         final=True,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The team final's replacement chain (R-TEAM-REPL-1, R-REPL-5, R-REPL-6)
+# ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answered_at=None):
+    """R-REPL-5 / R-TEAM-REPL-1: TK records a team's answer to the offer of a final seat.
+
+    Accepted: the team takes the seat (R-REPL-6: it never moves again): it is in the final with
+    the number of the team it replaces, and takes that team's place in the final's matches not
+    yet played. Declined: the recompute offers the seat to the next team of the chain."""
+    _require_tk(user, "R-REPL-5")
+    offer = (
+        TeamFinalOffer.objects.select_for_update()
+        .select_related("competition__season", "team")
+        .get(pk=offer.pk)
+    )
+    when = answered_at or clock.now()
+    problems = []
+    if answer not in (TeamFinalOffer.Answer.ACCEPTED, TeamFinalOffer.Answer.DECLINED):
+        problems.append(
+            _v(
+                "R-REPL-5",
+                f"Svaret ska vara ja eller nej, inte {answer!r}.",
+                f"The answer must be accepted or declined, not {answer!r}.",
+            )
+        )
+    if offer.answer != TeamFinalOffer.Answer.PENDING:
+        problems.append(
+            _v(
+                "R-REPL-6",
+                f"Erbjudandet är redan besvarat ({offer.get_answer_display()}).",
+                f"The offer has already been answered ({offer.answer}).",
+            )
+        )
+    if when < offer.offered_at or when > clock.now():
+        problems.append(
+            _v(
+                "R-REPL-5",
+                "Svarstiden måste ligga mellan erbjudandet och nu.",
+                "The answer time must lie between the offer and now.",
+            )
+        )
+    raise_on_errors(problems)
+    offer.answer, offer.answered_at, offer.recorded_by = answer, when, user
+    offer.save(update_fields=["answer", "answered_at", "recorded_by"])
+    replaced = None
+    if answer == TeamFinalOffer.Answer.ACCEPTED:
+        replaced = Team.objects.filter(pk=int(offer.seat)).first() if offer.seat.isdigit() else None
+        team = offer.team
+        team.in_final = True
+        if replaced is not None:
+            team.final_number = replaced.final_number
+            Match.objects.filter(
+                competition=offer.competition,
+                stage=Match.Stage.FINAL,
+                status=Match.Status.SCHEDULED,
+                home=replaced,
+            ).update(home=team)
+            Match.objects.filter(
+                competition=offer.competition,
+                stage=Match.Stage.FINAL,
+                status=Match.Status.SCHEDULED,
+                away=replaced,
+            ).update(away=team)
+            replaced.in_final = False
+            replaced.final_number = None
+            replaced.save(update_fields=["in_final", "final_number"])
+        team.save(update_fields=["in_final", "final_number"])
+    record_decision(
+        f"teams.final_offer.{answer}",
+        offer,
+        user=user,
+        clause="R-TEAM-REPL-1",
+        season=offer.competition.season,
+        team=offer.team.name,
+        seat=offer.seat,
+        replaces=replaced.name if replaced else None,
+    )
+    _request_recompute(team_competition_id=offer.competition_id)
+    return offer

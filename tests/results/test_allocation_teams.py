@@ -125,3 +125,40 @@ def test_r_team_repl_1_withdrawn_finalist_seat_offered_to_the_next_of_its_heat()
     # R-REPL-1 / R-TEAM-REPL-1: first the nearest eliminated team of its own heat (6th)
     assert seat["ask"] == big_teams[5].name
     assert seat["steps"][-1]["clause"] == "R-REPL-1"
+
+
+def test_r_team_repl_1_offers_recorded_and_the_chain_moves_on():
+    from django.utils import timezone
+
+    from teams.models import TeamFinalOffer
+    from teams.services.decisions import record_team_offer_answer
+    from tests.factories import UserFactory
+
+    tk = UserFactory(username="tk-offers", is_superuser=True, is_staff=True)
+    comp = TeamCompetitionFactory()
+    big, big_teams = heat_with(comp, 6)
+    small, small_teams = heat_with(comp, 4)
+    holder = big_teams[0]
+    Team.objects.filter(pk=holder.pk).update(in_final=True, final_number=1, status="withdrawn")
+    rival = small_teams[0]
+    Team.objects.filter(pk=rival.pk).update(in_final=True, final_number=2)
+    final_match = Match.objects.create(
+        competition=comp, stage="final", round=1, home=holder, away=rival, boards=24
+    )
+    recompute_team_competition(comp.id)
+    offer = TeamFinalOffer.objects.get(competition=comp, answer="pending")
+    assert offer.team == big_teams[5]  # R-REPL-1: its own heat's nearest eliminated team
+    record_team_offer_answer(tk, offer, "declined")
+    recompute_team_competition(comp.id)
+    nxt = TeamFinalOffer.objects.get(competition=comp, answer="pending")
+    assert nxt.team == small_teams[3]  # R-REPL-2: then the other heat's nearest
+    record_team_offer_answer(tk, nxt, "accepted", answered_at=timezone.now())
+    recompute_team_competition(comp.id)
+    assert not TeamFinalOffer.objects.filter(competition=comp, answer="pending").exists()
+    nxt.team.refresh_from_db()
+    assert nxt.team.in_final and nxt.team.final_number == 1
+    final_match.refresh_from_db()
+    assert final_match.home_id == nxt.team_id  # takes the place in the unplayed matches
+    from clubs.models import Decision
+
+    assert Decision.objects.filter(action="teams.final_offer.accepted", decided_by=tk).exists()

@@ -63,3 +63,13 @@ def test_broken_upload_lists_errors_and_saves_nothing(client, heat_and_official)
     assert response.status_code == 400
     assert "Filen lästes inte in. Inget har sparats." in html
     assert ResultUpload.objects.count() == 0
+
+
+def test_pair_final_upload_page_is_for_tk_only(client):
+    from tests.factories import PairCompetitionFactory, UserFactory
+
+    comp = PairCompetitionFactory()
+    client.force_login(ClubOfficialFactory().user)
+    assert client.get(f"/resultat/parfinal/{comp.id}/").status_code == 403
+    client.force_login(UserFactory(username="tk-view", is_superuser=True, is_staff=True))
+    assert client.get(f"/resultat/parfinal/{comp.id}/").status_code == 200
