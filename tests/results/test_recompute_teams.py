@@ -295,3 +295,13 @@ def test_incremental_team_recompute_touches_only_the_changed_heat(heat4):
     incremental = snapshot(heat).data
     recompute_team_competition(heat.competition_id)
     assert snapshot(heat).data == incremental
+
+
+def test_imps_shown_as_plain_numbers_not_exponents(heat4):
+    heat, (a, b, c, d) = heat4
+    play(a, b, 260, 250)
+    play(c, d, Decimal("12.50"), 3)
+    recompute_team_competition(heat.competition_id)
+    rows = {r["name"]: r for r in snapshot(heat).data}
+    assert (rows["Alfa"]["imps_won"], rows["Alfa"]["imps_lost"]) == ("260", "250")
+    assert rows["Gamma"]["imps_won"] == "12.5"
