@@ -19,6 +19,8 @@ urlpatterns = [
     path("", include("teams.urls")),
     path("", include("pairs.urls")),
     path("avgifter/", include("clubs.urls")),
+    path("mitt-lag/", include("teams.portal_urls")),
+    path("klubb/", include("clubs.portal_urls")),
 ]
 
 if settings.DEBUG:

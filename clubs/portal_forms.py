@@ -1,0 +1,147 @@
+"""Forms of the club portal (/klubb/). They only collect and parse the fields; every rule
+(periods, deadlines, fees, the pair's eligibility) is checked by the service the view calls."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from pairs.models import PairCompetition
+from teams.models import TeamCompetition
+from ubf.rules.types import Discipline, HeatType
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+class ClubChoiceField(forms.ModelMultipleChoiceField):
+    widget = forms.CheckboxSelectMultiple
+
+
+def _preselect_only_club(field, clubs) -> None:
+    ids = list(clubs.values_list("pk", flat=True)) if clubs is not None else []
+    if len(ids) == 1:
+        field.initial = ids
+
+
+def _date(label, required=True, help_text=""):
+    return forms.DateField(label=label, required=required, widget=DateInput(), help_text=help_text)
+
+
+class PairHeatForm(forms.Form):
+    """R-PAIR-KVAL-1, -3, -5, -6: a pair qualifier heat registered with TK."""
+
+    competition = forms.ModelChoiceField(
+        label=_("Tävling"), queryset=PairCompetition.objects.none(), empty_label=None
+    )
+    clubs = ClubChoiceField(label=_("Arrangerande klubb(ar)"), queryset=None)
+    name = forms.CharField(label=_("Heatets namn"), max_length=120)
+    heat_type = forms.ChoiceField(
+        label=_("Typ av kval"),
+        choices=[
+            ("", "---------"),
+            (HeatType.SILVER.value, _("silverkval")),
+            (HeatType.BRONZE.value, _("bronskval")),
+        ],
+        required=False,
+        help_text=_("Silverkval: alla par deltar i DM-kvalet. Bronskval: paren väljer."),
+    )
+    venue = forms.CharField(label=_("Spelplats"), max_length=120, required=False)
+    session1_date = _date(_("Speltillfälle 1"))
+    session2_date = _date(_("Speltillfälle 2"), required=False)
+    table_fee = forms.DecimalField(
+        label=_("Bordsavgift per spelare (kr)"), max_digits=7, decimal_places=2
+    )
+    invitation_url = forms.URLField(
+        label=_("Inbjudan (länk)"), required=False, assume_scheme="https"
+    )
+    invitation_file = forms.FileField(label=_("Inbjudan (fil)"), required=False)
+    requires_preregistration = forms.BooleanField(label=_("Föranmälan krävs"), required=False)
+    last_registration_day = _date(_("Sista anmälningsdag"), required=False)
+    pair_limit = forms.IntegerField(
+        label=_("Högst antal par"), required=False, help_text=_("Lämna tomt om obegränsat.")
+    )
+
+    def __init__(self, *args, season=None, clubs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        competitions = PairCompetition.objects.none()
+        if season is not None:
+            # R-PAIR-KVAL-1 / R-PAIR-DF-1: no heats in Dam or in a direct final.
+            competitions = (
+                PairCompetition.objects.filter(season=season, is_direct_final=False)
+                .exclude(discipline=Discipline.DAM.value)
+                .select_related("season")
+            )
+        self.fields["competition"].queryset = competitions
+        self.fields["clubs"].queryset = clubs
+        _preselect_only_club(self.fields["clubs"], clubs)
+
+
+class TeamHeatForm(forms.Form):
+    """R-TEAM-REG-1, R-TEAM-KVAL-1..5, R-TEAM-FEE-1/-2: a team qualifier heat."""
+
+    competition = forms.ModelChoiceField(
+        label=_("Tävling"), queryset=TeamCompetition.objects.none(), empty_label=None
+    )
+    clubs = ClubChoiceField(
+        label=_("Arrangerande klubb(ar)"),
+        queryset=None,
+        help_text=_("Ett gemensamt (regionalt) heat anmäls en gång med alla klubbar."),
+    )
+    name = forms.CharField(label=_("Heatets namn"), max_length=120)
+    venue = forms.CharField(label=_("Spelplats och lokal"), max_length=120, required=False)
+    responsible_name = forms.CharField(label=_("Heatansvarig"), max_length=120, required=False)
+    responsible_email = forms.CharField(
+        label=_("Heatansvarigs e-post"), max_length=254, required=False
+    )
+    responsible_phone = forms.CharField(
+        label=_("Heatansvarigs telefon"), max_length=30, required=False
+    )
+    boards_per_match = forms.IntegerField(label=_("Brickor per match"))
+    dealt_at_table = forms.BooleanField(label=_("Givarna ges vid bordet"), required=False)
+    first_date = _date(_("Första speldag"))
+    last_date = _date(_("Sista speldag"))
+    entries_close = _date(_("Sista anmälningsdag för lag"), required=False)
+    start_fee = forms.DecimalField(label=_("Startavgift per lag (kr)"), decimal_places=2)
+    table_fee_per_match = forms.DecimalField(
+        label=_("Bordsavgift per match (kr)"), decimal_places=2, initial=0
+    )
+    invitation_url = forms.URLField(
+        label=_("Inbjudan (länk)"), required=False, assume_scheme="https"
+    )
+    invitation_file = forms.FileField(label=_("Inbjudan (fil)"), required=False)
+
+    def __init__(self, *args, season=None, clubs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        competitions = TeamCompetition.objects.none()
+        if season is not None:
+            competitions = TeamCompetition.objects.filter(season=season).select_related("season")
+            self.fields["start_fee"].initial = season.rules().team_start_fee
+        self.fields["competition"].queryset = competitions
+        self.fields["clubs"].queryset = clubs
+        _preselect_only_club(self.fields["clubs"], clubs)
+
+
+class EnterPairForm(forms.Form):
+    """A pair entered in a qualifier heat by the two players' MIDs."""
+
+    mid1 = forms.CharField(label=_("MID spelare 1"), max_length=12)
+    mid2 = forms.CharField(label=_("MID spelare 2"), max_length=12)
+    pair_number = forms.CharField(
+        label=_("Parnummer"),
+        max_length=8,
+        required=False,
+        help_text=_("Lämna tomt för nästa lediga nummer."),
+    )
+    takes_part_in_qualifier = forms.BooleanField(
+        label=_("Paret deltar i DM-kvalet"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "Bronskval: avmarkera om paret bara spelar tävlingen. I silverkval deltar alla par."
+        ),
+    )

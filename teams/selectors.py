@@ -1,0 +1,159 @@
+"""Read side of the team portal: each team's roster, DM/SM status and whether it may start,
+for many teams in a fixed number of queries.
+
+``team_rows`` applies the same rulebook checks as the single-team services
+``teams.services.entries.team_may_start`` and ``team_dm_status`` (a test keeps them equal);
+those run several queries per team, which a page listing every team cannot afford.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from django.db.models import Prefetch, Q
+from django.utils.translation import get_language
+
+from clubs.models import Player, Season
+from clubs.selectors import player_infos_for
+from teams.models import Dispensation, Lineup, Match, RosterEntry, Team
+from teams.services.entries import TeamDmStatus
+from ubf.rules.eligibility import (
+    check_district_balance,
+    check_team_dm_status,
+    check_team_roster,
+    team_bonus_eligible,
+    team_competes_for_dm,
+)
+from ubf.rules.people import PlayerInfo
+from ubf.rules.violations import Violation
+
+
+def violation_text(v: Violation) -> str:
+    """A violation as a person reads it, in the active language, with its clause."""
+    text = v.message(get_language() or "sv")
+    return f"{text} ({v.clause})" if v.clause else text
+
+
+@dataclass
+class RosterLine:
+    player: Player
+    info: PlayerInfo
+    is_extra: bool
+
+
+@dataclass
+class TeamRow:
+    team: Team
+    roster: list[RosterLine]
+    dm: TeamDmStatus
+    may_start: bool
+    reasons: list[Violation]
+    matches: list[Match] = field(default_factory=list)
+
+    @property
+    def reason_texts(self) -> list[str]:
+        return [violation_text(v) for v in self.reasons]
+
+    @property
+    def dm_texts(self) -> list[str]:
+        return [violation_text(v) for v in self.dm.reasons]
+
+
+def team_rows(teams, season: Season) -> list[TeamRow]:
+    """The index rows: roster, DM/SM status and whether each team may start, for all ``teams``
+    in a constant number of queries (whatever their number).
+
+    The status is what :func:`teams.services.entries.team_dm_status` (R-TEAM-4) and
+    :func:`~teams.services.entries.team_may_start` (R-TEAM-2, R-TEAM-3) decide, computed by
+    the same rule functions (``ubf.rules.eligibility``) from prefetched rows; those two run a
+    few queries per team. ``tests/teams/test_portal.py`` checks that both agree."""
+    teams = list(
+        teams.select_related("heat", "competition", "captain").prefetch_related(
+            Prefetch(
+                "roster", queryset=RosterEntry.objects.select_related("player").order_by("id")
+            ),
+            Prefetch(
+                "dispensations",
+                queryset=Dispensation.objects.filter(
+                    kind=Dispensation.Kind.DISTRICT_BALANCE
+                ).order_by("-id"),
+                to_attr="balance_dispensations",
+            ),
+        )
+    )
+    if not teams:
+        return []
+    ids = [t.pk for t in teams]
+    rules = season.rules()
+    fielded_pairs = set(
+        Lineup.objects.filter(team_id__in=ids).values_list("team_id", "player_id").distinct()
+    )
+    fielded_players = {
+        p.pk: p
+        for p in Player.objects.filter(
+            pk__in=Lineup.objects.filter(team_id__in=ids).values("player_id")
+        )
+    }
+    everyone = dict(fielded_players)
+    for t in teams:
+        everyone.update({r.player_id: r.player for r in t.roster.all()})
+    infos = player_infos_for(season, everyone.values())
+    matches: dict[int, list[Match]] = {pk: [] for pk in ids}
+    for m in (
+        Match.objects.filter(Q(home_id__in=ids) | Q(away_id__in=ids))
+        .select_related("home", "away")
+        .order_by("stage", "round", "played_on", "id")
+    ):
+        for side in (m.home_id, m.away_id):
+            if side in matches:
+                matches[side].append(m)
+
+    rows = []
+    for t in teams:
+        entries = list(t.roster.all())
+        roster_infos = [infos[r.player.mid] for r in entries]
+        regular_infos = [infos[r.player.mid] for r in entries if not r.is_extra]
+        fielded = [infos[fielded_players[pid].mid] for tid, pid in fielded_pairs if tid == t.pk]
+        dm = TeamDmStatus(
+            competes_for_dm=team_competes_for_dm(fielded),
+            bonus_eligible=team_bonus_eligible(roster_infos, fielded),
+            reasons=tuple(check_team_dm_status(roster_infos, fielded)),
+        )
+        # as team_may_start (R-TEAM-2, R-TEAM-3)
+        reasons: list[Violation] = []
+        if t.status != Team.Status.ENTERED:
+            reasons.append(
+                Violation(
+                    clause="R-TEAM-2",
+                    message_sv=f"Laget är {t.get_status_display()}.",
+                    message_en=f"The team is {t.status}.",
+                )
+            )
+        reasons += [
+            v
+            for v in check_team_roster(regular_infos, rules=rules)
+            if v.is_error and v.clause != "R-TEAM-3"
+        ]
+        latest = t.balance_dispensations[0] if t.balance_dispensations else None
+        granted = latest is not None and latest.status == Dispensation.Status.GRANTED
+        for v in check_district_balance(regular_infos, has_dispensation=granted):
+            status = latest.get_status_display() if latest else "inte begärd"
+            reasons.append(
+                replace(
+                    v,
+                    message_sv=v.message_sv + f" Dispens: {status}.",
+                    message_en=v.message_en
+                    + f" Dispensation: {latest.status if latest else 'none'}.",
+                )
+            )
+        rows.append(
+            TeamRow(
+                team=t,
+                roster=[RosterLine(r.player, infos[r.player.mid], r.is_extra) for r in entries],
+                dm=dm,
+                may_start=not reasons,
+                reasons=reasons,
+                matches=matches[t.pk],
+            )
+        )
+    return rows
