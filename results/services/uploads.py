@@ -75,6 +75,13 @@ def problem_dicts(problems, language: str = "sv") -> list[dict]:
     ]
 
 
+def _cents(value) -> Decimal:
+    """An exact Fraction as a Decimal rounded to hundredths (0 when unknown)."""
+    if value is None:
+        return Decimal(0)
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(CENT, ROUND_HALF_UP)
+
+
 def _checksum(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -187,28 +194,18 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
             pair_heat=heat,
             supersedes=previous[0] if previous else None,
         )
-        results = []
-        for number, entry in by_number.items():
-            score = scores.get(number)
-            if score is None:
-                continue
-            pct = score.percentage if score.percentage is not None else 0
-            results.append(
-                PairResult(
-                    upload=upload,
-                    heat=heat,
-                    entry=entry,
-                    total=Decimal(score.total.numerator) / Decimal(score.total.denominator),
-                    percentage=(Decimal(pct.numerator) / Decimal(pct.denominator)).quantize(
-                        CENT, ROUND_HALF_UP
-                    )
-                    if pct
-                    else Decimal(0),
-                    boards_played=score.boards_played,
-                )
+        results = [
+            PairResult(
+                upload=upload,
+                heat=heat,
+                entry=entry,
+                total=_cents(scores[number].total),
+                percentage=_cents(scores[number].percentage),
+                boards_played=scores[number].boards_played,
             )
-        for r in results:
-            r.total = r.total.quantize(CENT, ROUND_HALF_UP)
+            for number, entry in by_number.items()
+            if number in scores
+        ]
         PairResult.objects.bulk_create(results)
         travellers = []
         for board in event.boards:
@@ -233,10 +230,6 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
         PairTraveller.objects.bulk_create(travellers, batch_size=2000)
         request_recompute(pair_competition_id=heat.competition_id, heat_ids=[heat.id])
     return UploadOutcome(upload, warnings=upload.warnings)
-
-
-def _decimal(value) -> Decimal:
-    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(CENT, ROUND_HALF_UP)
 
 
 def final_seat_holders(competition: PairCompetition) -> dict[str, tuple]:
@@ -388,8 +381,8 @@ def upload_pair_final(
                     competition=competition,
                     player1=p1,
                     player2=p2,
-                    total=_decimal(score.total),
-                    percentage=_decimal(pct) if pct else Decimal(0),
+                    total=_cents(score.total),
+                    percentage=_cents(pct),
                     boards_played=score.boards_played,
                     out_of_district=p1.mid not in in_ubf and p2.mid not in in_ubf,
                 )
