@@ -75,6 +75,18 @@ def problem_dicts(problems, language: str = "sv") -> list[dict]:
     ]
 
 
+def _supersede(accepted, *results: str) -> list[ResultUpload]:
+    """Mark the accepted uploads superseded and delete the result rows they carried (the raw
+    files stay in the history). Returns them, newest first."""
+    previous = list(accepted)
+    for old in previous:
+        for name in results:
+            getattr(old, name).all().delete()
+        old.status = ResultUpload.Status.SUPERSEDED
+        old.save(update_fields=["status"])
+    return previous
+
+
 def _cents(value) -> Decimal:
     """An exact Fraction as a Decimal rounded to hundredths (0 when unknown)."""
     if value is None:
@@ -167,24 +179,16 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
                 )
             )
         by_number[pair.number] = entry
-    for line_board in event.boards:
-        for line in line_board.lines:
-            for number in (line.ns, line.ew):
-                if number not in by_number and (
-                    entries.get(number) or entries.get(number.rstrip("NSEW"))
-                ):
-                    by_number[number] = entries.get(number) or entries.get(number.rstrip("NSEW"))
     warnings = _errors_or_warnings(problems)
 
     scores = compute_pair_scores(event)
     with transaction.atomic():
         PairHeat.objects.select_for_update().get(pk=heat.pk)
-        previous = list(heat.uploads.filter(status=ResultUpload.Status.ACCEPTED))
-        for old in previous:
-            old.pair_results.all().delete()
-            old.travellers.all().delete()
-            old.status = ResultUpload.Status.SUPERSEDED
-            old.save(update_fields=["status"])
+        previous = _supersede(
+            heat.uploads.filter(status=ResultUpload.Status.ACCEPTED),
+            "pair_results",
+            "travellers",
+        )
         upload = _store(
             data,
             filename,
@@ -335,11 +339,6 @@ def upload_pair_final(
                 )
             )
     scores = compute_pair_scores(event)
-    for board in event.boards:
-        for line in board.lines:
-            for number in (line.ns, line.ew):
-                if number not in key_of and number.rstrip("NSEW") in key_of:
-                    key_of[number] = key_of[number.rstrip("NSEW")]
     warnings = _errors_or_warnings(problems)
 
     players = {p.mid: p for pair in holders.values() for p in pair}
@@ -352,12 +351,11 @@ def upload_pair_final(
     )
     with transaction.atomic():
         PairCompetition.objects.select_for_update().get(pk=competition.pk)
-        previous = list(competition.final_uploads.filter(status=ResultUpload.Status.ACCEPTED))
-        for old in previous:
-            old.pair_final_results.all().delete()
-            old.pair_final_travellers.all().delete()
-            old.status = ResultUpload.Status.SUPERSEDED
-            old.save(update_fields=["status"])
+        previous = _supersede(
+            competition.final_uploads.filter(status=ResultUpload.Status.ACCEPTED),
+            "pair_final_results",
+            "pair_final_travellers",
+        )
         upload = _store(
             data,
             filename,
