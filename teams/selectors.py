@@ -1,9 +1,8 @@
 """Read side of the team portal: each team's roster, DM/SM status and whether it may start,
 for many teams in a fixed number of queries.
 
-``team_rows`` applies the same rulebook checks as the single-team services
-``teams.services.entries.team_may_start`` and ``team_dm_status`` (a test keeps them equal);
-those run several queries per team, which a page listing every team cannot afford.
+``team_rows`` applies the rulebook's team checks to stored teams; the single-team services
+``teams.services.entries.team_may_start`` and ``team_dm_status`` use it too.
 """
 
 from __future__ import annotations
@@ -63,10 +62,9 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
     """The index rows: roster, DM/SM status and whether each team may start, for all ``teams``
     in a constant number of queries (whatever their number).
 
-    The status is what :func:`teams.services.entries.team_dm_status` (R-TEAM-4) and
-    :func:`~teams.services.entries.team_may_start` (R-TEAM-2, R-TEAM-3) decide, computed by
-    the same rule functions (``ubf.rules.eligibility``) from prefetched rows; those two run a
-    few queries per team. ``tests/teams/test_portal.py`` checks that both agree."""
+    This is where R-TEAM-4 (DM/SM status) and R-TEAM-2/R-TEAM-3 (may the team start) are
+    applied to stored teams, with the rule functions of ``ubf.rules.eligibility``;
+    :func:`teams.services.entries.team_dm_status` and ``team_may_start`` call it for one team."""
     teams = list(
         teams.select_related("heat", "competition", "captain").prefetch_related(
             Prefetch(

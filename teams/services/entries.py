@@ -45,7 +45,6 @@ from teams.models import (
 from ubf import clock
 from ubf.permissions import can_manage_team, can_manage_team_heat, is_tk
 from ubf.rules.eligibility import (
-    check_district_balance,
     check_extra_players,
     check_fielded_extra_players,
     check_membership,
@@ -54,8 +53,6 @@ from ubf.rules.eligibility import (
     check_team_dm_status,
     check_team_roster,
     check_unpaid_fielded,
-    team_bonus_eligible,
-    team_competes_for_dm,
 )
 from ubf.rules.people import PlayerInfo
 from ubf.rules.violations import Severity, Violation
@@ -436,54 +433,24 @@ def team_may_start(team: Team) -> tuple[bool, list[Violation]]:
     """R-TEAM-3, R-TEAM-2: may the team start? Not if it is withdrawn, excluded or
     disqualified; not with a roster outside 4–6 regulars; not while its district balance fails
     without a dispensation granted by TK (the latest district-balance dispensation must be
-    granted). Returns ``(may_start, reasons)``."""
-    season = team.competition.season
-    rules = season.rules()
-    reasons: list[Violation] = []
-    if team.status != Team.Status.ENTERED:
-        reasons.append(
-            _err(
-                "R-TEAM-2",
-                f"Laget är {team.get_status_display()}.",
-                f"The team is {team.status}.",
-            )
-        )
-    infos = list(player_infos_for(season, _regular_players(team)).values())
-    reasons += [v for v in check_team_roster(infos, rules=rules) if v.is_error]
-    reasons = [v for v in reasons if v.clause != "R-TEAM-3"]
-    latest = _latest_balance_dispensation(team)
-    granted = latest is not None and latest.status == Dispensation.Status.GRANTED
-    for v in check_district_balance(infos, has_dispensation=granted):
-        status = latest.get_status_display() if latest else "inte begärd"
-        reasons.append(
-            replace(
-                v,
-                message_sv=v.message_sv + f" Dispens: {status}.",
-                message_en=v.message_en + f" Dispensation: {latest.status if latest else 'none'}.",
-            )
-        )
-    return (not reasons, reasons)
+    granted). Returns ``(may_start, reasons)``. Computed by :func:`teams.selectors.team_rows`,
+    which pages use for many teams at once."""
+    row = _team_row(team)
+    return row.may_start, row.reasons
 
 
 def team_dm_status(team: Team) -> TeamDmStatus:
     """R-TEAM-4: does the team still compete for the DM title (no player from outside UBF
     fielded in any DM match), and for the DM bonus (also every roster member in UBF,
     R-TEAM-MP-3)? ``label`` is "DM/SM" or "SM" (SM semifinal places only)."""
-    season = team.competition.season
-    roster = [r.player for r in team.roster.select_related("player")]
-    fielded = list(
-        Player.objects.filter(
-            pk__in=Lineup.objects.filter(team=team).values("player_id")
-        ).distinct()
-    )
-    infos = player_infos_for(season, {p.pk: p for p in roster + fielded}.values())
-    roster_infos = [infos[p.mid] for p in roster]
-    fielded_infos = [infos[p.mid] for p in fielded]
-    return TeamDmStatus(
-        competes_for_dm=team_competes_for_dm(fielded_infos),
-        bonus_eligible=team_bonus_eligible(roster_infos, fielded_infos),
-        reasons=tuple(check_team_dm_status(roster_infos, fielded_infos)),
-    )
+    return _team_row(team).dm
+
+
+def _team_row(team: Team):
+    from teams.selectors import team_rows  # the selectors build on this module's types
+
+    (row,) = team_rows(Team.objects.filter(pk=team.pk), team.competition.season)
+    return row
 
 
 @transaction.atomic
