@@ -62,7 +62,7 @@ from ubf.rules.masterpoints import (
     team_match_masterpoints,
 )
 from ubf.rules.people import UBF, PlayerInfo
-from ubf.rules.sm import semifinal_choice_order
+from ubf.rules.sm import dm_and_sm_order, semifinal_choice_order
 from ubf.rules.sm import sm_places as sm_places_rule
 from ubf.rules.standings import TeamStanding, plaque_places, rank_pairs, rank_teams
 from ubf.rules.types import Discipline
@@ -544,14 +544,15 @@ def _row(s: TeamStanding, team: Team, dm_status, reasons) -> dict:
 
 
 def _add_dm_order(rows: list[dict]) -> None:
-    """R-TEAM-4: the DM order (title, plaques) counts only teams that compete for DM."""
-    n = 0
+    """R-TEAM-4: the DM order (title, plaques) counts only teams that compete for DM (an
+    excluded or disqualified team competes for nothing)."""
+    order = dm_and_sm_order(
+        [r["team_id"] for r in rows],
+        {r["team_id"]: r["dm_eligible"] and not r["status_label"] for r in rows},
+    )
+    dm_rank = {team: i for i, team in enumerate(order.dm_order, start=1)}
     for row in rows:
-        if row["dm_eligible"] and not row["status_label"]:
-            n += 1
-            row["dm_rank"] = n
-        else:
-            row["dm_rank"] = None
+        row["dm_rank"] = dm_rank.get(row["team_id"])
 
 
 # --------------------------------------------------------------------------------------------
