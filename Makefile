@@ -26,6 +26,8 @@ demo: migrate
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(PY) manage.py makemigrations --check --dry-run
 
 pytest: install
 	$(VENV)/bin/pytest

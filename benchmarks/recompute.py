@@ -55,8 +55,8 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from clubs.models import Club, District, Player, Representation, Season  # noqa: E402
-from pairs.models import HeatStatus, PairCompetition, PairEntry, PairHeat  # noqa: E402
+from clubs.models import Club, District, HeatStatus, Player, Representation, Season  # noqa: E402
+from pairs.models import PairCompetition, PairEntry, PairHeat  # noqa: E402
 from results.importers import (  # noqa: E402
     write_csv_teams,
     write_pbn_pairs,

@@ -6,10 +6,8 @@ from .models import (
     ClubOfficial,
     Decision,
     District,
-    FeeStatus,
     Membership,
     Player,
-    ReminderLog,
     Representation,
     Season,
 )
@@ -135,19 +133,3 @@ class DecisionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-@admin.register(ReminderLog)
-class ReminderLogAdmin(admin.ModelAdmin):
-    list_display = ["sent_at", "kind", "object_type", "object_id", "offset", "subject"]
-    list_filter = ["kind"]
-    search_fields = ["subject"]
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(FeeStatus)
-class FeeStatusAdmin(SimpleHistoryAdmin):
-    list_display = ["object_type", "object_id", "kind", "collected_on", "passed_to_ubf_on"]
-    list_filter = ["kind", "object_type"]

@@ -21,6 +21,15 @@ UBF_DISTRICT_CODE = "UBF"
 mid_validator = RegexValidator(r"^\d{1,9}$", _("MID är SBF:s medlemsnummer: bara siffror."))
 
 
+class HeatStatus(models.TextChoices):
+    """Where a qualifier heat (pairs or teams) stands with TK (R-PAIR-KVAL-1, R-TEAM-REG-1)."""
+
+    APPLIED = "applied", _("anmält")
+    APPROVED = "approved", _("godkänt")
+    REJECTED = "rejected", _("avslaget")
+    CANCELLED = "cancelled", _("inställt")
+
+
 class District(models.Model):
     """A district federation (dfb) of SBF; UBF (Upplands Bridgeförbund) is one."""
 
@@ -357,6 +366,27 @@ class Decided(models.Model):
         abstract = True
 
 
+class HeatChangeRequest(Decided):
+    """R-PAIR-KVAL-2 (and by analogy the team heats): after the registration deadline the
+    arranging club may not move or cancel its heat without UBF's explicit consent; the change
+    is a request that TK approves or rejects. Abstract: ``pairs.PairHeatChangeRequest`` and
+    ``teams.TeamHeatChangeRequest`` add the heat they are about."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", _("flytta")
+        CANCEL = "cancel", _("ställa in")
+
+    kind = models.CharField(_("ändring"), max_length=6, choices=Kind.choices)
+    new_first_date = models.DateField(_("nytt datum"), null=True, blank=True)
+    new_second_date = models.DateField(_("nytt datum 2"), null=True, blank=True)
+    request_reason = models.TextField(_("klubbens motivering"), blank=True)
+
+    class Meta:
+        abstract = True
+        verbose_name = _("ändringsbegäran (heat)")
+        verbose_name_plural = _("ändringsbegäran (heat)")
+
+
 class Decision(models.Model):
     """A typed, append-only record of a TK decision (R-GEN-3): who, when, what, why.
 
@@ -398,49 +428,3 @@ class Decision(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Decision rows are append-only.")
-
-
-class ReminderLog(models.Model):
-    """One reminder sent (idempotence: each kind, object and offset is sent once)."""
-
-    kind = models.CharField(_("slag"), max_length=60)
-    object_type = models.CharField(_("objekttyp"), max_length=60)
-    object_id = models.PositiveBigIntegerField(_("objekt-id"))
-    offset = models.CharField(_("tidpunkt"), max_length=30)
-    sent_at = models.DateTimeField(_("skickad"), auto_now_add=True)
-    recipients = models.JSONField(_("mottagare"), default=list)
-    subject = models.CharField(_("ämne"), max_length=200, blank=True)
-
-    class Meta:
-        verbose_name = _("påminnelse")
-        verbose_name_plural = _("påminnelser (skickade)")
-        ordering = ["-sent_at"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["kind", "object_type", "object_id", "offset"], name="reminder_sent_once"
-            )
-        ]
-
-
-class FeeStatus(models.Model):
-    """Payment status of a fee line computed by the rules (the lines themselves are derived):
-    collected by the heat responsible, passed to UBF, marked paid."""
-
-    object_type = models.CharField(_("objekttyp"), max_length=60)
-    object_id = models.PositiveBigIntegerField(_("objekt-id"))
-    kind = models.CharField(_("avgift"), max_length=40)
-    collected_on = models.DateField(_("inbetald till arrangören"), null=True, blank=True)
-    passed_to_ubf_on = models.DateField(_("vidarebefordrad till UBF"), null=True, blank=True)
-    marked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
-    )
-    history = HistoricalRecords()
-
-    class Meta:
-        verbose_name = _("avgiftsstatus")
-        verbose_name_plural = _("avgiftsstatus")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["object_type", "object_id", "kind"], name="one_status_per_fee"
-            )
-        ]

@@ -16,10 +16,10 @@ from collections.abc import Iterable
 from datetime import date
 
 from clubs.models import Membership, Player, Representation, Season
+from clubs.services.base import ServiceError
 from ubf.rules.people import PlayerInfo
 from ubf.rules.types import Gender, Pin
 from ubf.rules.violations import Violation
-from ubf.services import ServiceError
 
 
 def normalise_mid(value: object) -> str:
@@ -75,7 +75,7 @@ def lookup_players(
 
 
 def resolve_players(mids: Iterable[object], *, clause: str = "") -> dict[str, Player]:
-    """Players by MID; raises :class:`~ubf.services.ServiceError` naming every unknown MID."""
+    """Players by MID; raises :class:`~clubs.services.base.ServiceError` naming every unknown MID."""
     players, violations = lookup_players(mids, clause=clause)
     if violations:
         raise ServiceError(violations)

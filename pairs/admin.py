@@ -1,19 +1,25 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
+from clubs.admin_actions import (
+    DecisionLogMixin,
+    HeatChangeRequestAdmin,
+    ReasonActionsMixin,
+    change_request_actions,
+    service_action,
+)
 from pairs.services.decisions import decline_final_seat, record_offer_answer
 from pairs.services.heats import decide_heat_change, decide_pair_heat, invitation_problems
-from ubf.admin_actions import DecisionLogMixin, ReasonActionsMixin, service_action
 
 from .models import (
     DirectQualifier,
     ExternalQualifier,
     FinalSeat,
-    HeatChangeRequest,
     Offer,
     PairCompetition,
     PairEntry,
     PairHeat,
+    PairHeatChangeRequest,
     ReserveNotice,
     SmPartnerDeclaration,
 )
@@ -206,43 +212,12 @@ class OfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
     record_declined = _record_answer(Offer.Answer.DECLINED, "Registrera svar: tackat nej")
 
 
-def _changed_heat(change):
-    return change.pair_heat or change.team_heat
+@admin.register(PairHeatChangeRequest)
+class PairHeatChangeRequestAdmin(HeatChangeRequestAdmin):
+    """TK approves (the change is applied) or rejects pair heat change requests
+    (R-PAIR-KVAL-2) through pairs.services.heats."""
 
-
-@admin.register(HeatChangeRequest)
-class HeatChangeRequestAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
-    """TK approves (the change is applied) or rejects change requests (R-PAIR-KVAL-2) through
-    pairs.services.heats; the reason goes in the action bar's "Motivering" field."""
-
-    list_display = [
-        "kind",
-        "pair_heat",
-        "team_heat",
-        "new_first_date",
-        "new_second_date",
-        "status",
-        "requested_at",
-        "decided_by",
-    ]
-    list_filter = ["kind", "status"]
-    raw_id_fields = ["pair_heat", "team_heat"]
-    actions = ["approve_requests", "reject_requests"]
-
-    approve_requests = service_action(
-        decide_heat_change,
-        True,
-        description="Godkänn valda ändringar",
-        label=_changed_heat,
-        summary="{done} ändringar godkända.",
-    )
-    reject_requests = service_action(
-        decide_heat_change,
-        False,
-        description="Avslå valda ändringar (ange motivering)",
-        label=_changed_heat,
-        summary="{done} ändringar avslagna.",
-    )
+    approve_requests, reject_requests = change_request_actions(decide_heat_change)
 
 
 @admin.register(ExternalQualifier)

@@ -9,7 +9,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Club, Decided, Player, Season
+from clubs.models import Club, HeatChangeRequest, HeatStatus, Player, Season
 from ubf.rules.types import Discipline, HeatType
 
 
@@ -60,13 +60,6 @@ class PairCompetition(models.Model):
 
     def __str__(self) -> str:
         return f"DM Par {self.get_discipline_display()} {self.season}"
-
-
-class HeatStatus(models.TextChoices):
-    APPLIED = "applied", _("anmält")
-    APPROVED = "approved", _("godkänt")
-    REJECTED = "rejected", _("avslaget")
-    CANCELLED = "cancelled", _("inställt")
 
 
 class PairHeat(models.Model):
@@ -295,40 +288,17 @@ class Offer(models.Model):
         ordering = ["offered_at"]
 
 
-class HeatChangeRequest(Decided):
-    """R-PAIR-KVAL-2: after the registration deadline a club may not move or cancel a heat
-    without UBF's explicit consent; the change is a request that TK approves or rejects."""
+class PairHeatChangeRequest(HeatChangeRequest):
+    """R-PAIR-KVAL-2: a request to move or cancel a pair heat after the registration deadline,
+    which TK approves or rejects (``clubs.services.heats.decide_heat_change``)."""
 
-    class Kind(models.TextChoices):
-        MOVE = "move", _("flytta")
-        CANCEL = "cancel", _("ställa in")
-
-    pair_heat = models.ForeignKey(
-        PairHeat, on_delete=models.CASCADE, null=True, blank=True, related_name="change_requests"
+    heat = models.ForeignKey(
+        PairHeat, on_delete=models.CASCADE, related_name="change_requests", verbose_name=_("heat")
     )
-    team_heat = models.ForeignKey(
-        "teams.TeamHeat",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="change_requests",
-    )
-    kind = models.CharField(_("ändring"), max_length=6, choices=Kind.choices)
-    new_first_date = models.DateField(_("nytt datum"), null=True, blank=True)
-    new_second_date = models.DateField(_("nytt datum 2"), null=True, blank=True)
-    request_reason = models.TextField(_("klubbens motivering"), blank=True)
     history = HistoricalRecords()
 
-    class Meta:
-        verbose_name = _("ändringsbegäran (heat)")
-        verbose_name_plural = _("ändringsbegäran (heat)")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(pair_heat__isnull=False, team_heat__isnull=True)
-                | Q(pair_heat__isnull=True, team_heat__isnull=False),
-                name="change_request_for_one_heat",
-            )
-        ]
+    class Meta(HeatChangeRequest.Meta):
+        pass
 
 
 class ExternalQualifier(models.Model):

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from ubf.admin_actions import DecisionLogMixin
+from clubs.admin_actions import DecisionLogMixin
 
 from .models import (
     AllocationRun,

@@ -66,6 +66,11 @@ class ResultUpload(models.Model):
     supersedes = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="superseded_by"
     )
+    #: The team matches whose results this file set (a team upload); a corrected file takes
+    #: them over, and a match the corrected file lacks is left with none.
+    matches = models.ManyToManyField(
+        "teams.Match", blank=True, related_name="uploads", verbose_name=_("matcher")
+    )
     history = HistoricalRecords()
 
     class Meta:

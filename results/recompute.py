@@ -1,27 +1,25 @@
-"""Asking for a recompute: every change of results or of a TK decision that changes the outcome
-calls :func:`request_recompute`; the task runs after the transaction commits (in-process when
-there is no broker)."""
+"""The ``results`` side of :func:`clubs.recompute.request_recompute`: mark the competition as
+pending (the pages say "räknas in just nu") and schedule its recompute task once the
+transaction commits (in-process when there is no broker). Connected in ``ResultsConfig.ready``.
+"""
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from ubf import clock
+from clubs import clock
+from results.models import RecomputeStatus
+from results.tasks import recompute_pair_competition, recompute_team_competition
 
 
-def request_recompute(
+def on_recompute_requested(
+    sender=None,
     *,
     team_competition_id: int | None = None,
     pair_competition_id: int | None = None,
     heat_ids: list | None = None,
+    **kwargs,
 ) -> None:
-    """Mark the competition as pending and schedule its recompute once the transaction commits.
-
-    ``heat_ids`` narrows the work to the heats whose results an upload changed (``"final"``
-    for the team final); without it everything is recomputed."""
-    from results.models import RecomputeStatus
-    from results.tasks import recompute_pair_competition, recompute_team_competition
-
     now = clock.now()
     if team_competition_id is not None:
         RecomputeStatus.objects.update_or_create(

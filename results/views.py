@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from pairs.models import PairCompetition, PairHeat
 from teams.models import TeamCompetition, TeamHeat
-from ubf.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 
 from .forms import ResultFileForm
 from .models import ResultUpload

@@ -2,6 +2,14 @@ from django.contrib import admin
 from django.utils.text import Truncator
 from simple_history.admin import SimpleHistoryAdmin
 
+from clubs.admin_actions import (
+    DecidedColumnsMixin,
+    DecisionLogMixin,
+    HeatChangeRequestAdmin,
+    ReasonActionsMixin,
+    change_request_actions,
+    service_action,
+)
 from teams.services.decisions import (
     award_walkover,
     decide_dispensation,
@@ -14,13 +22,7 @@ from teams.services.decisions import (
     ruling_problems,
     walkover_problems,
 )
-from teams.services.heats import decide_team_heat
-from ubf.admin_actions import (
-    DecidedColumnsMixin,
-    DecisionLogMixin,
-    ReasonActionsMixin,
-    service_action,
-)
+from teams.services.heats import decide_heat_change, decide_team_heat
 
 from .models import (
     BoardResult,
@@ -35,6 +37,7 @@ from .models import (
     TeamCompetition,
     TeamFinalOffer,
     TeamHeat,
+    TeamHeatChangeRequest,
     TeamHeatOrganiser,
     WalkOver,
 )
@@ -243,7 +246,7 @@ class MatchAdmin(SimpleHistoryAdmin):
     ]
     list_filter = ["stage", "heat", "status", "round"]
     search_fields = ["home__name", "away__name"]
-    raw_id_fields = ["home", "away", "upload"]
+    raw_id_fields = ["home", "away"]
     inlines = [LineupInline, BoardResultInline]
     list_select_related = ["home", "away", "heat"]
 
@@ -494,3 +497,11 @@ class TeamFinalOfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(TeamHeatChangeRequest)
+class TeamHeatChangeRequestAdmin(HeatChangeRequestAdmin):
+    """TK approves (the change is applied) or rejects team heat change requests through
+    teams.services.heats."""
+
+    approve_requests, reject_requests = change_request_actions(decide_heat_change)

@@ -9,8 +9,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Club, Decided, Player, Season
-from pairs.models import HeatStatus
+from clubs.models import Club, Decided, HeatChangeRequest, HeatStatus, Player, Season
 
 
 class TeamCompetition(models.Model):
@@ -102,6 +101,19 @@ class TeamHeat(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class TeamHeatChangeRequest(HeatChangeRequest):
+    """A request to move or cancel a team heat after the registration deadline, which TK
+    approves or rejects (as R-PAIR-KVAL-2 for pair heats)."""
+
+    heat = models.ForeignKey(
+        TeamHeat, on_delete=models.CASCADE, related_name="change_requests", verbose_name=_("heat")
+    )
+    history = HistoricalRecords()
+
+    class Meta(HeatChangeRequest.Meta):
+        pass
 
 
 class TeamHeatOrganiser(models.Model):
@@ -281,9 +293,6 @@ class Match(models.Model):
     )
     vp_away = models.DecimalField(
         _("VP borta"), max_digits=5, decimal_places=2, null=True, blank=True
-    )
-    upload = models.ForeignKey(
-        "results.ResultUpload", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     history = HistoricalRecords()
 

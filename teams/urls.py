@@ -5,5 +5,8 @@ from . import views
 app_name = "teams"
 
 urlpatterns = [
-    path("lag/", views.standings, name="standings"),
+    path("", views.index, name="index"),
+    path("anmal/<int:heat_id>/", views.enter, name="enter"),
+    path("<int:team_id>/laguppstallning/", views.roster, name="roster"),
+    path("<int:team_id>/match/<int:match_id>/", views.lineup, name="lineup"),
 ]

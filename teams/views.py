@@ -1,10 +1,262 @@
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+"""Lagportalen: web pages for team captains and heat responsibles (who are not staff and so
+cannot use the admin). Thin views around ``teams.services.entries``: the services check
+permission (PermissionDenied → 403) and every rule (ServiceError → the form again with every
+reason and its clause, status 400, nothing saved); warnings come back as messages."""
 
-from .public import lag_page
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from clubs import clock
+from clubs.models import HeatStatus, Player, Season
+from clubs.permissions import can_manage_team, can_manage_team_heat, club_ids_of, is_tk
+from clubs.services.base import ServiceError
+from teams.models import Dispensation, Lineup, Match, Team, TeamHeat
+from teams.services.entries import (
+    enter_team,
+    record_lineup,
+    request_extra_player,
+    update_roster,
+)
+
+from .forms import EnterTeamForm, ExtraPlayerForm, LineupForm, RosterForm
+from .selectors import team_rows
+from .selectors import violation_text as _text
+
+_CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
 
 
-@require_GET
-def standings(request):
-    """/lag/: DM Lag standings (the final if it has started, else the heats)."""
-    return render(request, "teams/standings.html", {"page": lag_page()})
+def _lang() -> str:
+    return get_language() or "sv"
+
+
+def _show_warnings(request, warnings) -> None:
+    for w in warnings:
+        messages.warning(request, _text(w))
+
+
+# ------------------------------------------------------------------------------------------
+# The index: every team with its status, in a constant number of queries
+# ------------------------------------------------------------------------------------------
+
+
+def _my_teams_and_heats(user, season: Season):
+    teams = Team.objects.filter(competition__season=season)
+    heats = TeamHeat.objects.filter(competition__season=season).exclude(status__in=_CLOSED_HEAT)
+    if not is_tk(user):
+        clubs = list(club_ids_of(user))
+        teams = teams.filter(
+            Q(captain_user=user)
+            | Q(heat__responsible_user=user)
+            | Q(heat__organisers__club_id__in=clubs)
+        )
+        heats = heats.filter(Q(responsible_user=user) | Q(organisers__club_id__in=clubs))
+    teams = Team.objects.filter(pk__in=teams.values("pk")).order_by(
+        "heat__first_date", "heat__name", "number", "name"
+    )
+    heats = TeamHeat.objects.filter(pk__in=heats.values("pk")).order_by("first_date", "name")
+    return teams, list(heats)
+
+
+@login_required
+def index(request):
+    season = Season.current()
+    rows, heats = [], []
+    if season is not None:
+        teams, heats = _my_teams_and_heats(request.user, season)
+        rows = team_rows(teams, season)
+    return render(request, "teams/index.html", {"season": season, "rows": rows, "heats": heats})
+
+
+# ------------------------------------------------------------------------------------------
+# Entering a team
+# ------------------------------------------------------------------------------------------
+
+
+@login_required
+def enter(request, heat_id: int):
+    heat = get_object_or_404(TeamHeat.objects.select_related("competition__season"), pk=heat_id)
+    if not can_manage_team_heat(request.user, heat):
+        raise PermissionDenied
+    form = EnterTeamForm(request.POST or None)
+    errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            outcome = enter_team(request.user, heat, **form.cleaned_data)
+        except ServiceError as exc:
+            errors = exc.messages()
+        else:
+            team = outcome.team
+            messages.success(
+                request,
+                _("%(team)s är anmält till %(heat)s som lag nr %(number)s.")
+                % {"team": team.name, "heat": heat.name, "number": team.number},
+            )
+            _show_warnings(request, outcome.warnings)
+            return redirect("teams:index")
+    return render(
+        request,
+        "teams/enter.html",
+        {"heat": heat, "form": form, "errors": errors},
+        status=400 if errors or form.errors else 200,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Roster and extra players
+# ------------------------------------------------------------------------------------------
+
+
+def _team(team_id: int) -> Team:
+    return get_object_or_404(
+        Team.objects.select_related("heat", "competition__season", "captain"), pk=team_id
+    )
+
+
+@login_required
+def roster(request, team_id: int):
+    team = _team(team_id)
+    if not can_manage_team(request.user, team):
+        raise PermissionDenied
+    entries = list(team.roster.select_related("player").order_by("is_extra", "id"))
+    regulars = [r.player for r in entries if not r.is_extra]
+    action = request.POST.get("action") if request.method == "POST" else None
+    roster_form = RosterForm(request.POST if action == "roster" else None, players=regulars)
+    extra_form = ExtraPlayerForm(request.POST if action == "extra" else None)
+    errors: list[str] = []
+    if action == "roster" and roster_form.is_valid():
+        try:
+            outcome = update_roster(
+                request.user,
+                team,
+                add_mids=roster_form.cleaned_data["add_mids"],
+                remove_mids=roster_form.cleaned_data["remove_mids"],
+            )
+        except ServiceError as exc:
+            errors = exc.messages()
+        else:
+            messages.success(request, _("Laguppställningen är ändrad."))
+            _show_warnings(request, outcome.warnings)
+            return redirect("teams:roster", team_id=team.pk)
+    elif action == "extra" and extra_form.is_valid():
+        data = extra_form.cleaned_data
+        try:
+            dispensation = request_extra_player(
+                request.user,
+                team,
+                data["mid"],
+                occasion=data["occasion"],
+                occasion_date=data["occasion_date"],
+            )
+        except ServiceError as exc:
+            errors = exc.messages()
+        else:
+            messages.success(
+                request,
+                _("Dispens för %(player)s den %(date)s är begärd hos TK.")
+                % {"player": dispensation.player, "date": dispensation.occasion_date},
+            )
+            for line in filter(None, dispensation.reason.splitlines()):
+                messages.warning(request, line)
+            return redirect("teams:roster", team_id=team.pk)
+    extra_requests = team.dispensations.filter(kind=Dispensation.Kind.EXTRA_PLAYER).select_related(
+        "player"
+    )
+    invalid = errors or roster_form.errors or extra_form.errors
+    return render(
+        request,
+        "teams/roster.html",
+        {
+            "team": team,
+            "entries": entries,
+            "roster_form": roster_form,
+            "extra_form": extra_form,
+            "extra_requests": extra_requests.order_by("-occasion_date", "-id"),
+            "errors": errors,
+            "action": action,
+        },
+        status=400 if invalid else 200,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Line-up of a match
+# ------------------------------------------------------------------------------------------
+
+
+@login_required
+def lineup(request, team_id: int, match_id: int):
+    team = _team(team_id)
+    match = get_object_or_404(
+        Match.objects.select_related("home", "away", "heat", "competition").filter(
+            Q(home=team) | Q(away=team)
+        ),
+        pk=match_id,
+    )
+    user = request.user
+    if not (
+        can_manage_team(user, team)
+        or (match.heat is not None and can_manage_team_heat(user, match.heat))
+    ):
+        raise PermissionDenied
+    on = match.played_on or clock.today()
+    granted = Player.objects.filter(
+        pk__in=Dispensation.objects.filter(
+            team=team,
+            kind=Dispensation.Kind.EXTRA_PLAYER,
+            status=Dispensation.Status.GRANTED,
+            occasion_date=on,
+        ).values("player_id")
+    )
+    players = [r.player for r in team.roster.select_related("player").order_by("is_extra", "id")]
+    players += [p for p in granted if p.pk not in {q.pk for q in players}]
+    current = list(
+        Lineup.objects.filter(match=match, team=team)
+        .select_related("player")
+        .order_by("half", "id")
+    )
+    initial = {
+        f"half{n}": [row.player.mid for row in current if row.half == n]
+        for n in range(1, match.halves + 1)
+    }
+    form = LineupForm(request.POST or None, players=players, halves=match.halves, initial=initial)
+    errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            outcome = record_lineup(
+                user,
+                match,
+                team,
+                half1_mids=form.cleaned_data.get("half1", []),
+                half2_mids=form.cleaned_data.get("half2", []),
+            )
+        except ServiceError as exc:
+            errors = exc.messages()
+        else:
+            messages.success(request, _("Laguppställningen för matchen är sparad."))
+            _show_warnings(request, outcome.warnings)
+            return redirect("teams:lineup", team_id=team.pk, match_id=match.pk)
+    halves = [
+        (n, [row.player for row in current if row.half == n]) for n in range(1, match.halves + 1)
+    ]
+    opponent = match.away if match.home_id == team.pk else match.home
+    return render(
+        request,
+        "teams/lineup.html",
+        {
+            "team": team,
+            "match": match,
+            "opponent": opponent,
+            "form": form,
+            "errors": errors,
+            "current_halves": halves,
+            "has_lineup": bool(current),
+        },
+        status=400 if errors or form.errors else 200,
+    )

@@ -115,13 +115,27 @@ def celery_worker_queue():
 
 @pytest.fixture
 def recompute():
-    """``results.recompute.request_recompute`` patched (the tests check that a recompute was
-    asked for, not its effect). A module uses it for every test with
+    """A mock called with what ``clubs.recompute.request_recompute`` was asked (its keywords
+    that are set), in place of the ``results`` receiver: the tests check that a recompute was
+    asked for, not its effect. A module uses it for every test with
     ``pytestmark = [..., pytest.mark.usefixtures("recompute")]``."""
-    from unittest.mock import patch
+    from unittest.mock import MagicMock
 
-    with patch("results.recompute.request_recompute") as mock:
+    from clubs.recompute import recompute_requested
+    from results.recompute import on_recompute_requested
+
+    mock = MagicMock()
+
+    def listener(sender=None, signal=None, **kwargs):
+        mock(**{k: v for k, v in kwargs.items() if v is not None})
+
+    recompute_requested.disconnect(dispatch_uid="results.recompute")
+    recompute_requested.connect(listener, dispatch_uid="tests.recompute", weak=False)
+    try:
         yield mock
+    finally:
+        recompute_requested.disconnect(dispatch_uid="tests.recompute")
+        recompute_requested.connect(on_recompute_requested, dispatch_uid="results.recompute")
 
 
 @pytest.fixture

@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "pairs",
     "teams",
     "results",
+    "portal",
+    "ubf",
 ]
 
 MIDDLEWARE = [
@@ -158,9 +160,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 from celery.schedules import crontab  # noqa: E402
 
 CELERY_BEAT_SCHEDULE: dict = {
-    # Deadline reminders (clubs.services.reminders), daily at 07:00 in CELERY_TIMEZONE.
+    # Deadline reminders (portal.services.reminders), daily at 07:00 in CELERY_TIMEZONE.
     "send-due-reminders": {
-        "task": "clubs.tasks.send_due_reminders",
+        "task": "portal.tasks.send_due_reminders",
         "schedule": crontab(hour=7, minute=0),
     },
 }

@@ -16,11 +16,8 @@ urlpatterns = [
     path("konto/", include("django.contrib.auth.urls")),
     path("resultat/", include("results.urls")),
     path("", RedirectView.as_view(url="/lag/", permanent=False)),
-    path("", include("teams.urls")),
-    path("", include("pairs.urls")),
-    path("avgifter/", include("clubs.urls")),
-    path("mitt-lag/", include("teams.portal_urls")),
-    path("klubb/", include("clubs.portal_urls")),
+    path("", include("portal.urls")),
+    path("mitt-lag/", include("teams.urls")),
 ]
 
 if settings.DEBUG:

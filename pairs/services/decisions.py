@@ -9,11 +9,12 @@ from datetime import datetime
 
 from django.db import transaction
 
+from clubs import clock
 from clubs.models import Representation
-from ubf import clock
-from ubf.permissions import can_act_for_club, can_manage_pair_heat, is_tk
+from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
+from clubs.recompute import request_recompute
+from clubs.services.base import raise_on_errors, record_decision, require
 from ubf.rules.violations import Violation
-from ubf.services import raise_on_errors, record_decision, require
 
 from ..models import DirectQualifier, FinalSeat, Offer, PairEntry
 
@@ -33,12 +34,6 @@ def _reason_missing(reason: str | None, clause: str) -> list[Violation]:
             missing="reason",
         )
     ]
-
-
-def _request_recompute(pair_competition_id: int) -> None:
-    from results import recompute
-
-    recompute.request_recompute(pair_competition_id=pair_competition_id)
 
 
 def can_act_for_pair(user, holder, season) -> bool:
@@ -93,7 +88,7 @@ def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
         holder=str(holder),
         by_tk=is_tk(user),
     )
-    _request_recompute(seat.competition_id)
+    request_recompute(pair_competition_id=seat.competition_id)
     return seat
 
 
@@ -157,7 +152,7 @@ def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetim
         offered_at=offer.offered_at,
         answered_at=when,
     )
-    _request_recompute(offer.seat.competition_id)
+    request_recompute(pair_competition_id=offer.seat.competition_id)
     return offer
 
 
@@ -226,5 +221,5 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
         seat=seat.pk,
         entry=str(entry),
     )
-    _request_recompute(seat.competition_id)
+    request_recompute(pair_competition_id=seat.competition_id)
     return offer

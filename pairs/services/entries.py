@@ -1,9 +1,9 @@
 """DM Par entries: pairs entered by MID in a qualifier heat, reserves, direct qualifiers and the
 SM partner declaration.
 
-Every service runs in one transaction: permission first (``ubf.permissions``), then every check
+Every service runs in one transaction: permission first (``clubs.permissions``), then every check
 (``ubf.rules.eligibility`` / ``ubf.rules.heats``; all violations collected), then the writes.
-A refusal raises :class:`~ubf.services.ServiceError` carrying every violation (clause, Swedish,
+A refusal raises :class:`~clubs.services.base.ServiceError` carrying every violation (clause, Swedish,
 English) and nothing is saved. Warnings (allowed, but TK must know) are returned and written to
 the audit trail (``clubs.Decision``, action ``pairs.entry.flagged``) so TK sees them.
 
@@ -23,8 +23,18 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from clubs import clock
 from clubs.models import Player
+from clubs.permissions import can_manage_pair_heat, is_tk
+from clubs.recompute import request_recompute
 from clubs.selectors import lookup_players, normalise_mid, player_infos
+from clubs.services.base import (
+    acting_user_id,
+    flag_warnings,
+    raise_on_errors,
+    record_decision,
+    require,
+)
 from pairs.models import (
     DirectQualifier,
     ExternalQualifier,
@@ -36,9 +46,6 @@ from pairs.models import (
     ReserveNotice,
     SmPartnerDeclaration,
 )
-from results import recompute
-from ubf import clock
-from ubf.permissions import can_manage_pair_heat, is_tk
 from ubf.rules.eligibility import (
     PartnerChoice,
     check_direct_qualifier,
@@ -59,13 +66,6 @@ from ubf.rules.eligibility import (
 from ubf.rules.people import HeatPlayed, PlayerInfo, QualifierEntry
 from ubf.rules.types import HeatType
 from ubf.rules.violations import Severity, Violation
-from ubf.services import (
-    acting_user_id,
-    flag_warnings,
-    raise_on_errors,
-    record_decision,
-    require,
-)
 
 #: ``ReserveNotice.session`` for a reserve in the DM final (R-PAIR-RES-2). Heat sessions are
 #: 1 and 2; the model has no stage field, so the final is session 0 (see the module report).
@@ -258,7 +258,7 @@ def restrike_discipline(competition: PairCompetition, *, user=None) -> list[Stri
             triggered_by=acting_user_id(user),
         )
     if changes:
-        recompute.request_recompute(pair_competition_id=competition.pk)
+        request_recompute(pair_competition_id=competition.pk)
     return changes
 
 
@@ -288,7 +288,7 @@ def _forfeit_direct_places(competition: PairCompetition, *, user) -> list[Direct
             heats=[v.data.get("heat_id") for v in status.violations],
             triggered_by=acting_user_id(user),
         )
-        recompute.request_recompute(pair_competition_id=competition.pk)
+        request_recompute(pair_competition_id=competition.pk)
         out.append(dq)
     return out
 
@@ -500,7 +500,7 @@ def enter_pair(
         )
     flag_warnings("pairs.entry.flagged", entry, warnings, user=user, season=season)
     changes, forfeited = _apply_season_rules(competition, user=user)
-    recompute.request_recompute(pair_competition_id=competition.pk)
+    request_recompute(pair_competition_id=competition.pk)
     entry.refresh_from_db()
     return PairEntryOutcome(
         entry=entry,
@@ -523,7 +523,7 @@ def notify_reserve(
     (``session=FINAL_SESSION``).
 
     Heat (who: TK or an arranging club's official): R-PAIR-RES-1 the notice must come in
-    advance, i.e. before the session's date (``ubf.clock.today()`` earlier than it); the
+    advance, i.e. before the session's date (``clubs.clock.today()`` earlier than it); the
     replaced player is one of the pair's regulars; at least one regular plays every session of
     the heat. Final (who: TK; the entry must hold a final seat; up to the final's date):
     R-PAIR-RES-2 the reserve has not played a qualifier in the discipline this season. Both:
@@ -670,7 +670,7 @@ def notify_reserve(
         changes, forfeited = _apply_season_rules(competition, user=user)
         warnings += _consequence_warnings(changes, forfeited)
     flag_warnings("pairs.entry.flagged", entry, warnings, user=user, season=season)
-    recompute.request_recompute(pair_competition_id=competition.pk)
+    request_recompute(pair_competition_id=competition.pk)
     return ReserveOutcome(notice=notice, warnings=warnings)
 
 
@@ -741,7 +741,7 @@ def register_direct_qualifier(
         deadline=deadline,
         played_together=status.played_together,
     )
-    recompute.request_recompute(pair_competition_id=competition.pk)
+    request_recompute(pair_competition_id=competition.pk)
     return dq
 
 

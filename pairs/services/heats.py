@@ -5,11 +5,11 @@ Clauses: R-PAIR-KVAL-1 (period, deadline, Dam), R-PAIR-KVAL-2 (changes after the
 R-PAIR-KVAL-3 (invitation), R-PAIR-KVAL-5 (heat type declared), R-PAIR-KVAL-6 (sessions),
 R-PAIR-DF-1 (direct final), R-GEN-3 (TK decisions recorded with who, when, why).
 
-The change requests (:func:`request_heat_change`, :func:`decide_heat_change`) serve team heats
-too (``teams.services.heats`` re-exports them). What pairs and team heats share (TK's decision,
-moving and cancelling, the direct-final decision, small helpers) is in ``ubf.heat_services``;
+The change requests (:func:`request_heat_change`, :func:`decide_heat_change`) call the shared
+functions in ``clubs.services.heats`` with ``PAIR_HEATS``. What pairs and team heats share (TK's decision,
+moving and cancelling, the direct-final decision, small helpers) is in ``clubs.services.heats``;
 ``PAIR_HEATS`` describes a pairs heat to it. Every service: permission first
-(``ubf.permissions``), then every check (``ubf.rules``), then the writes, in one transaction; a
+(``clubs.permissions``), then every check (``ubf.rules``), then the writes, in one transaction; a
 refusal raises before anything is written.
 """
 
@@ -19,10 +19,11 @@ from datetime import date
 
 from django.db import transaction
 
-from clubs.models import Club, Decided
-from pairs.models import HeatChangeRequest, HeatStatus, PairCompetition, PairHeat
-from ubf import clock
-from ubf.heat_services import (
+from clubs import clock
+from clubs.models import Club, HeatStatus
+from clubs.permissions import can_manage_pair_heat, is_tk
+from clubs.services.base import raise_on_errors, require
+from clubs.services.heats import (
     ACTIVE,
     HeatKind,
     arranging_clubs,
@@ -34,14 +35,18 @@ from ubf.heat_services import (
     locked,
     move_heat,
     parse_fee,
-    reason_violations,
     require_for_clubs,
-    shifted_dates,
     text_violations,
     unknown_club_violations,
     v,
 )
-from ubf.permissions import can_manage_pair_heat, is_tk
+from clubs.services.heats import (
+    decide_heat_change as shared_decide_heat_change,
+)
+from clubs.services.heats import (
+    request_heat_change as shared_request_heat_change,
+)
+from pairs.models import PairCompetition, PairHeat, PairHeatChangeRequest
 from ubf.rules.heats import (
     direct_final_notice,
     heat_registration_violations,
@@ -50,7 +55,6 @@ from ubf.rules.heats import (
 )
 from ubf.rules.types import Discipline, HeatType
 from ubf.rules.violations import Violation
-from ubf.services import raise_on_errors, record_decision, require
 
 __all__ = [
     "ACTIVE",
@@ -188,13 +192,13 @@ def _decision_figures(heat: PairHeat) -> dict:
     }
 
 
-#: A pairs heat as ``ubf.heat_services`` sees it.
+#: A pairs heat as ``clubs.services.heats`` sees it.
 PAIR_HEATS = HeatKind(
     app="pairs",
     model=PairHeat,
     date_fields=("session1_date", "session2_date"),
     second_date_required=False,
-    change_field="pair_heat",
+    change_model=PairHeatChangeRequest,
     recompute_key="pair_competition_id",
     approval_clause="R-PAIR-KVAL-1",
     can_manage=can_manage_pair_heat,
@@ -326,18 +330,6 @@ def cancel_pair_heat(user, heat, reason: str = "") -> PairHeat:
     return cancel_heat(PAIR_HEATS, user, heat, reason)
 
 
-def _heat_kind(heat) -> HeatKind:
-    from teams.models import TeamHeat
-
-    if isinstance(heat, PairHeat):
-        return PAIR_HEATS
-    if isinstance(heat, TeamHeat):
-        from teams.services.heats import TEAM_HEATS
-
-        return TEAM_HEATS
-    raise TypeError(f"not a heat: {heat!r}")
-
-
 @transaction.atomic
 def request_heat_change(
     user,
@@ -346,136 +338,18 @@ def request_heat_change(
     new_first_date: date | None = None,
     new_second_date: date | None = None,
     reason: str = "",
-) -> HeatChangeRequest:
-    """R-PAIR-KVAL-2: the arranging club (or a team heat's responsible) asks UBF TK to move or
-    cancel a heat (a pairs heat or a team heat). A move is given by the new first date and, if
-    it changes otherwise, the new second date (session 2 / last day); the dates are checked now
-    and again when TK decides. One open request per heat at a time."""
-    heat_kind = _heat_kind(heat)
-    require(
-        heat_kind.can_manage(user, heat),
-        "Du kan bara begära ändring av kvalheat som din klubb arrangerar.",
-        "You may only request changes to heats your club arranges.",
-    )
-    heat = locked(heat_kind.model, heat, "competition__season")
-    violations: list[Violation] = []
-    if kind not in HeatChangeRequest.Kind.values:
-        violations.append(
-            v(
-                "R-PAIR-KVAL-2",
-                "Ange om heatet ska flyttas eller ställas in.",
-                "Say whether the heat is to be moved or cancelled.",
-                kind=kind,
-            )
-        )
-    if heat.status not in ACTIVE:
-        violations.append(
-            v(
-                "R-PAIR-KVAL-2",
-                f"Heatet är {heat.get_status_display()} och kan inte ändras.",
-                f"The heat is {heat.status} and cannot be changed.",
-            )
-        )
-    open_requests = HeatChangeRequest.objects.filter(status=Decided.Status.REQUESTED)
-    open_requests = open_requests.filter(**{heat_kind.change_field: heat})
-    if open_requests.exists():
-        violations.append(
-            v(
-                "R-PAIR-KVAL-2",
-                "Det finns redan en obesvarad ändringsbegäran för heatet.",
-                "There is already an open change request for this heat.",
-            )
-        )
-    first = second = None
-    if kind == HeatChangeRequest.Kind.MOVE:
-        if new_first_date is None:
-            violations.append(v("R-PAIR-KVAL-2", "Ange det nya datumet.", "Give the new date."))
-        else:
-            first, second = shifted_dates(*heat_kind.dates(heat), new_first_date, new_second_date)
-            violations += heat_kind.schedule_violations(heat.competition, first, second)
-    raise_on_errors(violations)
-
-    return HeatChangeRequest.objects.create(
-        **{heat_kind.change_field: heat},
-        kind=kind,
-        new_first_date=first,
-        new_second_date=second,
-        request_reason=(reason or "").strip(),
-        requested_by=user if getattr(user, "is_authenticated", False) else None,
+) -> PairHeatChangeRequest:
+    """R-PAIR-KVAL-2: the arranging club asks UBF TK to move or cancel its pair heat
+    (:func:`clubs.services.heats.request_heat_change`)."""
+    return shared_request_heat_change(
+        PAIR_HEATS, user, heat, kind, new_first_date, new_second_date, reason
     )
 
 
 @transaction.atomic
-def decide_heat_change(user, request, approve: bool, reason: str = "") -> HeatChangeRequest:
-    """R-PAIR-KVAL-2, R-GEN-3: TK approves a change request (applied at once; a move's dates are
-    checked again) or rejects it (with a reason); recorded with who, when and why."""
-    require(
-        is_tk(user),
-        "Bara UBF TK kan godkänna eller avslå en ändring av ett kvalheat.",
-        "Only UBF TK may approve or reject a heat change.",
-    )
-    request = locked(HeatChangeRequest, request)
-    heat = request.pair_heat or request.team_heat
-    heat_kind = _heat_kind(heat)
-    heat = locked(heat_kind.model, heat, "competition__season")
-    violations: list[Violation] = []
-    if request.status != Decided.Status.REQUESTED:
-        violations.append(
-            v(
-                "R-GEN-3",
-                f"Begäran är redan {request.get_status_display()}.",
-                f"The request is already {request.status}.",
-            )
-        )
-    if not approve:
-        violations += reason_violations(reason)
-    else:
-        if heat.status not in ACTIVE:
-            violations.append(
-                v(
-                    "R-PAIR-KVAL-2",
-                    f"Heatet är {heat.get_status_display()} och kan inte ändras.",
-                    f"The heat is {heat.status} and cannot be changed.",
-                )
-            )
-        if request.kind == HeatChangeRequest.Kind.MOVE:
-            violations += heat_kind.schedule_violations(
-                heat.competition, request.new_first_date, request.new_second_date
-            )
-    raise_on_errors(violations)
-
-    old_dates = heat_kind.dates(heat)
-    previous_status = heat.status
-    if approve:
-        if request.kind == HeatChangeRequest.Kind.CANCEL:
-            heat.status = HeatStatus.CANCELLED
-            heat.save(update_fields=["status"])
-        else:
-            heat_kind.set_dates(heat, request.new_first_date, request.new_second_date)
-    request.status = Decided.Status.GRANTED if approve else Decided.Status.REJECTED
-    request.decided_by = user
-    request.decided_at = clock.now()
-    request.reason = (reason or "").strip()
-    request.save(update_fields=["status", "decided_by", "decided_at", "reason"])
-    record_decision(
-        f"{heat_kind.app}.heat_change.{'granted' if approve else 'rejected'}",
-        request,
-        user=user,
-        reason=request.reason,
-        clause="R-PAIR-KVAL-2",
-        season=heat.competition.season,
-        kind=request.kind,
-        heat_id=heat.pk,
-        heat=str(heat),
-        old_dates=old_dates,
-        new_dates=heat_kind.dates(heat)
-        if approve
-        else (request.new_first_date, request.new_second_date),
-        previous_status=previous_status,
-    )
-    if approve and previous_status == HeatStatus.APPROVED:
-        heat_kind.recompute(heat.competition_id)
-    return request
+def decide_heat_change(user, request, approve: bool, reason: str = "") -> PairHeatChangeRequest:
+    """R-PAIR-KVAL-2, R-GEN-3: TK approves or rejects a pair heat's change request."""
+    return shared_decide_heat_change(PAIR_HEATS, user, request, approve, reason)
 
 
 # ---------------------------------------------------------------------------------------------

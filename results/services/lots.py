@@ -17,9 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from django.db import transaction
 
 from clubs.models import Decision, Season
-from ubf.permissions import is_tk
+from clubs.permissions import is_tk
+from clubs.recompute import request_recompute
+from clubs.services.base import ServiceError, raise_on_errors, record_decision, require
 from ubf.rules.violations import Violation
-from ubf.services import ServiceError, raise_on_errors, record_decision, require
 
 from ..models import Lot
 
@@ -174,12 +175,11 @@ def record_manual_lot(
         losers=lot.losers,
         seats=seats,
     )
-    from results import recompute
 
     if kind == Lot.Kind.PAIRS:
-        recompute.request_recompute(pair_competition_id=competition.pk)
+        request_recompute(pair_competition_id=competition.pk)
     else:
-        recompute.request_recompute(team_competition_id=competition.pk)
+        request_recompute(team_competition_id=competition.pk)
     return lot
 
 

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 
+from clubs import clock
 from clubs.models import Representation
 from pairs.models import (
     DirectQualifier,
@@ -50,7 +51,6 @@ from teams.models import (
     TeamHeat,
     WalkOver,
 )
-from ubf import clock
 from ubf.rules import replacement, sanctions
 from ubf.rules.allocation import final_size_pairs, final_size_teams
 from ubf.rules.eligibility import team_competes_for_dm

@@ -18,6 +18,9 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 
 from clubs.models import Representation
+from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
+from clubs.recompute import request_recompute
+from clubs.services.base import require
 from pairs.models import FinalSeat, PairCompetition, PairHeat
 from results.importers import (
     ImportFailed,
@@ -38,12 +41,9 @@ from results.models import (
     ResultUpload,
     pair_key,
 )
-from results.recompute import request_recompute
 from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
-from ubf.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from ubf.rules.people import UBF
 from ubf.rules.vp import victory_points
-from ubf.services import require
 
 CENT = Decimal("0.01")
 
@@ -539,12 +539,12 @@ def upload_team_results(
             old.status = ResultUpload.Status.SUPERSEDED
             old.save(update_fields=["status"])
             # Matches the earlier file had and the corrected one does not: back to unplayed.
-            for match in Match.objects.filter(upload=old).exclude(id__in=touched):
+            for match in old.matches.exclude(id__in=touched):
                 match.board_results.all().delete()
                 match.status = Match.Status.SCHEDULED
                 match.imps_home = match.imps_away = match.vp_home = match.vp_away = None
-                match.upload = None
                 match.save()
+            old.matches.clear()
         request_recompute(
             team_competition_id=competition.id, heat_ids=[heat.id if heat else "final"]
         )
@@ -560,8 +560,8 @@ def _apply_match(match: Match, summary: dict, swapped: bool, upload: ResultUploa
     match.imps_home, match.imps_away = imps_home, imps_away
     match.vp_home, match.vp_away = vp_home, vp_away
     match.status = Match.Status.PLAYED
-    match.upload = upload
     match.save()
+    upload.matches.add(match)
     match.board_results.all().delete()
     rows = []
     for b in summary["boards"]:

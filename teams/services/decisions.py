@@ -4,9 +4,9 @@ R-RULING-1..3).
 
 Every decision sets the ``Decided`` fields of the record it concerns (status, decider, time,
 reason) where the record has them, and appends a typed entry to the audit trail
-(:func:`ubf.services.record_decision`). Each function checks permission first (TK only, except
+(:func:`clubs.services.base.record_decision`). Each function checks permission first (TK only, except
 filing a protest, which the team may do), then validates everything, then writes; a refusal
-(:class:`ubf.services.ServiceError`) carries every reason with its clause and writes nothing.
+(:class:`clubs.services.base.ServiceError`) carries every reason with its clause and writes nothing.
 """
 
 from __future__ import annotations
@@ -23,13 +23,15 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Q
 
-from clubs.models import Decision, Membership, Player
-from clubs.services.fees import player_infos
-from ubf import clock
-from ubf.permissions import can_manage_team, is_tk
+from clubs import clock
+from clubs.decision_log import decision_log
+from clubs.models import Membership, Player
+from clubs.permissions import can_manage_team, is_tk
+from clubs.recompute import request_recompute
+from clubs.selectors import player_infos, player_infos_for
+from clubs.services.base import raise_on_errors, record_decision, require
 from ubf.rules import eligibility, sanctions
 from ubf.rules.violations import Violation
-from ubf.services import raise_on_errors, record_decision, require
 
 from ..models import (
     Dispensation,
@@ -89,40 +91,6 @@ def _decide(record, user, status: str, reason: str) -> None:
     record.reason = reason.strip()
     if record.requested_by_id is None:
         record.requested_by = user
-
-
-def _request_recompute(**ids) -> None:
-    from results import recompute
-
-    recompute.request_recompute(**ids)
-
-
-def decision_log(obj):
-    """The audit-trail entries (:class:`clubs.models.Decision`) about ``obj``, newest first."""
-    return Decision.objects.filter(object_type=obj._meta.label_lower, object_id=obj.pk)
-
-
-def render_decision_log(obj) -> str:
-    """The audit trail about ``obj`` as an HTML list, for the admin pages (R-GEN-3)."""
-    from django.utils import timezone
-    from django.utils.html import format_html, format_html_join
-
-    rows = [
-        (
-            timezone.localtime(d.decided_at).strftime("%Y-%m-%d %H:%M"),
-            d.decided_by or "system",
-            d.action,
-            d.clause,
-            d.reason,
-        )
-        for d in decision_log(obj).select_related("decided_by")
-    ]
-    if not rows:
-        return "–"
-    return format_html(
-        "<ul>{}</ul>",
-        format_html_join("", "<li>{} · {} · {} ({}): {}</li>", rows),
-    )
 
 
 def _match_date(match: Match) -> date | None:
@@ -243,13 +211,13 @@ def _extra_player_problems(dispensation: Dispensation) -> list[Violation]:
                 occasion_date=dispensation.occasion_date,
             )
         )
-    infos = player_infos(season, [e.player for e in entries] + [player])
+    infos = player_infos_for(season, [e.player for e in entries] + [player])
     others = _other_teams_of(player, team)
     problems += [
         v
         for v in eligibility.check_extra_players(
-            [infos[e.player_id] for e in entries],
-            [infos[player.pk]],
+            [infos[e.player.mid] for e in entries],
+            [infos[player.mid]],
             dispensations={player.mid},
             played_for_other_team={player.mid} if others else set(),
             rules=rules,
@@ -311,7 +279,7 @@ def decide_dispensation(user, dispensation: Dispensation, grant: bool, reason: s
                     "granted before the team starts.",
                 )
             )
-        roster = player_infos(season, [e.player for e in team.roster.select_related("player")])
+        roster = player_infos_for(season, [e.player for e in team.roster.select_related("player")])
         figures["district_counts"] = eligibility.district_counts(roster.values())
     raise_on_errors(problems)
 
@@ -464,7 +432,7 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
             stage=match.stage,
             heat=match.heat_id,
         )
-    _request_recompute(team_competition_id=match.competition_id)
+    request_recompute(team_competition_id=match.competition_id)
     return wo
 
 
@@ -520,7 +488,7 @@ def revoke_walkover(user, walkover: WalkOver, *, reason: str):
             clause="R-TEAM-WO-3",
             season=season,
         )
-    _request_recompute(team_competition_id=match.competition_id)
+    request_recompute(team_competition_id=match.competition_id)
     return walkover
 
 
@@ -636,7 +604,7 @@ def impose_penalty(
         match=match.pk if match else None,
         vp=amount,
     )
-    _request_recompute(team_competition_id=team.competition_id)
+    request_recompute(team_competition_id=team.competition_id)
     return penalty
 
 
@@ -668,11 +636,12 @@ def _unpaid_findings(team: Team) -> list[Violation]:
                 offences[pid].append(on)
     if not offences:
         return []
-    infos = player_infos(season, Player.objects.filter(pk__in=offences))
+    offenders = {p.pk: p.mid for p in Player.objects.filter(pk__in=offences)}
+    infos = player_infos(season, offenders.values())
     out = []
     today = clock.today()
     for pid, dates in sorted(offences.items()):
-        info = infos[pid]
+        info = infos[offenders[pid]]
         out += eligibility.check_unpaid_fielded(
             dataclasses.replace(info, membership_paid=False),
             min(dates),
@@ -694,12 +663,12 @@ def _other_team_findings(team: Team) -> list[Violation]:
     players = {e.player_id: e.player for e in entries}
     if fielded:
         players = {p.pk: p for p in Player.objects.filter(pk__in=fielded)}
-    infos = player_infos(season, players.values())
+    infos = player_infos_for(season, players.values())
     out = []
-    for pid, player in players.items():
+    for player in players.values():
         others = _other_teams_of(player, team, played_only=True)
         out += eligibility.check_other_team_player(
-            infos[pid],
+            infos[player.mid],
             team.name,
             others,
             found_on=clock.today(),
@@ -720,7 +689,8 @@ def _extra_player_findings(team: Team) -> list[Violation]:
     everyone.update(
         {p.pk: p for p in Player.objects.filter(pk__in={x for s in fielded.values() for x in s})}
     )
-    infos = player_infos(season, everyone.values())
+    by_mid = player_infos_for(season, everyone.values())
+    infos = {pk: by_mid[p.mid] for pk, p in everyone.items()}
     granted = list(
         Dispensation.objects.filter(
             team=team, kind=Dispensation.Kind.EXTRA_PLAYER, status=GRANTED
@@ -833,7 +803,7 @@ def disqualify_team(user, team: Team, *, clause: str, reason: str):
         season=season,
         **figures,
     )
-    _request_recompute(team_competition_id=team.competition_id)
+    request_recompute(team_competition_id=team.competition_id)
     return team
 
 
@@ -1331,5 +1301,5 @@ def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answer
         seat=offer.seat,
         replaces=replaced.name if replaced else None,
     )
-    _request_recompute(team_competition_id=offer.competition_id)
+    request_recompute(team_competition_id=offer.competition_id)
     return offer

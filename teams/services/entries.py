@@ -1,9 +1,9 @@
 """DM Lag entries: teams and rosters, district-balance and extra-player dispensations, the
 direct-qualifier team and line-ups per half.
 
-Every service runs in one transaction: permission first (``ubf.permissions``), then every check
+Every service runs in one transaction: permission first (``clubs.permissions``), then every check
 (``ubf.rules.eligibility``; all violations collected), then the writes. A refusal raises
-:class:`~ubf.services.ServiceError` with every violation (clause, Swedish, English) and nothing is
+:class:`~clubs.services.base.ServiceError` with every violation (clause, Swedish, English) and nothing is
 saved. What the regulations punish later rather than refuse now (an unpaid member, a player who
 was on another team, a player from outside UBF) comes back as warnings, which are also written
 to the audit trail (``clubs.Decision``, actions ``teams.team.flagged`` and
@@ -22,7 +22,10 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q
 
-from clubs.models import UBF_DISTRICT_CODE, Player, Representation, Season
+from clubs import clock
+from clubs.models import UBF_DISTRICT_CODE, HeatStatus, Player, Representation, Season
+from clubs.permissions import can_manage_team, can_manage_team_heat, is_tk
+from clubs.recompute import request_recompute
 from clubs.selectors import (
     lookup_players,
     membership_paid_on,
@@ -30,8 +33,13 @@ from clubs.selectors import (
     player_infos,
     player_infos_for,
 )
-from pairs.models import HeatStatus
-from results import recompute
+from clubs.services.base import (
+    acting_user_id,
+    flag_warnings,
+    raise_on_errors,
+    record_decision,
+    require,
+)
 from teams.models import (
     Dispensation,
     ExternalTeamPlay,
@@ -42,8 +50,6 @@ from teams.models import (
     TeamCompetition,
     TeamHeat,
 )
-from ubf import clock
-from ubf.permissions import can_manage_team, can_manage_team_heat, is_tk
 from ubf.rules.eligibility import (
     check_extra_players,
     check_fielded_extra_players,
@@ -56,13 +62,6 @@ from ubf.rules.eligibility import (
 )
 from ubf.rules.people import PlayerInfo
 from ubf.rules.violations import Severity, Violation
-from ubf.services import (
-    acting_user_id,
-    flag_warnings,
-    raise_on_errors,
-    record_decision,
-    require,
-)
 
 _CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
 
@@ -425,7 +424,7 @@ def enter_team(
         dispensation = _request_balance_dispensation(team, data.balance[0], user)
         warnings.append(_balance_warning(data.balance[0]))
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
-    recompute.request_recompute(team_competition_id=competition.pk)
+    request_recompute(team_competition_id=competition.pk)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
 
@@ -543,7 +542,7 @@ def update_roster(
         dispensation = _request_balance_dispensation(team, balance[0], user)
         warnings.append(_balance_warning(balance[0]))
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
-    recompute.request_recompute(team_competition_id=team.competition_id)
+    request_recompute(team_competition_id=team.competition_id)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
 
@@ -742,7 +741,7 @@ def register_direct_team(
         deadline=competition.qualifying_end,
     )
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
-    recompute.request_recompute(team_competition_id=competition.pk)
+    request_recompute(team_competition_id=competition.pk)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
 
@@ -940,7 +939,7 @@ def record_lineup(
     for p in extras:
         RosterEntry.objects.get_or_create(team=team, player=p, defaults={"is_extra": True})
     flag_warnings("teams.lineup.flagged", match, warnings, user=user, season=season)
-    recompute.request_recompute(team_competition_id=match.competition_id)
+    request_recompute(team_competition_id=match.competition_id)
     return LineupOutcome(lineups=lineups, warnings=warnings)
 
 

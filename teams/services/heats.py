@@ -7,9 +7,9 @@ club and season, joint heats), R-TEAM-KVAL-2 (fewer than four teams at close), R
 R-TEAM-DF-1 (direct final), R-GEN-3 (TK decisions recorded). Moving or cancelling a team heat
 after the registration deadline follows R-PAIR-KVAL-2 by analogy (the regulations say nothing
 of team heats here): a change request TK decides (:func:`request_heat_change`,
-:func:`decide_heat_change`, shared with pairs heats and re-exported here). What pairs and team
+:func:`decide_heat_change`, the shared ``clubs.services.heats`` functions for a team heat). What pairs and team
 heats share (TK's decision, moving and cancelling, the direct-final decision, small helpers) is
-in ``ubf.heat_services``; ``TEAM_HEATS`` describes a team heat to it.
+in ``clubs.services.heats``; ``TEAM_HEATS`` describes a team heat to it.
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Max, Q
 
-from pairs.models import HeatStatus
-from pairs.services.heats import decide_heat_change, request_heat_change
-from teams.models import Match, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
-from ubf import clock
-from ubf.heat_services import (
+from clubs import clock
+from clubs.models import HeatStatus
+from clubs.permissions import can_manage_team_heat, is_tk
+from clubs.recompute import request_recompute
+from clubs.services.base import raise_on_errors, record_decision, require
+from clubs.services.heats import (
     ACTIVE,
     HeatKind,
     arranging_clubs,
@@ -37,13 +38,25 @@ from ubf.heat_services import (
     locked,
     move_heat,
     parse_fee,
-    recompute_later,
     require_for_clubs,
     text_violations,
     unknown_club_violations,
     v,
 )
-from ubf.permissions import can_manage_team_heat, is_tk
+from clubs.services.heats import (
+    decide_heat_change as shared_decide_heat_change,
+)
+from clubs.services.heats import (
+    request_heat_change as shared_request_heat_change,
+)
+from teams.models import (
+    Match,
+    Team,
+    TeamCompetition,
+    TeamHeat,
+    TeamHeatChangeRequest,
+    TeamHeatOrganiser,
+)
 from ubf.rules.heats import (
     direct_final_notice,
     heat_registration_violations,
@@ -52,7 +65,6 @@ from ubf.rules.heats import (
     too_few_teams_at_close,
 )
 from ubf.rules.violations import Violation
-from ubf.services import raise_on_errors, record_decision, require
 
 __all__ = [
     "TEAM_HEATS",
@@ -215,14 +227,14 @@ def _decision_figures(heat: TeamHeat) -> dict:
     }
 
 
-#: A team heat as ``ubf.heat_services`` sees it. Moving or cancelling it follows R-PAIR-KVAL-2
+#: A team heat as ``clubs.services.heats`` sees it. Moving or cancelling it follows R-PAIR-KVAL-2
 #: by analogy; the heat responsible may do it too.
 TEAM_HEATS = HeatKind(
     app="teams",
     model=TeamHeat,
     date_fields=("first_date", "last_date"),
     second_date_required=True,
-    change_field="team_heat",
+    change_model=TeamHeatChangeRequest,
     recompute_key="team_competition_id",
     approval_clause="R-TEAM-REG-1",
     can_manage=can_manage_team_heat,
@@ -494,7 +506,7 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
         to_heat=str(new_heat),
         to_number=team.number,
     )
-    recompute_later(team_competition_id=team.competition_id)
+    request_recompute(team_competition_id=team.competition_id)
     return team
 
 
@@ -544,3 +556,25 @@ def decide_direct_final(user, competition, direct: bool, reason: str = "") -> Te
         arranging=arranging_club_count(competition),
         teams=True,
     )
+
+
+@transaction.atomic
+def request_heat_change(
+    user,
+    heat,
+    kind: str,
+    new_first_date: date | None = None,
+    new_second_date: date | None = None,
+    reason: str = "",
+) -> TeamHeatChangeRequest:
+    """The heat responsible (or an official of an arranging club) asks UBF TK to move or cancel
+    a team heat after the registration deadline (as R-PAIR-KVAL-2)."""
+    return shared_request_heat_change(
+        TEAM_HEATS, user, heat, kind, new_first_date, new_second_date, reason
+    )
+
+
+@transaction.atomic
+def decide_heat_change(user, request, approve: bool, reason: str = "") -> TeamHeatChangeRequest:
+    """R-GEN-3: TK approves or rejects a team heat's change request."""
+    return shared_decide_heat_change(TEAM_HEATS, user, request, approve, reason)

@@ -12,10 +12,10 @@ from clubs.selectors import (
     player_infos,
     resolve_players,
 )
+from clubs.services.base import ServiceError
 from tests.factories import ClubFactory, DistrictFactory, PlayerFactory, SeasonFactory, member
 from ubf.rules.people import UBF
 from ubf.rules.types import Gender, Pin
-from ubf.services import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
+from clubs import clock
 from clubs.models import ClubOfficial, Decision, Representation
+from clubs.services.base import ServiceError
 from pairs.models import DirectQualifier, FinalSeat, Offer
 from pairs.services import decisions
 from tests.factories import (
@@ -18,8 +20,6 @@ from tests.factories import (
     member,
     users_by_role,
 )
-from ubf import clock
-from ubf.services import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 

@@ -6,7 +6,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 
+from clubs import clock
 from clubs.models import Decision
+from clubs.services.base import ServiceError
 from pairs.models import (
     DirectQualifier,
     ExternalQualifier,
@@ -34,9 +36,7 @@ from tests.factories import (
     entry_world,
 )
 from tests.factories import world_member as p
-from ubf import clock
 from ubf.rules.violations import Severity
-from ubf.services import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 

@@ -9,8 +9,10 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from clubs import clock
 from clubs.models import ClubOfficial, Decision
-from pairs.models import HeatChangeRequest, PairHeat
+from clubs.services.base import ServiceError
+from pairs.models import PairHeat, PairHeatChangeRequest
 from pairs.services.heats import (
     cancel_pair_heat,
     decide_direct_final,
@@ -30,8 +32,6 @@ from tests.factories import (
     official,
     tk_group_member,
 )
-from ubf import clock
-from ubf.services import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
@@ -63,10 +63,10 @@ def register(user, competition, clubs, **overrides):
 
 def refused(call, *clauses) -> ServiceError:
     """Run ``call``; it must raise ServiceError naming every clause given, writing nothing."""
-    counts = (PairHeat.objects.count(), HeatChangeRequest.objects.count(), Decision.objects.count())
+    counts = (PairHeat.objects.count(), PairHeatChangeRequest.objects.count(), Decision.objects.count())
     with pytest.raises(ServiceError) as info:
         call()
-    after = (PairHeat.objects.count(), HeatChangeRequest.objects.count(), Decision.objects.count())
+    after = (PairHeat.objects.count(), PairHeatChangeRequest.objects.count(), Decision.objects.count())
     assert after == counts
     found = {v.clause for v in info.value.violations}
     for clause in clauses:
@@ -579,7 +579,7 @@ def test_permission_matrix(world, competition, club_a, role, action):
     users, heat, request = world
     before = (
         PairHeat.objects.count(),
-        HeatChangeRequest.objects.count(),
+        PairHeatChangeRequest.objects.count(),
         Decision.objects.count(),
         PairHeat.objects.get(pk=heat.pk).session1_date,
     )
@@ -590,7 +590,7 @@ def test_permission_matrix(world, competition, club_a, role, action):
             act(action, users[role], competition, heat, request, club_a)
         after = (
             PairHeat.objects.count(),
-            HeatChangeRequest.objects.count(),
+            PairHeatChangeRequest.objects.count(),
             Decision.objects.count(),
             PairHeat.objects.get(pk=heat.pk).session1_date,
         )
@@ -641,7 +641,7 @@ def test_admin_invitation_column_flags_missing_invitation(tk_client, competition
 def test_admin_change_request_actions(tk_client, applied_heat, tk):
     with clock.frozen(AFTER_DEADLINE):
         request = request_heat_change(tk, applied_heat, "move", date(2017, 3, 3))
-    url = reverse("admin:pairs_heatchangerequest_changelist")
+    url = reverse("admin:pairs_pairheatchangerequest_changelist")
     tk_client.post(url, {"action": "approve_requests", "_selected_action": [request.pk]})
     request.refresh_from_db()
     applied_heat.refresh_from_db()

@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from clubs.models import Decision
+from clubs.services.base import ServiceError
 from results.models import Lot
 from results.services.lots import lot_precedence, record_manual_lot, use_precedence
 from tests.factories import (
@@ -13,7 +14,6 @@ from tests.factories import (
     TeamFactory,
     users_by_role,
 )
-from ubf.services import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 

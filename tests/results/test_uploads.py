@@ -154,7 +154,7 @@ def test_team_heat_upload_sets_imps_vp_and_boards(tk, name, boards):
     assert played.count() == len(event.matches)
     m = played.first()
     assert m.vp_home + m.vp_away == Decimal("20.00")
-    assert m.upload_id == outcome.upload.pk
+    assert list(m.uploads.all()) == [outcome.upload]
     snap = StandingSnapshot.objects.get(scope="team_heat", team_heat=heat)
     assert len(snap.data) == len(teams) and snap.provisional is False
 

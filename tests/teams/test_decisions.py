@@ -7,7 +7,9 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import PermissionDenied
 
+from clubs import clock
 from clubs.models import Decision, District, Membership
+from clubs.services.base import ServiceError
 from teams.models import (
     Dispensation,
     ExternalTeamPlay,
@@ -28,8 +30,6 @@ from tests.factories import (
     member,
     users_by_role,
 )
-from ubf import clock
-from ubf.services import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 

@@ -9,7 +9,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 
+from clubs import clock
 from clubs.models import Decision, Membership
+from clubs.services.base import ServiceError
 from teams.models import Dispensation, ExternalTeamPlay, Lineup, RosterEntry, Team
 from teams.services.entries import (
     enter_team,
@@ -33,9 +35,7 @@ from tests.factories import (
     entry_world,
 )
 from tests.factories import world_member as p
-from ubf import clock
 from ubf.rules.violations import Severity
-from ubf.services import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 

@@ -8,8 +8,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
+from clubs import clock
 from clubs.models import ClubOfficial, Decision
-from pairs.models import HeatChangeRequest
+from clubs.services.base import ServiceError
+from teams.models import TeamHeatChangeRequest
 from teams.models import Team, TeamHeat, TeamHeatOrganiser
 from teams.services.heats import (
     cancel_team_heat,
@@ -34,8 +36,6 @@ from tests.factories import (
     official,
     tk_group_member,
 )
-from ubf import clock
-from ubf.services import ServiceError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
@@ -75,7 +75,7 @@ def refused(call, *clauses) -> ServiceError:
         return (
             TeamHeat.objects.count(),
             TeamHeatOrganiser.objects.count(),
-            HeatChangeRequest.objects.count(),
+            TeamHeatChangeRequest.objects.count(),
             Decision.objects.count(),
             list(Team.objects.values_list("heat_id", "number")),
         )
@@ -268,7 +268,7 @@ def test_r_pair_kval_2_team_heat_change_after_the_deadline_is_a_request(heat, cl
         refused(lambda: move_team_heat(user, heat, first_date=date(2016, 11, 12)), "R-PAIR-KVAL-2")
         refused(lambda: cancel_team_heat(user, heat), "R-PAIR-KVAL-2")
         request = request_heat_change(user, heat, "move", date(2016, 11, 12))
-    assert (request.team_heat, request.new_second_date) == (heat, date(2016, 11, 13))
+    assert (request.heat, request.new_second_date) == (heat, date(2016, 11, 13))
     decide_heat_change(tk, request, True, "")
     heat.refresh_from_db()
     assert (heat.first_date, heat.last_date) == (date(2016, 11, 12), date(2016, 11, 13))
@@ -455,7 +455,7 @@ def test_permission_matrix(world, competition, role, action):
         return (
             TeamHeat.objects.count(),
             TeamHeatOrganiser.objects.count(),
-            HeatChangeRequest.objects.count(),
+            TeamHeatChangeRequest.objects.count(),
             Decision.objects.count(),
             fresh.first_date,
             fresh.status,

@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from clubs import clock
 from clubs.models import Decision
 from teams.models import Dispensation, Lineup, RosterEntry, Team
 from teams.selectors import team_rows
@@ -26,7 +27,6 @@ from tests.factories import (
     member,
 )
 from tests.factories import world_member as p
-from ubf import clock
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
 
@@ -78,10 +78,10 @@ def snapshot():
 
 def urls(w):
     return {
-        "index": reverse("lagportal:index"),
-        "enter": reverse("lagportal:enter", args=[w.heat.pk]),
-        "roster": reverse("lagportal:roster", args=[w.team.pk]),
-        "lineup": reverse("lagportal:lineup", args=[w.team.pk, w.match.pk]),
+        "index": reverse("teams:index"),
+        "enter": reverse("teams:enter", args=[w.heat.pk]),
+        "roster": reverse("teams:roster", args=[w.team.pk]),
+        "lineup": reverse("teams:lineup", args=[w.team.pk, w.match.pk]),
     }
 
 
@@ -156,26 +156,26 @@ def test_index_lists_own_teams_only_for_a_captain(w, client):
     client.force_login(w.captain)
     html = client.get(urls(w)["index"]).content.decode()
     assert "Uppsala 1" in html and "Enköping 1" not in html
-    assert reverse("lagportal:roster", args=[w.team.pk]) in html
-    assert reverse("lagportal:lineup", args=[w.team.pk, w.match.pk]) in html
+    assert reverse("teams:roster", args=[w.team.pk]) in html
+    assert reverse("teams:lineup", args=[w.team.pk, w.match.pk]) in html
     # the roster with name, MID and club
     captain = w.team.captain
     assert captain.mid in html and captain.full_name in html
     club = captain.representations.get().club.name
     assert club in html
     # a captain may not enter teams: no heat to enter into
-    assert reverse("lagportal:enter", args=[w.heat.pk]) not in html
+    assert reverse("teams:enter", args=[w.heat.pk]) not in html
 
 
 def test_index_for_heat_responsible_and_tk(w, client):
     client.force_login(w.responsible)
     html = client.get(urls(w)["index"]).content.decode()
     assert "Uppsala 1" in html and "Uppsala 2" in html and "Enköping 1" not in html
-    assert reverse("lagportal:enter", args=[w.heat.pk]) in html
-    assert reverse("lagportal:enter", args=[w.other_heat.pk]) not in html
+    assert reverse("teams:enter", args=[w.heat.pk]) in html
+    assert reverse("teams:enter", args=[w.other_heat.pk]) not in html
     client.force_login(w.tk)
     html = client.get(urls(w)["index"]).content.decode()
-    assert "Enköping 1" in html and reverse("lagportal:enter", args=[w.other_heat.pk]) in html
+    assert "Enköping 1" in html and reverse("teams:enter", args=[w.other_heat.pk]) in html
 
 
 # --- entering a team -----------------------------------------------------------------------
@@ -262,7 +262,7 @@ def test_roster_change_refused_below_four_players(w, client):
     client.force_login(w.responsible)
     before = snapshot()
     team = w.opponent  # 4 players
-    url = reverse("lagportal:roster", args=[team.pk])
+    url = reverse("teams:roster", args=[team.pk])
     response = client.post(url, {"action": "roster", "remove_mids": roster_mids(team)[:1]})
     assert response.status_code == 400
     assert any(e.endswith("(R-TEAM-2)") for e in response.context["errors"])
@@ -349,7 +349,7 @@ def test_lineup_warnings_are_shown(w, client):
     RosterEntry.objects.create(team=team, player=unpaid)
     match = MatchFactory(home=team, away=w.opponent, played_on=date(2016, 11, 5))
     four = roster_mids(team)[1:]
-    url = reverse("lagportal:lineup", args=[team.pk, match.pk])
+    url = reverse("teams:lineup", args=[team.pk, match.pk])
     response = client.post(url, {"half1": four, "half2": four}, follow=True)
     assert "(R-TEAM-RES-1)" in " ".join(messages_of(response))
     assert Lineup.objects.filter(match=match, team=team).count() == 8
@@ -383,7 +383,7 @@ def test_one_segment_match_has_one_line_up(w, client):
 
 def test_lineup_of_a_match_the_team_does_not_play_is_404(w, client):
     client.force_login(w.tk)
-    url = reverse("lagportal:lineup", args=[w.other_team.pk, w.match.pk])
+    url = reverse("teams:lineup", args=[w.other_team.pk, w.match.pk])
     assert client.get(url).status_code == 404
 
 
@@ -432,7 +432,7 @@ def test_index_status_agrees_with_the_services(w):
 def _count_index_queries(client, user) -> int:
     client.force_login(user)
     with CaptureQueriesContext(connection) as ctx:
-        response = client.get(reverse("lagportal:index"))
+        response = client.get(reverse("teams:index"))
     assert response.status_code == 200
     return len(ctx.captured_queries)
 

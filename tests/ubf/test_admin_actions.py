@@ -1,4 +1,4 @@
-"""ubf.admin_actions: an admin action calls the service for every selected row with the reason
+"""clubs.admin_actions: an admin action calls the service for every selected row with the reason
 from the action bar, reports refusals per row and stops at the first PermissionDenied."""
 
 from types import SimpleNamespace
@@ -8,9 +8,9 @@ from django.contrib.messages.storage.fallback import FallbackStorage
 from django.core.exceptions import PermissionDenied
 from django.test import RequestFactory
 
-from ubf.admin_actions import ReasonActionForm, service_action
+from clubs.admin_actions import ReasonActionForm, service_action
+from clubs.services.base import ServiceError
 from ubf.rules.violations import Violation
-from ubf.services import ServiceError
 
 
 def post(data):

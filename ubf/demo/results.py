@@ -36,8 +36,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.text import slugify
 
-from clubs.models import Season
-from pairs.models import HeatStatus, PairEntry, PairHeat
+from clubs.models import HeatStatus, Season
+from pairs.models import PairEntry, PairHeat
 from results.importers import (
     write_csv_teams,
     write_pbn_pairs,
@@ -232,7 +232,7 @@ def _team_heats(run: _Run, competition: TeamCompetition, user) -> None:
             team_heat=heat, round=None, status=ResultUpload.Status.ACCEPTED
         ).first()
         if current is None:  # results TK entered by hand (W.O. ...) stay as they are
-            matches = [m for m in matches if m.status == Match.Status.SCHEDULED and not m.upload_id]
+            matches = [m for m in matches if m.status == Match.Status.SCHEDULED]
         if not matches:
             continue
         event = simulate_team_matches(
@@ -341,9 +341,7 @@ def _final(run: _Run, competition: TeamCompetition, user, final_rounds: int) -> 
             team_competition=competition, round=r, status=ResultUpload.Status.ACCEPTED
         ).first()
         if current is None:
-            round_matches = [
-                m for m in round_matches if m.status == Match.Status.SCHEDULED and not m.upload_id
-            ]
+            round_matches = [m for m in round_matches if m.status == Match.Status.SCHEDULED]
         if not round_matches:
             continue
         event = simulate_team_matches(

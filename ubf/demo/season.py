@@ -906,12 +906,13 @@ def _load(plan: DemoPlan) -> DemoSummary:
         Club,
         ClubOfficial,
         District,
+        HeatStatus,
         Membership,
         Player,
         Representation,
         Season,
     )
-    from pairs.models import DirectQualifier, HeatStatus, PairCompetition, PairEntry, PairHeat
+    from pairs.models import DirectQualifier, PairCompetition, PairEntry, PairHeat
     from teams.models import Match, RosterEntry, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
 
     summary = DemoSummary(season=plan.season, counts={})

@@ -1,0 +1,35 @@
+"""The one entry point that asks for a recompute of a competition.
+
+Every change of results, or a TK decision that changes the outcome (a heat approved, a W.O.,
+a seat declined, a lot drawn...), calls :func:`request_recompute` inside its transaction. The
+core knows nothing of how a recompute is done: it sends :data:`recompute_requested`, and the
+``results`` app (a higher layer) answers it in ``results.recompute`` by marking the
+competition pending and sending the Celery task once the transaction commits. So no lower layer
+imports the task module, and a test can listen to the signal.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+#: Sent with ``team_competition_id``, ``pair_competition_id`` (one of them set) and
+#: ``heat_ids`` (the heats whose results changed; ``None`` for everything).
+recompute_requested = Signal()
+
+
+def request_recompute(
+    *,
+    team_competition_id: int | None = None,
+    pair_competition_id: int | None = None,
+    heat_ids: list | None = None,
+) -> None:
+    """Ask for the competition to be recomputed once the current transaction commits.
+
+    ``heat_ids`` narrows the work to the heats whose results changed (``"final"`` for the team
+    final); without it everything is recomputed."""
+    recompute_requested.send(
+        sender=None,
+        team_competition_id=team_competition_id,
+        pair_competition_id=pair_competition_id,
+        heat_ids=heat_ids,
+    )

@@ -1,0 +1,547 @@
+"""What the pair heat and the team heat services share (``pairs.services.heats``,
+``teams.services.heats``), so that each rule is applied in one place.
+
+* Small helpers: violations, reading and locking rows, the arranging clubs and the permission
+  to register for them, reasons and texts, fees, the shift of a moved heat's second date.
+* R-PAIR-KVAL-2 (and by analogy the team heats): a club moves or cancels its heat itself up to
+  the registration deadline; after it only with UBF's consent (:func:`direct_change_violations`,
+  :func:`move_heat`, :func:`cancel_heat`).
+* R-GEN-3: TK approves or rejects a heat, with a reason for a rejection, and the decision is
+  recorded with who, when and why (:func:`decide_heat`).
+* R-PAIR-DF-1, R-TEAM-DF-1: TK's direct-final decision (:func:`decide_direct_final_for`).
+
+What differs between the two kinds of heat (date fields, permission, schedule checks, the
+figures recorded) is described by a :class:`HeatKind`, one per app (``PAIR_HEATS`` in
+``pairs.services.heats``, ``TEAM_HEATS`` in ``teams.services.heats``). The functions here
+write without a transaction of their own: the app's service that calls them is
+``@transaction.atomic``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from clubs import clock
+from clubs.models import Club, Decided, Decision, HeatChangeRequest, HeatStatus
+from clubs.permissions import can_act_for_club, is_tk
+from clubs.recompute import request_recompute
+from clubs.services.base import raise_on_errors, record_decision, require
+from ubf.rules.heats import change_needs_tk_approval
+from ubf.rules.violations import Severity, Violation
+
+#: A heat that still counts: applied for or approved (not rejected, not cancelled).
+ACTIVE = (HeatStatus.APPLIED, HeatStatus.APPROVED)
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def v(clause: str, sv: str, en: str, severity: Severity = Severity.ERROR, **data) -> Violation:
+    return Violation(clause=clause, message_sv=sv, message_en=en, severity=severity, data=data)
+
+
+def get_obj(model, obj_or_id):
+    """A model instance from an instance or a primary key."""
+    if isinstance(obj_or_id, model):
+        return obj_or_id
+    return model.objects.get(pk=obj_or_id)
+
+
+def locked(model, obj_or_id, *related: str):
+    """Re-read a row for update inside the service's transaction (a no-op lock on SQLite)."""
+    pk = obj_or_id.pk if isinstance(obj_or_id, model) else obj_or_id
+    qs = model.objects.select_related(*related) if related else model.objects.all()
+    return qs.select_for_update(of=("self",)).get(pk=pk)
+
+
+def arranging_clubs(clubs: Iterable) -> tuple[list[Club], list]:
+    """The clubs named (Club rows or ids, duplicates once) and the ids that do not exist."""
+    ids = []
+    for item in clubs or ():
+        ids.append(item.pk if isinstance(item, Club) else int(item))
+    ids = list(dict.fromkeys(ids))
+    found = {c.pk: c for c in Club.objects.filter(pk__in=ids).select_related("district")}
+    return [found[i] for i in ids if i in found], [i for i in ids if i not in found]
+
+
+def require_for_clubs(user, clubs: list[Club]) -> None:
+    """Permission: TK, or a user who acts for EVERY arranging club (a joint heat needs an
+    official of each club, or TK)."""
+    allowed = is_tk(user) or (bool(clubs) and all(can_act_for_club(user, c.pk) for c in clubs))
+    require(
+        allowed,
+        "Du kan bara anmäla kvalheat för klubbar du företräder (eller som UBF TK).",
+        "You may only register heats for clubs you act for (or as UBF TK).",
+    )
+
+
+def unknown_club_violations(missing: list, clause: str) -> list[Violation]:
+    if not missing:
+        return []
+    return [
+        v(
+            clause,
+            f"Okända klubbar: {', '.join(map(str, missing))}.",
+            f"Unknown clubs: {', '.join(map(str, missing))}.",
+            clubs=missing,
+        )
+    ]
+
+
+def reason_violations(reason: str | None, clause: str = "R-GEN-3") -> list[Violation]:
+    """R-GEN-3: a decision against someone (a rejection) says why."""
+    if (reason or "").strip():
+        return []
+    return [
+        v(
+            clause,
+            "Ange skälet till beslutet; det sparas och visas för klubben.",
+            "Give the reason for the decision; it is recorded and shown to the club.",
+        )
+    ]
+
+
+def text_violations(value: str | None, clause: str, sv: str, en: str) -> list[Violation]:
+    return [] if (value or "").strip() else [v(clause, sv, en)]
+
+
+def direct_change_violations(
+    user, status: str, deadline: date | None, today: date, what_sv: str, what_en: str
+) -> list[Violation]:
+    """R-PAIR-KVAL-2: the club may move or cancel its heat itself up to the registration
+    deadline; after it, only with UBF's explicit consent (a request TK decides, or TK itself)."""
+    out: list[Violation] = []
+    if status not in ACTIVE:
+        out.append(
+            v(
+                "R-PAIR-KVAL-2",
+                f"Heatet är {HeatStatus(status).label} och kan inte {what_sv}.",
+                f"The heat is {HeatStatus(status).value} and cannot be {what_en}.",
+                status=status,
+            )
+        )
+    if deadline is not None and change_needs_tk_approval(today, deadline) and not is_tk(user):
+        out.append(
+            v(
+                "R-PAIR-KVAL-2",
+                f"Sista anmälningsdag för kvalheat ({deadline}) har passerat. Därefter får klubben "
+                f"inte {what_sv} heatet utan UBF:s uttryckliga medgivande: skicka en "
+                "ändringsbegäran till UBF TK.",
+                f"The heat registration deadline ({deadline}) has passed. After it the club may "
+                f"not have the heat {what_en} without UBF's explicit consent: send a change "
+                "request to UBF TK.",
+                deadline=deadline,
+                today=today,
+            )
+        )
+    return out
+
+
+def shifted_dates(
+    old_first: date, old_second: date | None, new_first: date, new_second: date | None
+) -> tuple[date, date | None]:
+    """A move given by its new first date keeps the heat's length: the second date (session 2
+    of a pairs heat, the last day of a team heat) moves by as many days, unless given."""
+    if new_second is not None or old_second is None:
+        return new_first, new_second
+    return new_first, old_second + (new_first - old_first)
+
+
+def parse_fee(value, clause: str, what_sv: str, what_en: str) -> tuple[Decimal | None, list]:
+    try:
+        amount = Decimal(str(value))
+    except (InvalidOperation, TypeError, ValueError):
+        amount = None
+    if amount is None or not amount.is_finite() or amount < 0:
+        return None, [
+            v(clause, f"Ange {what_sv} i kronor (0 eller mer).", f"Give the {what_en} in SEK.")
+        ]
+    return amount, []
+
+
+# ---------------------------------------------------------------------------------------------
+# The two kinds of heat
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeatKind:
+    """What the shared heat services need to know about a pairs heat or a team heat."""
+
+    #: "pairs" or "teams": the prefix of the recorded actions ("pairs.heat.moved", ...).
+    app: str
+    model: type
+    #: The heat's first and second date fields (session 1 and 2; first and last day).
+    date_fields: tuple[str, str]
+    #: True where the second date is never empty (a one-day team heat ends on its first day).
+    second_date_required: bool
+    #: The concrete ``HeatChangeRequest`` model for a heat of this kind.
+    change_model: type
+    #: The ``request_recompute`` keyword for the heat's competition.
+    recompute_key: str
+    #: The clause TK's approval applies (recorded with the decision).
+    approval_clause: str
+    #: Who may move or cancel the heat (and ask TK to): ``can_manage(user, heat)``.
+    can_manage: Callable
+    #: The refusal when someone else tries to move or cancel it (Swedish, English).
+    manage_denied: tuple[str, str]
+    #: ``schedule_violations(competition, first, second)``: the checks of a heat's dates.
+    schedule_violations: Callable
+    #: ``approval_violations(heat)``: what stops TK approving the (locked) heat.
+    approval_violations: Callable
+    #: ``decision_figures(heat)``: the figures recorded with TK's approval or rejection.
+    decision_figures: Callable
+
+    def dates(self, heat) -> tuple[date, date | None]:
+        first, second = self.date_fields
+        return getattr(heat, first), getattr(heat, second)
+
+    def set_dates(self, heat, first: date, second: date | None) -> None:
+        """Move the heat to ``first``/``second`` and save the two fields."""
+        if second is None and self.second_date_required:
+            second = first
+        first_field, second_field = self.date_fields
+        setattr(heat, first_field, first)
+        setattr(heat, second_field, second)
+        heat.save(update_fields=list(self.date_fields))
+
+    def require_manage(self, user, heat) -> None:
+        require(self.can_manage(user, heat), *self.manage_denied)
+
+    def recompute(self, competition_id: int) -> None:
+        request_recompute(**{self.recompute_key: competition_id})
+
+
+# ---------------------------------------------------------------------------------------------
+# TK's decision, and the club's own changes before the deadline
+# ---------------------------------------------------------------------------------------------
+
+
+def decide_heat(kind: HeatKind, user, heat, approve: bool, reason: str = ""):
+    """R-GEN-3: TK approves (``kind.approval_violations`` checked again) or rejects (with a
+    reason) a heat; the decision is recorded with who, when and why, and the competition is
+    recomputed."""
+    require(
+        is_tk(user),
+        "Bara UBF TK kan godkänna eller avslå kvalheat.",
+        "Only UBF TK may approve or reject heats.",
+    )
+    heat = locked(kind.model, heat, "competition__season")
+    competition = heat.competition
+    new = HeatStatus.APPROVED if approve else HeatStatus.REJECTED
+    violations: list[Violation] = []
+    if heat.status in (HeatStatus.CANCELLED, new):
+        violations.append(
+            v(
+                "R-GEN-3",
+                f"Heatet {heat.name} är redan {heat.get_status_display()}.",
+                f"The heat {heat.name} is already {heat.status}.",
+            )
+        )
+    if approve:
+        violations += kind.approval_violations(heat)
+    else:
+        violations += reason_violations(reason)
+    raise_on_errors(violations)
+
+    previous = heat.status
+    heat.status = new
+    heat.save(update_fields=["status"])
+    record_decision(
+        f"{kind.app}.heat.{'approved' if approve else 'rejected'}",
+        heat,
+        user=user,
+        reason=(reason or "").strip(),
+        clause=kind.approval_clause,
+        season=competition.season,
+        previous_status=previous,
+        **kind.decision_figures(heat),
+    )
+    kind.recompute(competition.pk)
+    return heat
+
+
+def _direct_change_violations(user, heat, what_sv: str, what_en: str) -> list[Violation]:
+    deadline = heat.competition.heat_registration_deadline
+    return direct_change_violations(user, heat.status, deadline, clock.today(), what_sv, what_en)
+
+
+def move_heat(
+    kind: HeatKind,
+    user,
+    heat,
+    first: date,
+    second: date | None,
+    reason: str = "",
+    *,
+    keep_length: bool = False,
+):
+    """R-PAIR-KVAL-2: whoever manages the heat moves it up to the registration deadline (TK at
+    any time, recorded as a decision); after it, a change request. The new dates must pass
+    ``kind.schedule_violations``. With ``keep_length`` an empty ``second`` keeps the heat's
+    length (:func:`shifted_dates`); otherwise it is saved as given."""
+    heat = get_obj(kind.model, heat)
+    kind.require_manage(user, heat)
+    heat = locked(kind.model, heat, "competition__season")
+    competition = heat.competition
+    old = kind.dates(heat)
+    if keep_length:
+        first, second = shifted_dates(*old, first, second)
+    violations = _direct_change_violations(user, heat, "flytta", "moved")
+    violations += kind.schedule_violations(competition, first, second)
+    raise_on_errors(violations)
+
+    kind.set_dates(heat, first, second)
+    if is_tk(user):
+        record_decision(
+            f"{kind.app}.heat.moved",
+            heat,
+            user=user,
+            reason=(reason or "").strip(),
+            clause="R-PAIR-KVAL-2",
+            season=competition.season,
+            old_dates=old,
+            new_dates=(first, second),
+        )
+    return heat
+
+
+def cancel_heat(kind: HeatKind, user, heat, reason: str = ""):
+    """R-PAIR-KVAL-2: whoever manages the heat cancels it up to the registration deadline (TK
+    at any time, recorded as a decision); after it, a change request. Cancelling an approved
+    heat recomputes the competition."""
+    heat = get_obj(kind.model, heat)
+    kind.require_manage(user, heat)
+    heat = locked(kind.model, heat, "competition__season")
+    competition = heat.competition
+    raise_on_errors(_direct_change_violations(user, heat, "ställa in", "cancelled"))
+
+    previous = heat.status
+    heat.status = HeatStatus.CANCELLED
+    heat.save(update_fields=["status"])
+    if is_tk(user):
+        record_decision(
+            f"{kind.app}.heat.cancelled",
+            heat,
+            user=user,
+            reason=(reason or "").strip(),
+            clause="R-PAIR-KVAL-2",
+            season=competition.season,
+            previous_status=previous,
+        )
+    if previous == HeatStatus.APPROVED:
+        kind.recompute(competition.pk)
+    return heat
+
+
+# ---------------------------------------------------------------------------------------------
+# Direct final (R-PAIR-DF-1, R-TEAM-DF-1)
+# ---------------------------------------------------------------------------------------------
+
+
+def decide_direct_final_for(
+    user,
+    competition,
+    direct: bool,
+    reason: str,
+    *,
+    notice: Violation | None,
+    arranging: int,
+    teams: bool,
+):
+    """The direct-final decision for a pair or team competition (already locked)."""
+    clause = "R-TEAM-DF-1" if teams else "R-PAIR-DF-1"
+    violations: list[Violation] = []
+    if bool(notice) != bool(direct) and not (reason or "").strip():
+        violations.append(
+            v(
+                clause,
+                f"{arranging} klubb(ar) arrangerar godkända kval; beslutet går emot "
+                "huvudregeln, så ange skälet.",
+                f"{arranging} club(s) arrange approved heats; the decision departs from the "
+                "rule, so give the reason.",
+                arranging_clubs=arranging,
+            )
+        )
+    raise_on_errors(violations)
+    if not (reason or "").strip():
+        reason = (
+            notice.message_sv if notice else f"{arranging} klubbar arrangerar kval; kvalen spelas."
+        )
+    today = clock.today()
+    competition.is_direct_final = bool(direct)
+    competition.save(update_fields=["is_direct_final"])
+    app = "teams" if teams else "pairs"
+    record_decision(
+        f"{app}.direct_final.decided",
+        competition,
+        user=user,
+        reason=reason.strip(),
+        clause=clause,
+        season=competition.season,
+        direct=bool(direct),
+        arranging_clubs=arranging,
+        qualifying_end=competition.qualifying_end,
+        after_qualifying_end=bool(
+            competition.qualifying_end and today > competition.qualifying_end
+        ),
+    )
+    key = "team_competition_id" if teams else "pair_competition_id"
+    request_recompute(**{key: competition.pk})
+    return competition
+
+
+def direct_final_decided(competition) -> bool:
+    """Whether TK has recorded a direct-final decision for the competition."""
+    return Decision.objects.filter(
+        action__endswith=".direct_final.decided",
+        object_type=competition._meta.label_lower,
+        object_id=competition.pk,
+    ).exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Change requests after the deadline (R-PAIR-KVAL-2)
+# ---------------------------------------------------------------------------------------------
+
+
+def request_heat_change(
+    heat_kind: HeatKind,
+    user,
+    heat,
+    kind: str,
+    new_first_date: date | None = None,
+    new_second_date: date | None = None,
+    reason: str = "",
+):
+    """R-PAIR-KVAL-2: the arranging club (or a team heat's responsible) asks UBF TK to move or
+    cancel a heat (a pairs heat or a team heat). A move is given by the new first date and, if
+    it changes otherwise, the new second date (session 2 / last day); the dates are checked now
+    and again when TK decides. One open request per heat at a time."""
+    require(
+        heat_kind.can_manage(user, heat),
+        "Du kan bara begära ändring av kvalheat som din klubb arrangerar.",
+        "You may only request changes to heats your club arranges.",
+    )
+    heat = locked(heat_kind.model, heat, "competition__season")
+    violations: list[Violation] = []
+    if kind not in HeatChangeRequest.Kind.values:
+        violations.append(
+            v(
+                "R-PAIR-KVAL-2",
+                "Ange om heatet ska flyttas eller ställas in.",
+                "Say whether the heat is to be moved or cancelled.",
+                kind=kind,
+            )
+        )
+    if heat.status not in ACTIVE:
+        violations.append(
+            v(
+                "R-PAIR-KVAL-2",
+                f"Heatet är {heat.get_status_display()} och kan inte ändras.",
+                f"The heat is {heat.status} and cannot be changed.",
+            )
+        )
+    open_requests = heat_kind.change_model.objects.filter(
+        status=Decided.Status.REQUESTED, heat=heat
+    )
+    if open_requests.exists():
+        violations.append(
+            v(
+                "R-PAIR-KVAL-2",
+                "Det finns redan en obesvarad ändringsbegäran för heatet.",
+                "There is already an open change request for this heat.",
+            )
+        )
+    first = second = None
+    if kind == HeatChangeRequest.Kind.MOVE:
+        if new_first_date is None:
+            violations.append(v("R-PAIR-KVAL-2", "Ange det nya datumet.", "Give the new date."))
+        else:
+            first, second = shifted_dates(*heat_kind.dates(heat), new_first_date, new_second_date)
+            violations += heat_kind.schedule_violations(heat.competition, first, second)
+    raise_on_errors(violations)
+
+    return heat_kind.change_model.objects.create(
+        heat=heat,
+        kind=kind,
+        new_first_date=first,
+        new_second_date=second,
+        request_reason=(reason or "").strip(),
+        requested_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+
+
+def decide_heat_change(heat_kind: HeatKind, user, request, approve: bool, reason: str = ""):
+    """R-PAIR-KVAL-2, R-GEN-3: TK approves a change request (applied at once; a move's dates are
+    checked again) or rejects it (with a reason); recorded with who, when and why."""
+    require(
+        is_tk(user),
+        "Bara UBF TK kan godkänna eller avslå en ändring av ett kvalheat.",
+        "Only UBF TK may approve or reject a heat change.",
+    )
+    request = locked(heat_kind.change_model, request)
+    heat = locked(heat_kind.model, request.heat_id, "competition__season")
+    violations: list[Violation] = []
+    if request.status != Decided.Status.REQUESTED:
+        violations.append(
+            v(
+                "R-GEN-3",
+                f"Begäran är redan {request.get_status_display()}.",
+                f"The request is already {request.status}.",
+            )
+        )
+    if not approve:
+        violations += reason_violations(reason)
+    else:
+        if heat.status not in ACTIVE:
+            violations.append(
+                v(
+                    "R-PAIR-KVAL-2",
+                    f"Heatet är {heat.get_status_display()} och kan inte ändras.",
+                    f"The heat is {heat.status} and cannot be changed.",
+                )
+            )
+        if request.kind == HeatChangeRequest.Kind.MOVE:
+            violations += heat_kind.schedule_violations(
+                heat.competition, request.new_first_date, request.new_second_date
+            )
+    raise_on_errors(violations)
+
+    old_dates = heat_kind.dates(heat)
+    previous_status = heat.status
+    if approve:
+        if request.kind == HeatChangeRequest.Kind.CANCEL:
+            heat.status = HeatStatus.CANCELLED
+            heat.save(update_fields=["status"])
+        else:
+            heat_kind.set_dates(heat, request.new_first_date, request.new_second_date)
+    request.status = Decided.Status.GRANTED if approve else Decided.Status.REJECTED
+    request.decided_by = user
+    request.decided_at = clock.now()
+    request.reason = (reason or "").strip()
+    request.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+    record_decision(
+        f"{heat_kind.app}.heat_change.{'granted' if approve else 'rejected'}",
+        request,
+        user=user,
+        reason=request.reason,
+        clause="R-PAIR-KVAL-2",
+        season=heat.competition.season,
+        kind=request.kind,
+        heat_id=heat.pk,
+        heat=str(heat),
+        old_dates=old_dates,
+        new_dates=heat_kind.dates(heat)
+        if approve
+        else (request.new_first_date, request.new_second_date),
+        previous_status=previous_status,
+    )
+    if approve and previous_status == HeatStatus.APPROVED:
+        heat_kind.recompute(heat.competition_id)
+    return request

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PortalConfig(AppConfig):
+    """What spans pairs and teams: fees, reminders, the club portal and the public pages."""
+
+    name = "portal"
+    verbose_name = _("Portal")

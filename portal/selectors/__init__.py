@@ -1,0 +1,1 @@
+"""Read code for the public pages: the snapshots a recompute stored, shaped for a template."""

@@ -1,0 +1,21 @@
+"""The portal's pages: the club portal (/klubb/), fee lists (/avgifter/), and the public
+DM Lag (/lag/) and DM Par (/par/) pages."""
+
+from django.urls import path, re_path
+
+from portal.views import club, fees, lag, par
+
+app_name = "portal"
+
+_LIST = r"^avgifter/(?P<scope>heat|final)/(?P<kind>parkval|lagkval|parfinal|lagfinal)/(?P<pk>\d+)"
+
+urlpatterns = [
+    path("lag/", lag.standings, name="lag"),
+    path("par/", par.competitions, name="par"),
+    path("klubb/", club.dashboard, name="dashboard"),
+    path("klubb/parkval/ny/", club.register_pair_heat_view, name="register_pair_heat"),
+    path("klubb/lagkval/ny/", club.register_team_heat_view, name="register_team_heat"),
+    path("klubb/parkval/<int:heat_id>/anmal/", club.enter_pair_view, name="enter_pair"),
+    re_path(_LIST + r"/$", fees.fee_list_page, name="fee_list"),
+    re_path(_LIST + r"\.(?P<fmt>csv|xlsx)$", fees.fee_list_download, name="fee_list_download"),
+]

@@ -1,0 +1,263 @@
+"""The club portal (/klubb/): web pages for club officials (who are not staff) around the
+existing heat and entry services. Thin views: the services decide permission and every rule;
+a refusal (PermissionDenied) is a 403 page, a ServiceError re-renders the form with every
+reason listed (status 400) and nothing is saved."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from clubs import clock
+from clubs.models import UBF_DISTRICT_CODE, Club, Season
+from clubs.permissions import can_manage_pair_heat, is_tk
+from clubs.services.base import ServiceError
+from pairs.models import PairEntry, PairHeat
+from pairs.services.entries import enter_pair
+from pairs.services.heats import invitation_problems, register_pair_heat
+from portal.forms import EnterPairForm, PairHeatForm, TeamHeatForm
+from teams.models import Team, TeamHeat, TeamHeatOrganiser
+from teams.services.heats import register_team_heat
+
+
+def _lang() -> str:
+    return get_language() or "sv"
+
+
+def _denied(request, exc: PermissionDenied | None = None):
+    text = str(exc) if exc is not None and str(exc) else ""
+    return render(request, "portal/denied.html", {"message": text}, status=403)
+
+
+def _portal_clubs(user):
+    """The clubs the user acts for; TK: every UBF club (and any club they are official of)."""
+    own = Q(officials__user=user)
+    if is_tk(user):
+        own |= Q(district__code=UBF_DISTRICT_CODE)
+    return Club.objects.filter(own).distinct().order_by("name")
+
+
+# ---------------------------------------------------------------------------------------------
+# Dashboard
+# ---------------------------------------------------------------------------------------------
+
+
+@login_required
+def dashboard(request):
+    """The user's clubs and, for the current season, each club's pair and team heats with
+    status, dates, invitation problems (R-PAIR-KVAL-3) and entry counts. A constant number of
+    queries however many heats there are."""
+    season = Season.current()
+    clubs = list(_portal_clubs(request.user))
+    club_ids = [c.pk for c in clubs]
+    today = clock.today()
+    pair_heats: list[PairHeat] = []
+    team_heats: list[TeamHeat] = []
+    if season is not None and club_ids:
+        pair_heats = list(
+            PairHeat.objects.filter(
+                competition__season=season,
+                pk__in=PairHeat.clubs.through.objects.filter(club_id__in=club_ids).values(
+                    "pairheat_id"
+                ),
+            )
+            .select_related("competition__season")
+            .prefetch_related("clubs")
+            .annotate(
+                entry_count=Count(
+                    "entries",
+                    filter=~Q(entries__status=PairEntry.Status.WITHDRAWN),
+                    distinct=True,
+                )
+            )
+            .order_by("session1_date", "name")
+        )
+        team_heats = list(
+            TeamHeat.objects.filter(
+                competition__season=season,
+                pk__in=TeamHeatOrganiser.objects.filter(club_id__in=club_ids).values("heat_id"),
+            )
+            .select_related("competition__season")
+            .prefetch_related("clubs")
+            .annotate(
+                team_count=Count(
+                    "teams", filter=Q(teams__status=Team.Status.ENTERED), distinct=True
+                )
+            )
+            .order_by("first_date", "name")
+        )
+    for heat in pair_heats:
+        heat.problems = [
+            f"{p.message(_lang())} ({p.clause})" for p in invitation_problems(heat, today)
+        ]
+    rows = []
+    for club in clubs:
+        rows.append(
+            {
+                "club": club,
+                "pair_heats": [h for h in pair_heats if club in h.clubs.all()],
+                "team_heats": [h for h in team_heats if club in h.clubs.all()],
+            }
+        )
+    return render(
+        request,
+        "portal/dashboard.html",
+        {"season": season, "rows": rows, "is_tk": is_tk(request.user)},
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Registering heats
+# ---------------------------------------------------------------------------------------------
+
+
+def _register(request, *, form_class, template, title, call):
+    """Shared flow of the two heat registrations."""
+    clubs = _portal_clubs(request.user)
+    if not clubs.exists():
+        return _denied(
+            request,
+            PermissionDenied(_("Du är inte registrerad som funktionär för någon klubb.")),
+        )
+    season = Season.current()
+    form = form_class(request.POST or None, request.FILES or None, season=season, clubs=clubs)
+    errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            heat = call(form.cleaned_data)
+        except PermissionDenied as exc:
+            return _denied(request, exc)
+        except ServiceError as exc:
+            errors = exc.messages(_lang())
+        else:
+            messages.success(
+                request,
+                _("Kvalheatet %(name)s är anmält till UBF TK och väntar på beslut.")
+                % {"name": heat.name},
+            )
+            return redirect("portal:dashboard")
+    return render(
+        request,
+        template,
+        {"form": form, "errors": errors, "title": title, "season": season},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+def register_pair_heat_view(request):
+    """/klubb/parkval/ny/: R-PAIR-KVAL-1, -3, -5, -6 via ``register_pair_heat``."""
+
+    def call(d):
+        return register_pair_heat(
+            request.user,
+            d["competition"],
+            list(d["clubs"]),
+            name=d["name"],
+            heat_type=d["heat_type"],
+            session1_date=d["session1_date"],
+            session2_date=d["session2_date"],
+            venue=d["venue"],
+            table_fee=d["table_fee"],
+            invitation_url=d["invitation_url"],
+            invitation_file=d["invitation_file"],
+            requires_preregistration=d["requires_preregistration"],
+            last_registration_day=d["last_registration_day"],
+            pair_limit=d["pair_limit"],
+        )
+
+    return _register(
+        request,
+        form_class=PairHeatForm,
+        template="portal/heat_form.html",
+        title=_("Anmäl kvalheat (par)"),
+        call=call,
+    )
+
+
+@login_required
+def register_team_heat_view(request):
+    """/klubb/lagkval/ny/: R-TEAM-REG-1, R-TEAM-KVAL-1..5, R-TEAM-FEE-1/-2 via
+    ``register_team_heat``."""
+
+    def call(d):
+        return register_team_heat(
+            request.user,
+            d["competition"],
+            list(d["clubs"]),
+            name=d["name"],
+            venue=d["venue"],
+            responsible_name=d["responsible_name"],
+            responsible_email=d["responsible_email"],
+            responsible_phone=d["responsible_phone"],
+            boards_per_match=d["boards_per_match"],
+            dealt_at_table=d["dealt_at_table"],
+            first_date=d["first_date"],
+            last_date=d["last_date"],
+            entries_close=d["entries_close"],
+            start_fee=d["start_fee"],
+            table_fee_per_match=d["table_fee_per_match"],
+            invitation_url=d["invitation_url"],
+            invitation_file=d["invitation_file"],
+        )
+
+    return _register(
+        request,
+        form_class=TeamHeatForm,
+        template="portal/heat_form.html",
+        title=_("Anmäl kvalheat (lag)"),
+        call=call,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Entering pairs
+# ---------------------------------------------------------------------------------------------
+
+
+@login_required
+def enter_pair_view(request, heat_id: int):
+    """/klubb/parkval/<id>/anmal/: a pair entered by two MIDs via ``enter_pair``; its warnings
+    (out-of-district pair, struck second qualifier, ...) are shown as messages."""
+    heat = get_object_or_404(PairHeat.objects.select_related("competition__season"), pk=heat_id)
+    if not can_manage_pair_heat(request.user, heat):
+        return _denied(request)
+    form = EnterPairForm(request.POST or None)
+    errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            outcome = enter_pair(
+                request.user,
+                heat,
+                d["mid1"],
+                d["mid2"],
+                pair_number=d["pair_number"] or None,
+                takes_part_in_qualifier=d["takes_part_in_qualifier"],
+            )
+        except PermissionDenied as exc:
+            return _denied(request, exc)
+        except ServiceError as exc:
+            errors = exc.messages(_lang())
+        else:
+            messages.success(
+                request,
+                _("Paret %(pair)s är anmält (par %(number)s).")
+                % {"pair": outcome.entry, "number": outcome.entry.pair_number},
+            )
+            for w in outcome.warnings:
+                text = w.message(_lang())
+                messages.warning(request, f"{text} ({w.clause})" if w.clause else text)
+            return redirect("portal:enter_pair", heat_id=heat.pk)
+    entries = PairEntry.objects.filter(heat=heat).select_related("player1", "player2")
+    return render(
+        request,
+        "portal/enter_pair.html",
+        {"heat": heat, "form": form, "errors": errors, "entries": entries},
+        status=400 if request.method == "POST" else 200,
+    )
