@@ -63,10 +63,18 @@ def register(user, competition, clubs, **overrides):
 
 def refused(call, *clauses) -> ServiceError:
     """Run ``call``; it must raise ServiceError naming every clause given, writing nothing."""
-    counts = (PairHeat.objects.count(), PairHeatChangeRequest.objects.count(), Decision.objects.count())
+    counts = (
+        PairHeat.objects.count(),
+        PairHeatChangeRequest.objects.count(),
+        Decision.objects.count(),
+    )
     with pytest.raises(ServiceError) as info:
         call()
-    after = (PairHeat.objects.count(), PairHeatChangeRequest.objects.count(), Decision.objects.count())
+    after = (
+        PairHeat.objects.count(),
+        PairHeatChangeRequest.objects.count(),
+        Decision.objects.count(),
+    )
     assert after == counts
     found = {v.clause for v in info.value.violations}
     for clause in clauses:

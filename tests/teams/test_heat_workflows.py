@@ -11,8 +11,7 @@ from django.urls import reverse
 from clubs import clock
 from clubs.models import ClubOfficial, Decision
 from clubs.services.base import ServiceError
-from teams.models import TeamHeatChangeRequest
-from teams.models import Team, TeamHeat, TeamHeatOrganiser
+from teams.models import Team, TeamHeat, TeamHeatChangeRequest, TeamHeatOrganiser
 from teams.services.heats import (
     cancel_team_heat,
     decide_direct_final,
