@@ -6,6 +6,8 @@ from datetime import date
 
 from celery import shared_task
 
+from portal.services.reminders import send_due_reminders as run
+
 
 class RemindersFailed(Exception):
     """Some reminders could not be sent; the task is retried (sent ones are logged, and are
@@ -22,7 +24,6 @@ class RemindersFailed(Exception):
 def send_due_reminders(today: str | None = None) -> dict[str, int]:
     """Daily at 07:00 Europe/Stockholm (CELERY_BEAT_SCHEDULE): every reminder due today, each
     once. ``today`` (ISO date) runs the job as of another day."""
-    from portal.services.reminders import send_due_reminders as run
 
     summary = run(date.fromisoformat(today) if today else None)
     if summary.get("failed"):

@@ -2,6 +2,7 @@ from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.admin_actions import DecisionLogMixin
+from results.services.lots import manual_lot_problems, record_manual_lot
 
 from .models import (
     AllocationRun,
@@ -115,8 +116,6 @@ class LotAdmin(DecisionLogMixin, SimpleHistoryAdmin):
                 self.fields["labels"].required = False
 
             def clean(self):
-                from results.services.lots import manual_lot_problems
-
                 data = super().clean()
                 if data.get("season") and data.get("kind"):
                     for v in manual_lot_problems(
@@ -136,7 +135,6 @@ class LotAdmin(DecisionLogMixin, SimpleHistoryAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             return
-        from results.services.lots import record_manual_lot
 
         created = record_manual_lot(
             request.user,

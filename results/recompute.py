@@ -5,8 +5,6 @@ transaction commits (in-process when there is no broker). Connected in ``Results
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from clubs import clock
 from results.models import RecomputeStatus
 from results.tasks import recompute_pair_competition, recompute_team_competition
@@ -25,13 +23,9 @@ def on_recompute_requested(
         RecomputeStatus.objects.update_or_create(
             team_competition_id=team_competition_id, defaults={"requested_at": now}
         )
-        transaction.on_commit(
-            lambda: recompute_team_competition.delay(team_competition_id, heat_ids)
-        )
+        recompute_team_competition.delay_on_commit(team_competition_id, heat_ids)
     if pair_competition_id is not None:
         RecomputeStatus.objects.update_or_create(
             pair_competition_id=pair_competition_id, defaults={"requested_at": now}
         )
-        transaction.on_commit(
-            lambda: recompute_pair_competition.delay(pair_competition_id, heat_ids)
-        )
+        recompute_pair_competition.delay_on_commit(pair_competition_id, heat_ids)

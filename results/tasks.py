@@ -1,17 +1,34 @@
-"""Celery tasks: thin, take ids, call a service."""
+"""Celery tasks: thin, take ids, call a service.
+
+:class:`RecomputeTask` is the base of the recompute tasks: it is sent only once the request's
+transaction commits (``delay_on_commit``), it is acknowledged late and rejected back to the
+queue when its worker dies, and it retries only what a retry can fix (the database went away
+or a lock timed out), not programming errors, which would fail the same way every time.
+"""
+
+from __future__ import annotations
 
 from celery import shared_task
+from celery.contrib.django.task import DjangoTask
+from django.db import InterfaceError, OperationalError
+
+from results.services.recompute import recompute_pair_competition as _recompute_pairs
+from results.services.recompute import recompute_team_competition as _recompute_teams
 
 
-@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=3)
+class RecomputeTask(DjangoTask):
+    acks_late = True
+    reject_on_worker_lost = True
+    autoretry_for = (OperationalError, InterfaceError)
+    retry_backoff = True
+    max_retries = 3
+
+
+@shared_task(base=RecomputeTask, name="results.tasks.recompute_team_competition")
 def recompute_team_competition(team_competition_id: int, heat_ids: list | None = None) -> None:
-    from results.services.recompute import recompute_team_competition as run
-
-    run(team_competition_id, heat_ids)
+    _recompute_teams(team_competition_id, heat_ids)
 
 
-@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=3)
+@shared_task(base=RecomputeTask, name="results.tasks.recompute_pair_competition")
 def recompute_pair_competition(pair_competition_id: int, heat_ids: list | None = None) -> None:
-    from results.services.recompute import recompute_pair_competition as run
-
-    run(pair_competition_id, heat_ids)
+    _recompute_pairs(pair_competition_id, heat_ids)

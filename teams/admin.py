@@ -10,6 +10,7 @@ from clubs.admin_actions import (
     change_request_actions,
     service_action,
 )
+from clubs.models import Season
 from teams.services.decisions import (
     award_walkover,
     decide_dispensation,
@@ -22,6 +23,7 @@ from teams.services.decisions import (
     ruling_problems,
     walkover_problems,
 )
+from teams.services.entries import with_roster_and_dm_columns
 from teams.services.heats import decide_heat_change, decide_team_heat
 
 from .models import (
@@ -147,8 +149,6 @@ class TeamAdmin(SimpleHistoryAdmin):
     list_select_related = ["heat", "captain"]
 
     def get_queryset(self, request):
-        from teams.services.entries import with_roster_and_dm_columns
-
         return with_roster_and_dm_columns(super().get_queryset(request))
 
     @admin.display(description=RosterEntry._meta.verbose_name_plural, ordering="roster_size")
@@ -276,8 +276,6 @@ class PenaltyAdmin(DecidedColumnsMixin, SimpleHistoryAdmin):
         return ["team", "match", "vp", "clause", "reason", *self.DECIDED, "decision_log"]
 
     def get_changeform_initial_data(self, request):
-        from clubs.models import Season
-
         season = Season.current()
         rules = season.rules() if season else None
         initial = {"clause": "R-TEAM-RES-1"}

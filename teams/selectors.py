@@ -1,8 +1,8 @@
 """Read side of the team portal: each team's roster, DM/SM status and whether it may start,
 for many teams in a fixed number of queries.
 
-``team_rows`` applies the rulebook's team checks to stored teams; the single-team services
-``teams.services.entries.team_may_start`` and ``team_dm_status`` use it too.
+``team_rows`` applies the rulebook's team checks to stored teams; ``team_may_start`` and
+``team_dm_status`` ask the same question for one team.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from django.utils.translation import get_language
 from clubs.models import Player, Season
 from clubs.selectors import player_infos_for
 from teams.models import Dispensation, Lineup, Match, RosterEntry, Team
-from teams.services.entries import TeamDmStatus
 from ubf.rules.eligibility import (
     check_district_balance,
     check_team_dm_status,
@@ -25,6 +24,21 @@ from ubf.rules.eligibility import (
 )
 from ubf.rules.people import PlayerInfo
 from ubf.rules.violations import Violation
+
+
+@dataclass(frozen=True)
+class TeamDmStatus:
+    """R-TEAM-4: whether the team still competes for the DM title (no fielded player from
+    outside UBF) and for the DM bonus (every roster member and fielded player in UBF)."""
+
+    competes_for_dm: bool
+    bonus_eligible: bool
+    reasons: tuple[Violation, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """``DM/SM`` while the team competes for both, ``SM`` once only for SM places."""
+        return "DM/SM" if self.competes_for_dm else "SM"
 
 
 def violation_text(v: Violation) -> str:
@@ -64,7 +78,7 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
 
     This is where R-TEAM-4 (DM/SM status) and R-TEAM-2/R-TEAM-3 (may the team start) are
     applied to stored teams, with the rule functions of ``ubf.rules.eligibility``;
-    :func:`teams.services.entries.team_dm_status` and ``team_may_start`` call it for one team."""
+    :func:`team_dm_status` and :func:`team_may_start` call it for one team."""
     teams = list(
         teams.select_related("heat", "competition", "captain").prefetch_related(
             Prefetch(
@@ -155,3 +169,25 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
             )
         )
     return rows
+
+
+def team_may_start(team: Team) -> tuple[bool, list[Violation]]:
+    """R-TEAM-3, R-TEAM-2: may the team start? Not if it is withdrawn, excluded or
+    disqualified; not with a roster outside 4–6 regulars; not while its district balance fails
+    without a dispensation granted by TK (the latest district-balance dispensation must be
+    granted). Returns ``(may_start, reasons)``. Computed by :func:`team_rows`, which pages use for
+    many teams at once."""
+    row = _team_row(team)
+    return row.may_start, row.reasons
+
+
+def team_dm_status(team: Team) -> TeamDmStatus:
+    """R-TEAM-4: does the team still compete for the DM title (no player from outside UBF
+    fielded in any DM match), and for the DM bonus (also every roster member in UBF,
+    R-TEAM-MP-3)? ``label`` is "DM/SM" or "SM" (SM semifinal places only)."""
+    return _team_row(team).dm
+
+
+def _team_row(team: Team):
+    (row,) = team_rows(Team.objects.filter(pk=team.pk), team.competition.season)
+    return row

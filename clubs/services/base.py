@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.utils.translation import get_language
 
+from clubs.models import Decision
 from ubf.rules.violations import Violation, errors
 
 
@@ -72,7 +73,6 @@ def record_decision(
     **data: Any,
 ):
     """Append a typed entry to the audit trail (clubs.Decision)."""
-    from clubs.models import Decision
 
     return Decision.objects.create(
         action=action,

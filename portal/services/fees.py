@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from django.apps import apps
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models, transaction
 from django.utils.text import slugify
@@ -28,7 +29,9 @@ from clubs import clock
 from clubs.models import Membership, Player, Representation, Season
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.services.base import ServiceError, raise_on_errors, require
+from pairs.models import FinalSeat, PairEntry
 from portal.models import FeeStatus
+from teams.models import Lineup, Match, Team, WalkOver
 from ubf.rules import fees as fee_rules
 from ubf.rules.fees import FeeLine, kr
 from ubf.rules.people import PlayerInfo
@@ -200,7 +203,6 @@ def pair_heat_fee_list(heat) -> FeeList:
     the organiser's table fee per player (``heat.table_fee``). In a bronze heat
     (R-PAIR-KVAL-5) a pair that did not declare for the qualifier pays only the organiser's
     table fee. Withdrawn entries are left out; struck (hors concours) pairs played and pay."""
-    from pairs.models import PairEntry
 
     season = heat.competition.season
     rules = season.rules()
@@ -235,8 +237,6 @@ def pair_heat_fee_list(heat) -> FeeList:
 
 
 def _walkover_match_ids(matches) -> set[int]:
-    from teams.models import WalkOver
-
     return set(
         WalkOver.objects.filter(match__in=matches, status=WalkOver.Status.GRANTED).values_list(
             "match_id", flat=True
@@ -255,7 +255,6 @@ def team_heat_fee_list(heat) -> FeeList:
     table fee per match (``heat.table_fee_per_match``) for the team's matches that were not
     W.O.s (before the schedule exists: one match against each other team, R-TEAM-KVAL-4).
     Disqualified and excluded teams stay on the list: fees are not refunded (R-TEAM-RES-4)."""
-    from teams.models import Lineup, Match, Team
 
     season = heat.competition.season
     rules = season.rules()
@@ -318,7 +317,6 @@ def team_final_fee_list(competition) -> FeeList:
     table fee per team and round, reduced for each junior who played that round (from the
     line-ups where uploaded, else the roster). Before the schedule exists: one round against
     each other finalist (R-TEAM-FINAL-1). Disqualified teams keep their fees (R-TEAM-RES-4)."""
-    from teams.models import Lineup, Match, Team
 
     season = competition.season
     rules = season.rules()
@@ -383,7 +381,6 @@ def pair_final_fee_list(competition) -> FeeList:
     including directly qualified pairs, pays the final fee per player; in Dam UBF pays part of
     it by each player's highest pin. In a direct final without seats (R-PAIR-DF-1, Dam) the
     entries of the competition are listed."""
-    from pairs.models import FinalSeat, PairEntry
 
     season = competition.season
     rules = season.rules()
@@ -467,7 +464,6 @@ def fee_list_for(user, word: str, pk: int) -> FeeList:
     """The fee list ``word`` ("parkval", "lagkval", "parfinal", "lagfinal") of object ``pk``,
     if ``user`` may see it (PermissionDenied otherwise; ObjectDoesNotExist for an unknown one).
     """
-    from django.apps import apps
 
     if word not in _BUILDERS:
         raise ObjectDoesNotExist(word)

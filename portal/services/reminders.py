@@ -56,6 +56,7 @@ from clubs.models import (
     Season,
 )
 from clubs.permissions import TK_GROUP
+from clubs.services.heats import direct_final_decided
 from pairs.models import (
     FinalSeat,
     PairCompetition,
@@ -64,8 +65,12 @@ from pairs.models import (
     ReserveNotice,
     SmPartnerDeclaration,
 )
+from pairs.services import heats as pair_heats
+from pairs.services.heats import invitation_problems
 from portal.models import ReminderLog
 from teams.models import Lineup, Team, TeamCompetition, TeamHeat
+from teams.services import heats as team_heats
+from teams.services.heats import team_heat_entry_check
 from ubf.rules.eligibility import (
     check_unpaid_fielded,
     protest_deadline,
@@ -238,7 +243,6 @@ def _besides(addresses: Iterable[str], to: Iterable[str]) -> list[str]:
 
 def _invitations(season: Season, today: date) -> Iterator[Reminder]:
     """R-PAIR-KVAL-3."""
-    from pairs.services.heats import invitation_problems
 
     rules = season.rules()
     days = rules.invitation_days_before
@@ -290,7 +294,6 @@ def _invitations(season: Season, today: date) -> Iterator[Reminder]:
 
 def _team_entries(season: Season, today: date) -> Iterator[Reminder]:
     """R-TEAM-KVAL-2."""
-    from teams.services.heats import team_heat_entry_check
 
     rules = season.rules()
     heats = (
@@ -535,9 +538,6 @@ def _sm_partners(season: Season, today: date) -> Iterator[Reminder]:
 
 def _direct_finals(season: Season, today: date) -> Iterator[Reminder]:
     """R-PAIR-DF-1, R-TEAM-DF-1: TK must decide by the end of the qualifying period."""
-    from clubs.services.heats import direct_final_decided
-    from pairs.services import heats as pair_heats
-    from teams.services import heats as team_heats
 
     competitions: list = list(
         PairCompetition.objects.filter(

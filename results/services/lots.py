@@ -20,6 +20,8 @@ from clubs.models import Decision, Season
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
 from clubs.services.base import ServiceError, raise_on_errors, record_decision, require
+from pairs.models import PairCompetition
+from teams.models import TeamCompetition
 from ubf.rules.violations import Violation
 
 from ..models import Lot
@@ -44,8 +46,6 @@ def manual_lot_problems(
     """R-ALLOC-5: what is wrong with a hand-drawn lot: an unknown kind, a competition of
     another kind or season, fewer than two venues, winners not among the venues or repeated,
     a number of winners other than the seats drawn, no loser, no explanation."""
-    from pairs.models import PairCompetition
-    from teams.models import TeamCompetition
 
     problems = []
     expected = {Lot.Kind.PAIRS: PairCompetition, Lot.Kind.TEAMS: TeamCompetition}.get(kind)

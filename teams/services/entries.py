@@ -105,21 +105,6 @@ class LineupOutcome:
     warnings: list[Violation] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class TeamDmStatus:
-    """R-TEAM-4: whether the team still competes for the DM title (no fielded player from
-    outside UBF) and for the DM bonus (every roster member and fielded player in UBF)."""
-
-    competes_for_dm: bool
-    bonus_eligible: bool
-    reasons: tuple[Violation, ...] = ()
-
-    @property
-    def label(self) -> str:
-        """``DM/SM`` while the team competes for both, ``SM`` once only for SM places."""
-        return "DM/SM" if self.competes_for_dm else "SM"
-
-
 # ------------------------------------------------------------------------------------------
 # Reading helpers
 # ------------------------------------------------------------------------------------------
@@ -381,7 +366,7 @@ def enter_team(
     Entered with warnings flagged to TK: unpaid members (R-GEN-2; fielding them is punished,
     R-TEAM-RES-1), members outside UBF (R-TEAM-4), a player already on another team this season
     in UBF or elsewhere (R-TEAM-RES-2). District balance failing (R-TEAM-3): the team is entered
-    and a Dispensation (district balance, requested) is created; see :func:`team_may_start`.
+    and a Dispensation (district balance, requested) is created; see :func:`teams.selectors.team_may_start`.
     Teams are numbered 1..n in the heat in entry order.
     """
     require(can_manage_team_heat(user, heat))
@@ -426,30 +411,6 @@ def enter_team(
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
     request_recompute(team_competition_id=competition.pk)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
-
-
-def team_may_start(team: Team) -> tuple[bool, list[Violation]]:
-    """R-TEAM-3, R-TEAM-2: may the team start? Not if it is withdrawn, excluded or
-    disqualified; not with a roster outside 4–6 regulars; not while its district balance fails
-    without a dispensation granted by TK (the latest district-balance dispensation must be
-    granted). Returns ``(may_start, reasons)``. Computed by :func:`teams.selectors.team_rows`,
-    which pages use for many teams at once."""
-    row = _team_row(team)
-    return row.may_start, row.reasons
-
-
-def team_dm_status(team: Team) -> TeamDmStatus:
-    """R-TEAM-4: does the team still compete for the DM title (no player from outside UBF
-    fielded in any DM match), and for the DM bonus (also every roster member in UBF,
-    R-TEAM-MP-3)? ``label`` is "DM/SM" or "SM" (SM semifinal places only)."""
-    return _team_row(team).dm
-
-
-def _team_row(team: Team):
-    from teams.selectors import team_rows  # the selectors build on this module's types
-
-    (row,) = team_rows(Team.objects.filter(pk=team.pk), team.competition.season)
-    return row
 
 
 @transaction.atomic
@@ -951,7 +912,7 @@ def record_lineup(
 def with_roster_and_dm_columns(queryset):
     """Annotate teams with ``roster_size`` (regular players, R-TEAM-2) and
     ``fielded_outside_ubf`` (R-TEAM-4: a player without a UBF representation club this season
-    has played for the team; it then competes only for SM places), as :func:`team_dm_status`
+    has played for the team; it then competes only for SM places), as :func:`teams.selectors.team_dm_status`
     decides, in the list's one query."""
     ubf_rep = Representation.objects.filter(
         player=OuterRef("player"),

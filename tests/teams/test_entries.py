@@ -13,14 +13,13 @@ from clubs import clock
 from clubs.models import Decision, Membership
 from clubs.services.base import ServiceError
 from teams.models import Dispensation, ExternalTeamPlay, Lineup, RosterEntry, Team
+from teams.selectors import team_dm_status, team_may_start
 from teams.services.entries import (
     enter_team,
     extra_player_allowed,
     record_lineup,
     register_direct_team,
     request_extra_player,
-    team_dm_status,
-    team_may_start,
     update_roster,
 )
 from tests.factories import (

@@ -13,8 +13,8 @@ from django.urls import reverse
 from clubs import clock
 from clubs.models import Decision
 from teams.models import Dispensation, Lineup, RosterEntry, Team
-from teams.selectors import team_rows
-from teams.services.entries import record_lineup, team_dm_status, team_may_start
+from teams.selectors import team_dm_status, team_may_start, team_rows
+from teams.services.entries import record_lineup
 from tests.factories import (
     ClubFactory,
     MatchFactory,

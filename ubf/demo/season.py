@@ -30,6 +30,21 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from clubs.models import (
+    Club,
+    ClubOfficial,
+    District,
+    HeatStatus,
+    Membership,
+    Player,
+    Representation,
+    Season,
+)
+from pairs.models import DirectQualifier, PairCompetition, PairEntry, PairHeat
+from teams.models import Match, RosterEntry, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
 from ubf.rules.schedule import round_robin  # R-TEAM-KVAL-4, R-TEAM-FINAL-1
 from ubf.rules.season import DEFAULT_RULES, SeasonRules
 from ubf.rules.types import Discipline, Gender, HeatType, Pin
@@ -892,7 +907,6 @@ def _sync(
 def load_demo_season(plan: DemoPlan | None = None) -> DemoSummary:
     """Write the demo season (by default :func:`build_plan`'s) in one transaction;
     idempotent (see the module docstring). Returns counts and the demo logins."""
-    from django.db import transaction
 
     plan = plan or build_plan()
     with transaction.atomic():
@@ -900,21 +914,6 @@ def load_demo_season(plan: DemoPlan | None = None) -> DemoSummary:
 
 
 def _load(plan: DemoPlan) -> DemoSummary:
-    from django.contrib.auth import get_user_model
-
-    from clubs.models import (
-        Club,
-        ClubOfficial,
-        District,
-        HeatStatus,
-        Membership,
-        Player,
-        Representation,
-        Season,
-    )
-    from pairs.models import DirectQualifier, PairCompetition, PairEntry, PairHeat
-    from teams.models import Match, RosterEntry, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
-
     summary = DemoSummary(season=plan.season, counts={})
 
     # Districts, clubs, players.
