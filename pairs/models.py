@@ -155,6 +155,16 @@ class PairEntry(models.Model):
         return f"{self.player1.full_name} – {self.player2.full_name}"
 
 
+#: ``ReserveNotice.session`` for a reserve in the DM final (R-PAIR-RES-2). Heat sessions are
+#: 1 and 2; the final is session 0.
+FINAL_SESSION = 0
+
+
+def pair_key(mid1: str, mid2: str) -> str:
+    """A final pair's key: its players' MIDs sorted and joined ("mid1-mid2")."""
+    return "-".join(sorted((str(mid1), str(mid2))))
+
+
 class ReserveNotice(models.Model):
     """R-PAIR-RES-1: a reserve notified to the organiser before the session."""
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Season
-from pairs.models import PairCompetition, PairEntry, PairHeat
+from pairs.models import PairCompetition, PairEntry, PairHeat, pair_key
 from teams.models import TeamCompetition, TeamHeat
 
 
@@ -185,11 +185,6 @@ class PairFinalResult(models.Model):
     def key(self) -> str:
         """The pair's key in the final's travellers: the two MIDs, sorted, joined by "-"."""
         return pair_key(self.player1.mid, self.player2.mid)
-
-
-def pair_key(mid1: str, mid2: str) -> str:
-    """A final pair's key: its players' MIDs sorted and joined ("mid1-mid2")."""
-    return "-".join(sorted((str(mid1), str(mid2))))
 
 
 class PairFinalTraveller(models.Model):

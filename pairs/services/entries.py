@@ -36,6 +36,7 @@ from clubs.services.base import (
     require,
 )
 from pairs.models import (
+    FINAL_SESSION,
     DirectQualifier,
     ExternalQualifier,
     FinalSeat,
@@ -46,6 +47,7 @@ from pairs.models import (
     ReserveNotice,
     SmPartnerDeclaration,
 )
+from pairs.selectors import final_seat_holders
 from ubf.rules.eligibility import (
     PartnerChoice,
     check_direct_qualifier,
@@ -66,10 +68,6 @@ from ubf.rules.eligibility import (
 from ubf.rules.people import HeatPlayed, PlayerInfo, QualifierEntry
 from ubf.rules.types import HeatType
 from ubf.rules.violations import Severity, Violation
-
-#: ``ReserveNotice.session`` for a reserve in the DM final (R-PAIR-RES-2). Heat sessions are
-#: 1 and 2; the model has no stage field, so the final is session 0 (see the module report).
-FINAL_SESSION = 0
 
 #: Prefix of ``PairEntry.status_reason`` for a strike under R-PAIR-KVAL-7; only such strikes
 #: are undone by :func:`restrike_discipline` (a strike for another reason is left alone).
@@ -754,34 +752,10 @@ def _qualifier_partners(competition: PairCompetition, mid: str) -> list[str]:
 
 
 def _final_partner(competition: PairCompetition, mid: str) -> str | None:
-    """The partner ``mid`` plays the DM final with: the seat's pair (entry or direct
-    qualifier), with a final reserve (``FINAL_SESSION`` notice) taken into account."""
-    seats = (
-        FinalSeat.objects.filter(competition=competition)
-        .exclude(status=FinalSeat.Status.VACATED)
-        .select_related(
-            "entry__player1",
-            "entry__player2",
-            "direct_qualifier__player1",
-            "direct_qualifier__player2",
-        )
-    )
-    for seat in seats:
-        holder = seat.entry or seat.direct_qualifier
-        if holder is None:
-            continue
-        pair = [holder.player1.mid, holder.player2.mid]
-        notices = []
-        if seat.entry is not None:
-            notices = list(
-                ReserveNotice.objects.filter(
-                    entry=seat.entry, session=FINAL_SESSION
-                ).select_related("replaced_player", "reserve")
-            )
-        swap = {n.replaced_player.mid: n.reserve.mid for n in notices}
-        lineup = [swap.get(m, m) for m in pair]
-        if mid in lineup:
-            return next(m for m in lineup if m != mid)
+    """The partner ``mid`` plays the DM final with (a final reserve taken into account)."""
+    for holder in final_seat_holders(competition):
+        if (partner := holder.partner_of(mid)) is not None:
+            return partner
     return None
 
 

@@ -29,7 +29,8 @@ from clubs import clock
 from clubs.models import Membership, Player, Representation, Season
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.services.base import ServiceError, raise_on_errors, require
-from pairs.models import FinalSeat, PairEntry
+from pairs.models import PairEntry
+from pairs.selectors import final_seat_holders
 from portal.models import FeeStatus
 from teams.models import Lineup, Match, Team, WalkOver
 from ubf.rules import fees as fee_rules
@@ -384,24 +385,9 @@ def pair_final_fee_list(competition) -> FeeList:
 
     season = competition.season
     rules = season.rules()
-    payers: list[tuple[models.Model, Player, Player, str]] = []
-    seats = (
-        competition.seats.exclude(status=FinalSeat.Status.VACATED)
-        .select_related(
-            "entry__player1",
-            "entry__player2",
-            "direct_qualifier__player1",
-            "direct_qualifier__player2",
-        )
-        .order_by("id")
-    )
-    seen = set()
-    for s in seats:
-        holder = s.entry or s.direct_qualifier
-        if holder is None or (holder._meta.label_lower, holder.pk) in seen:
-            continue
-        seen.add((holder._meta.label_lower, holder.pk))
-        payers.append((holder, holder.player1, holder.player2, ""))
+    payers: list[tuple[models.Model, Player, Player, str]] = [
+        (h.holder, *h.registered, "") for h in final_seat_holders(competition)
+    ]
     notes = []
     if not payers and competition.is_direct_final:
         for e in (

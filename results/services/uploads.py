@@ -21,7 +21,8 @@ from clubs.models import Representation
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
 from clubs.services.base import require
-from pairs.models import FinalSeat, PairCompetition, PairHeat
+from pairs.models import PairCompetition, PairHeat
+from pairs.selectors import final_seat_holders
 from results.importers import (
     ImportFailed,
     ImportProblem,
@@ -236,31 +237,6 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
     return UploadOutcome(upload, warnings=upload.warnings)
 
 
-def final_seat_holders(competition: PairCompetition) -> dict[str, tuple]:
-    """The pairs holding a seat in the final (not vacated), by key "mid1-mid2": the players of
-    each FinalSeat's holder (a heat entry or a direct qualifier)."""
-    holders: dict[str, tuple] = {}
-    seats = (
-        FinalSeat.objects.filter(competition=competition)
-        .exclude(status=FinalSeat.Status.VACATED)
-        .select_related(
-            "entry__player1",
-            "entry__player2",
-            "direct_qualifier__player1",
-            "direct_qualifier__player2",
-        )
-    )
-    for seat in seats:
-        holder = seat.entry or seat.direct_qualifier
-        if holder is None:
-            continue
-        holders[pair_key(holder.player1.mid, holder.player2.mid)] = (
-            holder.player1,
-            holder.player2,
-        )
-    return holders
-
-
 def upload_pair_final(
     user, competition: PairCompetition, *, data: bytes, filename: str
 ) -> UploadOutcome:
@@ -278,7 +254,7 @@ def upload_pair_final(
 
     event = _parse(data, filename, "pairs")
     problems = list(validate_pairs(event))
-    holders = final_seat_holders(competition)
+    holders = {h.key: h.playing for h in final_seat_holders(competition)}
     key_of: dict[str, str] = {}  # pair number in the file -> key
     line_of: dict[str, int | None] = {}
     for pair in event.pairs:

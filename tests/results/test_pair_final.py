@@ -10,7 +10,11 @@ from unittest.mock import patch
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from pairs.models import DirectQualifier, FinalSeat, PairEntry
+from clubs import clock
+from pairs.models import FINAL_SESSION, DirectQualifier, FinalSeat, PairEntry
+from pairs.selectors import final_seat_holders
+from pairs.services.entries import notify_reserve
+from portal.services.fees import pair_final_fee_list
 from results.importers.writers import write_usebio_pairs
 from results.models import (
     PairFinalResult,
@@ -347,3 +351,61 @@ def test_r_pair_tie_2_plaques_shared_when_boards_won_are_equal(tk, run_on_commit
     assert [r["plaque_place"] for r in rows[:4]] == [1, 1, 3, None]
     assert [r["plaque_label"] for r in rows[:3]] == ["guld", "guld", "brons"]
     assert rows[0]["title"] and not rows[1]["title"]
+
+
+def test_a_final_reserve_plays_the_seat_in_the_upload_the_fee_list_and_the_sm_partner(
+    tk, run_on_commit
+):
+    """R-PAIR-RES-2: a final reserve notified to TK takes the replaced player's place. The one
+    answer to "who plays the final" (pairs.selectors.final_seat_holders) is what the final's
+    upload accepts, while the fee list still charges the pair that holds the seat."""
+    event = simulated_final()
+    comp = build_final(event)
+    seat_pair = next(p for p in event.pairs if p.number == "1")  # MIDs 900001 and 900002
+    regular, replaced = seat_pair.players
+    member(season=comp.season, mid="900099", first_name="Rut", last_name="Reserv")
+    entry = PairEntry.objects.get(heat__competition=comp, pair_number="1")
+    with clock.frozen("2017-04-01"):  # before the final's day
+        notify_reserve(
+            tk, entry, session=FINAL_SESSION, replaced_mid=replaced.mid, reserve_mid="900099"
+        )
+
+    # the file written by the scoring program has the reserve at the table
+    with_reserve = dataclasses.replace(
+        seat_pair, players=(regular, dataclasses.replace(replaced, mid="900099", name="Rut R"))
+    )
+    played = dataclasses.replace(
+        event, pairs=[with_reserve if p.number == "1" else p for p in event.pairs]
+    )
+    run_on_commit(tk, comp, data=write_usebio_pairs(played), filename="final.xml")
+    result = PairFinalResult.objects.get(competition=comp, player1__mid__in=["900001", "900099"])
+    assert {result.player1.mid, result.player2.mid} == {"900001", "900099"}
+    assert PairFinalResult.objects.filter(competition=comp).count() == N_PAIRS
+
+    # the fee list charges the seat's pair (12 pairs: 11 heat entries and the direct qualifier)
+    fees = pair_final_fee_list(comp)
+    labels = [row.payer for row in fees.rows]
+    assert len(labels) == N_PAIRS
+    assert any("Spelare 1" in label and "Spelare 2" in label for label in labels)
+    assert not any("Rut" in label for label in labels)
+
+    # the reserve plays the final with the regular player, the replaced player does not play
+    (holder,) = [h for h in final_seat_holders(comp) if h.holder == entry]
+    assert holder.partner_of("900099") == "900001"
+    assert holder.partner_of("900002") is None
+
+
+def test_the_pair_a_final_reserve_replaced_is_refused_by_the_final_upload(tk):
+    event = simulated_final()
+    comp = build_final(event)
+    entry = PairEntry.objects.get(heat__competition=comp, pair_number="1")
+    member(season=comp.season, mid="900099", first_name="Rut", last_name="Reserv")
+    with clock.frozen("2017-04-01"):
+        notify_reserve(
+            tk, entry, session=FINAL_SESSION, replaced_mid="900002", reserve_mid="900099"
+        )
+    before = counts()
+    with patch("results.services.uploads.request_recompute"), pytest.raises(UploadRejected) as exc:
+        upload_pair_final(tk, comp, data=write_usebio_pairs(event), filename="final.xml")
+    assert counts() == before
+    assert "900001, 900002" in str(exc.value) and "ingen plats i finalen" in str(exc.value)

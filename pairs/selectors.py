@@ -1,0 +1,84 @@
+"""Read side of DM Par: questions about stored pairs that several layers ask, answered once.
+
+``final_seat_holders`` is the one answer to "who holds a seat in the final, and who plays
+it": the entries side (R-PAIR-RES-4 partner), the final's upload, the final's fee list and
+the pages all use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from clubs.models import Player
+from pairs.models import (
+    FINAL_SESSION,
+    DirectQualifier,
+    FinalSeat,
+    PairCompetition,
+    PairEntry,
+    ReserveNotice,
+    pair_key,
+)
+
+
+@dataclass(frozen=True)
+class SeatHolder:
+    """A pair holding a seat in a pairs final.
+
+    ``registered`` is the pair that holds the seat (it pays the final fee); ``playing`` is the
+    pair that sits down at the final: the same, unless a final reserve has been notified
+    (R-PAIR-RES-1, a ``ReserveNotice`` for ``FINAL_SESSION``), which takes the replaced
+    player's place."""
+
+    seat: FinalSeat
+    holder: PairEntry | DirectQualifier
+    registered: tuple[Player, Player]
+    playing: tuple[Player, Player]
+
+    @property
+    def key(self) -> str:
+        """The playing pair's key ("mid1-mid2", sorted), as the final's result file has it."""
+        return pair_key(self.playing[0].mid, self.playing[1].mid)
+
+    def partner_of(self, mid: str) -> str | None:
+        """The MID ``mid`` plays the final with, or None when ``mid`` does not play it."""
+        mids = [p.mid for p in self.playing]
+        return next((m for m in mids if m != mid), None) if mid in mids else None
+
+
+def final_seat_holders(competition: PairCompetition) -> list[SeatHolder]:
+    """Every pair holding a seat (not vacated) in ``competition``'s final, in seat order, each
+    once; in three queries whatever the size of the final."""
+    final_notices = Prefetch(
+        "entry__reserve_notices",
+        queryset=ReserveNotice.objects.filter(session=FINAL_SESSION)
+        .select_related("replaced_player", "reserve")
+        .order_by("notified_at", "id"),
+        to_attr="final_notices",
+    )
+    seats = (
+        FinalSeat.objects.filter(competition=competition)
+        .exclude(status=FinalSeat.Status.VACATED)
+        .select_related(
+            "entry__player1",
+            "entry__player2",
+            "direct_qualifier__player1",
+            "direct_qualifier__player2",
+        )
+        .prefetch_related(final_notices)
+        .order_by("id")
+    )
+    out: list[SeatHolder] = []
+    seen: set[tuple[str, int]] = set()
+    for seat in seats:
+        holder = seat.entry or seat.direct_qualifier
+        if holder is None or (holder._meta.label_lower, holder.pk) in seen:
+            continue
+        seen.add((holder._meta.label_lower, holder.pk))
+        registered = (holder.player1, holder.player2)
+        swap = {n.replaced_player_id: n.reserve for n in getattr(seat.entry, "final_notices", [])}
+        playing = tuple(swap.get(p.pk, p) for p in registered)
+        out.append(SeatHolder(seat, holder, registered, playing))
+    return out
