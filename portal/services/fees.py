@@ -26,8 +26,9 @@ from django.db import models, transaction
 from django.utils.text import slugify
 
 from clubs import clock
-from clubs.models import Membership, Player, Representation, Season
+from clubs.models import Player, Season
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
+from clubs.selectors import player_infos_for
 from clubs.services.base import ServiceError, raise_on_errors, require
 from pairs.models import PairEntry
 from pairs.selectors import final_seat_holders
@@ -36,7 +37,7 @@ from teams.models import Lineup, Match, Team, WalkOver
 from ubf.rules import fees as fee_rules
 from ubf.rules.fees import FeeLine, kr
 from ubf.rules.people import PlayerInfo
-from ubf.rules.types import Gender, HeatType, Pin
+from ubf.rules.types import HeatType
 from ubf.rules.violations import Violation
 
 # FeeStatus.kind of each list.
@@ -74,47 +75,12 @@ HEADER = [
 
 
 def player_infos(season: Season, players: Iterable[Player]) -> dict[int, PlayerInfo]:
-    """Player id → :class:`PlayerInfo` for ``season``: representation district (R-TEAM-3,
-    R-PAIR-1), membership paid (R-GEN-2), birth year (juniors, R-TEAM-FEE-3), highest pin
-    (R-PAIR-FEE-2)."""
-    by_id = {p.pk: p for p in players}
-    reps = {
-        r.player_id: r
-        for r in Representation.objects.filter(season=season, player_id__in=by_id).select_related(
-            "club__district"
-        )
-    }
-    paid = {
-        m.player_id: m.paid_on
-        for m in Membership.objects.filter(season=season, player_id__in=by_id)
-    }
-    out = {}
-    for pk, p in by_id.items():
-        rep = reps.get(pk)
-        try:
-            gender = Gender(p.gender) if p.gender else None
-        except ValueError:
-            gender = None
-        try:
-            pin = Pin(int(p.max_pin))
-        except (TypeError, ValueError):
-            pin = Pin.NONE
-        out[pk] = PlayerInfo(
-            mid=p.mid,
-            name=p.full_name,
-            gender=gender,
-            birth_year=p.birth_year,
-            max_pin=pin,
-            district=rep.club.district.code if rep else None,
-            membership_paid=paid.get(pk) is not None,
-            club=rep.club.name if rep else "",
-        )
-    return out
-
-
-def player_info(season: Season, player: Player) -> PlayerInfo:
-    """One player's :class:`PlayerInfo` (see :func:`player_infos`)."""
-    return player_infos(season, [player])[player.pk]
+    """Player id → :class:`PlayerInfo` for ``season``, from the one adapter
+    (:func:`clubs.selectors.player_infos_for`), keyed by id because line-ups and rosters
+    here carry player ids."""
+    by_pk = {p.pk: p for p in players}
+    by_mid = player_infos_for(season, by_pk.values())
+    return {pk: by_mid[p.mid] for pk, p in by_pk.items()}
 
 
 # ---------------------------------------------------------------------------------------------

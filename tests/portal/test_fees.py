@@ -12,6 +12,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from clubs import clock
+from clubs.selectors import player_info
 from clubs.services.base import ServiceError
 from pairs.models import DirectQualifier, FinalSeat, PairEntry
 from portal.models import FeeStatus
@@ -442,8 +443,8 @@ def test_player_info_from_season_data():
     heat = TeamHeatFactory()
     season = heat.competition.season
     p = member(season=season, paid=False, birth_year=1995, max_pin=2, gender="M")
-    info = fees.player_info(season, p)
+    info = player_info(season, p)
     assert info.mid == p.mid and info.district == "UBF" and not info.membership_paid
     assert info.is_junior(season.rules()) and int(info.max_pin) == 2
-    nobody = fees.player_info(season, PlayerFactory())
+    nobody = player_info(season, PlayerFactory())
     assert nobody.district is None and not nobody.membership_paid
