@@ -20,7 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ubf.rules import vp  # noqa: E402
-from ubf.rules.allocation import allocate_seats, final_size_pairs, seeded_draw  # noqa: E402
+from ubf.rules.allocation import allocate_seats, final_size_pairs  # noqa: E402
+from ubf.rules.draw import seeded_draw  # noqa: E402
 from ubf.rules.replacement import clear_order_cache, replacement_order  # noqa: E402
 from ubf.rules.schedule import round_robin  # noqa: E402
 from ubf.rules.scoring import imps  # noqa: E402

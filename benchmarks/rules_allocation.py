@@ -18,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ubf.rules.allocation import allocate_seats, final_size_pairs, seeded_draw  # noqa: E402
+from ubf.rules.allocation import allocate_seats, final_size_pairs  # noqa: E402
+from ubf.rules.draw import seeded_draw  # noqa: E402
 from ubf.rules.replacement import (  # noqa: E402
     Offer,
     Withdrawal,

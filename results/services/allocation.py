@@ -18,6 +18,7 @@ from results.models import AllocationRun, Lot
 from results.services.lots import lot_precedence, use_precedence
 from ubf.rules import allocation as alloc_rules
 from ubf.rules import replacement
+from ubf.rules.draw import seeded_draw
 
 
 @dataclass
@@ -73,7 +74,7 @@ def allocate_final(
                 if len(winners) == k:
                     return winners
         seed = _seed(kind, season.name, competition.pk, *sorted(candidates), k)
-        return alloc_rules.seeded_draw(seed)(candidates, k)
+        return seeded_draw(seed)(candidates, k)
 
     allocation = alloc_rules.allocate_seats(seats, counts, precedence=precedence, draw=draw)
 

@@ -13,8 +13,8 @@ from ubf.rules.allocation import (
     final_size_teams,
     fmt_fraction,
     seat_holders,
-    seeded_draw,
 )
+from ubf.rules.draw import seeded_draw
 from ubf.rules.season import DEFAULT_RULES, SeasonRules
 
 

@@ -15,18 +15,15 @@ Every result carries a person-readable explanation: each line is a mapping with 
 
 from __future__ import annotations
 
-import random
-import secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from .draw import Draw, fresh_seed, seeded_draw
 from .season import DEFAULT_RULES, SeasonRules
 from .violations import Violation
-
-Draw = Callable[[list[str], int], Sequence[str]]
 
 __all__ = [
     "Allocation",
@@ -37,9 +34,7 @@ __all__ = [
     "fmt_fraction",
     "final_size_pairs",
     "final_size_teams",
-    "random_draw",
     "seat_holders",
-    "seeded_draw",
 ]
 
 
@@ -73,28 +68,6 @@ def final_size_teams(qualifying_teams: int, *, rules: SeasonRules = DEFAULT_RULE
     """R-TEAM-ADV-1: the team final's size: 8 teams; 10 from 20 qualifying teams
     (``rules.team_final_sizes``)."""
     return _size_from_table(qualifying_teams, rules.team_final_sizes)
-
-
-# --------------------------------------------------------------------------------------------
-# Draws (R-ALLOC-5: drawn by the system with a recorded seed, or entered by TK)
-# --------------------------------------------------------------------------------------------
-
-
-def seeded_draw(seed: int) -> Draw:
-    """R-ALLOC-5: a reproducible fair draw: the same seed and candidates give the same winners.
-
-    Candidates are sorted first, so the result does not depend on the order they are given in.
-    """
-
-    def draw(candidates: list[str], k: int) -> list[str]:
-        return random.Random(seed).sample(sorted(candidates, key=str), k)
-
-    return draw
-
-
-def random_draw(candidates: list[str], k: int) -> list[str]:
-    """R-ALLOC-5: a fair random draw with a fresh seed (use :func:`seeded_draw` to record one)."""
-    return seeded_draw(secrets.randbits(64))(candidates, k)
 
 
 # --------------------------------------------------------------------------------------------
@@ -428,7 +401,7 @@ def _lot(
     if still > 0:
         candidates = [v for v in members if v not in holders]
         if draw is None:
-            seed = secrets.randbits(64)
+            seed = fresh_seed()
             picked = seeded_draw(seed)(candidates, still)
         else:
             picked = list(draw(list(candidates), still))

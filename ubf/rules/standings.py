@@ -27,20 +27,21 @@ Arithmetic is exact (``Fraction``): a ranking does not depend on the order of th
 calls ``draw(candidates, k)``, which returns the k candidates that go first; it is called with
 k = 1 once per place to fill, with the candidates in sorted order of their keys (or of their
 ``repr`` when keys do not compare), so a deterministic ``draw`` gives a deterministic ranking.
-The default is a fair draw with :class:`random.Random` (seeded with ``seed`` when given).
+The default is :func:`ubf.rules.draw.random_draw` (seeded with ``seed`` when given).
 """
 
 from __future__ import annotations
 
 import decimal
 import math
-import random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Rational
 from typing import Any
+
+from ubf.rules.draw import Draw, random_draw
 
 __all__ = [
     "PAIR_CRITERIA",
@@ -53,7 +54,6 @@ __all__ = [
     "rank_teams",
 ]
 
-Draw = Callable[[list, int], Sequence]
 
 TEAM_CRITERIA: tuple[str, ...] = (
     "vp",
@@ -168,20 +168,6 @@ def _sorted(keys: Iterable[Hashable]) -> list:
 
 def _names(keys: Iterable[Hashable]) -> str:
     return ", ".join(str(k) for k in _sorted(keys))
-
-
-def random_draw(seed: Any = None) -> Draw:
-    """A fair lot: ``draw(candidates, k)`` picks k of the candidates uniformly at random.
-
-    Seeded with ``seed`` (reproducible, so the seed can be recorded with the lot) or from the
-    operating system when None.
-    """
-    rng = random.Random(seed)
-
-    def draw(candidates: list, k: int) -> list:
-        return rng.sample(list(candidates), k)
-
-    return draw
 
 
 # --------------------------------------------------------------------------------------------
