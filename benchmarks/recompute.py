@@ -189,7 +189,7 @@ def build_season(rng: random.Random, pair_heats: int):
                 name=f"Kval {i + 1:03d}",
                 heat_type="silver",
                 venue="Klubblokalen",
-                session1_date=date(2090, 10, 1) + timedelta(days=i % 150),
+                first_date=date(2090, 10, 1) + timedelta(days=i % 150),
                 table_fee=Decimal(50),
                 status=HeatStatus.APPROVED,
             )
@@ -333,7 +333,7 @@ def pair_file(heat: PairHeat, index: int, *, boards=PAIR_BOARDS, seed_extra="") 
         seed=f"bench/{heat.name}{seed_extra}",
         movement="mitchell" if index % 3 else "howell",
         title=heat.name,
-        date=heat.session1_date,
+        date=heat.first_date,
     )
     if index % 2 == 0:
         return write_pbn_pairs(event).encode("latin-1"), f"kval{index}.pbn"

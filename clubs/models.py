@@ -331,6 +331,88 @@ class ClubOfficial(models.Model):
         return f"{self.user} – {self.club} ({self.get_role_display()})"
 
 
+class Competition(models.Model):
+    """One championship of a season: a DM Par discipline (Open, Mixed, Veteran, Dam) or DM Lag.
+
+    The parent of ``pairs.PairCompetition`` and ``teams.TeamCompetition`` (multi-table
+    inheritance, same primary key): what every competition shares, so that uploads, standings,
+    the allocation of final places, lots and the recompute status have one foreign key to a
+    competition whatever its discipline."""
+
+    class Discipline(models.TextChoices):
+        OPEN = "open", _("Open")
+        MIXED = "mixed", _("Mixed")
+        VETERAN = "veteran", _("Veteran")
+        DAM = "dam", _("Dam")
+        TEAMS = "teams", _("Lag")
+
+    class Kind(models.TextChoices):
+        PAIRS = "pairs", _("par")
+        TEAMS = "teams", _("lag")
+
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, related_name="competitions", verbose_name=_("säsong")
+    )
+    discipline = models.CharField(_("disciplin"), max_length=10, choices=Discipline.choices)
+
+    class Meta:
+        verbose_name = _("tävling")
+        verbose_name_plural = _("tävlingar")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "discipline"], name="one_competition_per_discipline"
+            )
+        ]
+
+    def __str__(self) -> str:
+        if self.discipline == self.Discipline.TEAMS:
+            return f"DM Lag {self.season}"
+        return f"DM Par {self.get_discipline_display()} {self.season}"
+
+    @property
+    def kind(self) -> str:
+        """``"teams"`` for DM Lag, ``"pairs"`` for a DM Par discipline."""
+        return self.Kind.TEAMS if self.discipline == self.Discipline.TEAMS else self.Kind.PAIRS
+
+
+class Heat(models.Model):
+    """A qualifier heat, pairs or teams: the parent of ``pairs.PairHeat`` and
+    ``teams.TeamHeat`` (multi-table inheritance, same primary key). Its status with TK
+    (R-PAIR-KVAL-1, R-TEAM-REG-1) and its dates are named alike for both: a pair heat's two
+    sessions are its first and last date (``last_date`` empty for one session), a team heat
+    is played from its first to its last day."""
+
+    class Kind(models.TextChoices):
+        PAIRS = "pairs", _("par")
+        TEAMS = "teams", _("lag")
+
+    kind = models.CharField(_("slag"), max_length=5, choices=Kind.choices, editable=False)
+    name = models.CharField(_("namn"), max_length=120)
+    venue = models.CharField(_("spelplats"), max_length=120, blank=True)
+    first_date = models.DateField(_("första speldag"))
+    last_date = models.DateField(_("sista speldag"), null=True, blank=True)
+    invitation_file = models.FileField(_("inbjudan (fil)"), upload_to="invitations/%Y/", blank=True)
+    invitation_url = models.URLField(_("inbjudan (länk)"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=HeatStatus.choices, default=HeatStatus.APPLIED
+    )
+    registered_on = models.DateField(_("anmält till TK"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("kvalheat")
+        verbose_name_plural = _("kvalheat")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(last_date__isnull=True)
+                | models.Q(last_date__gte=models.F("first_date")),
+                name="heat_dates_ordered",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.first_date:%Y-%m-%d})"
+
+
 class Decided(models.Model):
     """Fields shared by every record of a TK decision: status, decider, when, why (R-GEN-3)."""
 

@@ -12,24 +12,14 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-#: Sent with ``team_competition_id``, ``pair_competition_id`` (one of them set) and
+#: Sent with ``competition_id`` (a :class:`clubs.models.Competition`, pairs or teams) and
 #: ``heat_ids`` (the heats whose results changed; ``None`` for everything).
 recompute_requested = Signal()
 
 
-def request_recompute(
-    *,
-    team_competition_id: int | None = None,
-    pair_competition_id: int | None = None,
-    heat_ids: list | None = None,
-) -> None:
+def request_recompute(competition_id: int, *, heat_ids: list | None = None) -> None:
     """Ask for the competition to be recomputed once the current transaction commits.
 
     ``heat_ids`` narrows the work to the heats whose results changed (``"final"`` for the team
     final); without it everything is recomputed."""
-    recompute_requested.send(
-        sender=None,
-        team_competition_id=team_competition_id,
-        pair_competition_id=pair_competition_id,
-        heat_ids=heat_ids,
-    )
+    recompute_requested.send(sender=None, competition_id=competition_id, heat_ids=heat_ids)

@@ -36,7 +36,7 @@ PLAYER_SEARCH = [
 
 class PairHeatInline(admin.TabularInline):
     model = PairHeat
-    fields = ["name", "heat_type", "session1_date", "session2_date", "status"]
+    fields = ["name", "heat_type", "first_date", "last_date", "status"]
     extra = 0
     show_change_link = True
 
@@ -53,6 +53,11 @@ class PairCompetitionAdmin(SimpleHistoryAdmin):
     ]
     list_filter = ["season", "discipline", "is_direct_final"]
     inlines = [PairHeatInline]
+
+    def formfield_for_choice_field(self, db_field, request, **kwargs):
+        if db_field.name == "discipline":  # the four DM Par disciplines, not DM Lag
+            kwargs["choices"] = PairCompetition.DISCIPLINE_CHOICES
+        return super().formfield_for_choice_field(db_field, request, **kwargs)
 
 
 class PairEntryInline(admin.TabularInline):
@@ -71,8 +76,8 @@ class PairHeatAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
         "name",
         "competition",
         "heat_type",
-        "session1_date",
-        "session2_date",
+        "first_date",
+        "last_date",
         "invitation_sent_on",
         "invitation_flag",
         "status",

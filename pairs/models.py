@@ -9,12 +9,13 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Club, HeatChangeRequest, HeatStatus, Player, Season
+from clubs.models import Club, Competition, Heat, HeatChangeRequest, Player, Season
 from ubf.rules.types import Discipline, HeatType
 
 
-class PairCompetition(models.Model):
-    """One discipline's DM Par in a season (R-PAIR-CAL-1 dates are data here)."""
+class PairCompetition(Competition):
+    """One discipline's DM Par in a season (R-PAIR-CAL-1 dates are data here); ``season`` and
+    ``discipline`` are the parent :class:`clubs.models.Competition`'s."""
 
     DISCIPLINE_CHOICES = [
         (Discipline.OPEN.value, _("Open")),
@@ -23,10 +24,6 @@ class PairCompetition(models.Model):
         (Discipline.DAM.value, _("Dam")),
     ]
 
-    season = models.ForeignKey(
-        Season, on_delete=models.PROTECT, related_name="pair_competitions", verbose_name=_("säsong")
-    )
-    discipline = models.CharField(_("disciplin"), max_length=10, choices=DISCIPLINE_CHOICES)
     qualifying_start = models.DateField(_("kvalperiod från"), null=True, blank=True)
     qualifying_end = models.DateField(_("kvalperiod till"), null=True, blank=True)
     heat_registration_deadline = models.DateField(
@@ -47,9 +44,6 @@ class PairCompetition(models.Model):
         verbose_name_plural = _("partävlingar")
         ordering = ["season", "final_date"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["season", "discipline"], name="one_pair_competition_per_discipline"
-            ),
             models.CheckConstraint(
                 condition=Q(qualifying_start__isnull=True)
                 | Q(qualifying_end__isnull=True)
@@ -58,52 +52,41 @@ class PairCompetition(models.Model):
             ),
         ]
 
-    def __str__(self) -> str:
-        return f"DM Par {self.get_discipline_display()} {self.season}"
+    def save(self, *args, **kwargs):
+        if self.discipline not in {value for value, _label in self.DISCIPLINE_CHOICES}:
+            raise ValueError(f"Not a DM Par discipline: {self.discipline!r}")
+        super().save(*args, **kwargs)
 
 
-class PairHeat(models.Model):
-    """A qualifier heat (kvalheat) arranged by one or more clubs (R-PAIR-KVAL-1..6)."""
+class PairHeat(Heat):
+    """A qualifier heat (kvalheat) arranged by one or more clubs (R-PAIR-KVAL-1..6). Its one or
+    two sessions are the parent :class:`clubs.models.Heat`'s ``first_date`` and ``last_date``
+    (empty for one session), as are its name, venue, invitation and status."""
 
     competition = models.ForeignKey(
         PairCompetition, on_delete=models.CASCADE, related_name="heats", verbose_name=_("tävling")
     )
     clubs = models.ManyToManyField(Club, related_name="pair_heats", verbose_name=_("arrangörer"))
-    name = models.CharField(_("namn"), max_length=120)
     heat_type = models.CharField(
         _("typ"),
         max_length=6,
         choices=[(HeatType.SILVER.value, _("silverkval")), (HeatType.BRONZE.value, _("bronskval"))],
     )
-    venue = models.CharField(_("spelplats"), max_length=120, blank=True)
-    session1_date = models.DateField(_("speltillfälle 1"))
-    session2_date = models.DateField(_("speltillfälle 2"), null=True, blank=True)
-    invitation_file = models.FileField(_("inbjudan (fil)"), upload_to="invitations/%Y/", blank=True)
-    invitation_url = models.URLField(_("inbjudan (länk)"), blank=True)
     invitation_sent_on = models.DateField(_("inbjudan skickad"), null=True, blank=True)
     requires_preregistration = models.BooleanField(_("föranmälan krävs"), default=False)
     last_registration_day = models.DateField(_("sista anmälningsdag"), null=True, blank=True)
     pair_limit = models.PositiveSmallIntegerField(_("högst antal par"), null=True, blank=True)
     table_fee = models.DecimalField(_("bordsavgift per spelare"), max_digits=7, decimal_places=2)
-    status = models.CharField(
-        _("status"), max_length=10, choices=HeatStatus.choices, default=HeatStatus.APPLIED
-    )
-    registered_on = models.DateField(_("anmält till TK"), null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("parkval (heat)")
         verbose_name_plural = _("parkval (heat)")
-        ordering = ["competition", "session1_date"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(session2_date__isnull=True) | Q(session2_date__gt=F("session1_date")),
-                name="pair_heat_sessions_ordered",
-            )
-        ]
+        ordering = ["competition", "first_date"]
 
-    def __str__(self) -> str:
-        return f"{self.name} ({self.session1_date:%Y-%m-%d})"
+    def save(self, *args, **kwargs):
+        self.kind = Heat.Kind.PAIRS
+        super().save(*args, **kwargs)
 
 
 class PairEntry(models.Model):

@@ -51,8 +51,8 @@ class PairHeatForm(forms.Form):
         help_text=_("Silverkval: alla par deltar i DM-kvalet. Bronskval: paren väljer."),
     )
     venue = forms.CharField(label=_("Spelplats"), max_length=120, required=False)
-    session1_date = _date(_("Speltillfälle 1"))
-    session2_date = _date(_("Speltillfälle 2"), required=False)
+    first_date = _date(_("Speltillfälle 1"))
+    last_date = _date(_("Speltillfälle 2"), required=False)
     table_fee = forms.DecimalField(
         label=_("Bordsavgift per spelare (kr)"), max_digits=7, decimal_places=2
     )

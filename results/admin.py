@@ -19,8 +19,8 @@ class ResultUploadAdmin(SimpleHistoryAdmin):
     list_display = [
         "original_name",
         "format",
-        "pair_heat",
-        "team_heat",
+        "competition",
+        "heat",
         "round",
         "status",
         "uploaded_by",
@@ -42,9 +42,8 @@ class PairResultAdmin(admin.ModelAdmin):
 class StandingSnapshotAdmin(admin.ModelAdmin):
     list_display = [
         "scope",
-        "pair_heat",
-        "team_heat",
-        "team_competition",
+        "competition",
+        "heat",
         "provisional",
         "computed_at",
     ]
@@ -54,8 +53,7 @@ class StandingSnapshotAdmin(admin.ModelAdmin):
 @admin.register(AllocationRun)
 class AllocationRunAdmin(admin.ModelAdmin):
     list_display = [
-        "pair_competition",
-        "team_competition",
+        "competition",
         "final_size",
         "seats",
         "provisional",
@@ -86,8 +84,7 @@ class LotAdmin(DecisionLogMixin, SimpleHistoryAdmin):
     ADD_FIELDS = [
         "kind",
         "season",
-        "pair_competition",
-        "team_competition",
+        "competition",
         "among",
         "winners",
         "seats",
@@ -121,7 +118,7 @@ class LotAdmin(DecisionLogMixin, SimpleHistoryAdmin):
                     for v in manual_lot_problems(
                         kind=data["kind"],
                         season=data["season"],
-                        competition=data.get("pair_competition") or data.get("team_competition"),
+                        competition=data.get("competition"),
                         among=data.get("among") or [],
                         winners=data.get("winners") or [],
                         seats=data.get("seats") or 0,
@@ -140,7 +137,7 @@ class LotAdmin(DecisionLogMixin, SimpleHistoryAdmin):
             request.user,
             kind=obj.kind,
             season=obj.season,
-            competition=obj.pair_competition or obj.team_competition,
+            competition=obj.competition,
             among=obj.among,
             winners=obj.winners,
             seats=obj.seats,

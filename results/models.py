@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Player, Season
+from clubs.models import Competition, Heat, Player, Season
 from pairs.models import PairCompetition, PairEntry, PairHeat, pair_key
-from teams.models import TeamCompetition, TeamHeat
 
 
 class ResultUpload(models.Model):
@@ -28,27 +26,17 @@ class ResultUpload(models.Model):
         REJECTED = "rejected", _("avvisad")
         SUPERSEDED = "superseded", _("ersatt")
 
-    pair_heat = models.ForeignKey(
-        PairHeat, on_delete=models.CASCADE, null=True, blank=True, related_name="uploads"
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="uploads", verbose_name=_("tävling")
     )
-    team_heat = models.ForeignKey(
-        TeamHeat, on_delete=models.CASCADE, null=True, blank=True, related_name="uploads"
-    )
-    team_competition = models.ForeignKey(
-        TeamCompetition,
+    heat = models.ForeignKey(
+        Heat,
         on_delete=models.CASCADE,
         null=True,
         blank=True,
-        related_name="final_uploads",
-        help_text=_("för DM-finalen"),
-    )
-    pair_competition = models.ForeignKey(
-        PairCompetition,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="final_uploads",
-        help_text=_("för DM-parfinalen"),
+        related_name="uploads",
+        verbose_name=_("kvalheat"),
+        help_text=_("tomt för finalen"),
     )
     round = models.PositiveSmallIntegerField(_("rond"), null=True, blank=True)
     file = models.FileField(_("fil"), upload_to="results/%Y/%m/")
@@ -77,37 +65,6 @@ class ResultUpload(models.Model):
         verbose_name = _("resultatfil")
         verbose_name_plural = _("resultatfiler")
         ordering = ["-uploaded_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=(
-                    Q(
-                        pair_heat__isnull=False,
-                        team_heat__isnull=True,
-                        team_competition__isnull=True,
-                        pair_competition__isnull=True,
-                    )
-                    | Q(
-                        pair_heat__isnull=True,
-                        team_heat__isnull=False,
-                        team_competition__isnull=True,
-                        pair_competition__isnull=True,
-                    )
-                    | Q(
-                        pair_heat__isnull=True,
-                        team_heat__isnull=True,
-                        team_competition__isnull=False,
-                        pair_competition__isnull=True,
-                    )
-                    | Q(
-                        pair_heat__isnull=True,
-                        team_heat__isnull=True,
-                        team_competition__isnull=True,
-                        pair_competition__isnull=False,
-                    )
-                ),
-                name="upload_has_exactly_one_target",
-            )
-        ]
 
     def __str__(self) -> str:
         return f"{self.original_name} ({self.get_status_display()})"
@@ -215,13 +172,11 @@ class StandingSnapshot(models.Model):
         PAIR_FINAL = "pair_final", _("parfinal")
 
     scope = models.CharField(_("omfattning"), max_length=12, choices=Scope.choices)
-    pair_heat = models.ForeignKey(PairHeat, on_delete=models.CASCADE, null=True, blank=True)
-    team_heat = models.ForeignKey(TeamHeat, on_delete=models.CASCADE, null=True, blank=True)
-    team_competition = models.ForeignKey(
-        TeamCompetition, on_delete=models.CASCADE, null=True, blank=True
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="+", verbose_name=_("tävling")
     )
-    pair_competition = models.ForeignKey(
-        PairCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    heat = models.ForeignKey(
+        Heat, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     computed_at = models.DateTimeField(_("beräknad"), auto_now=True)
     provisional = models.BooleanField(_("preliminär"), default=True)
@@ -233,7 +188,7 @@ class StandingSnapshot(models.Model):
         verbose_name_plural = _("ställningar")
         constraints = [
             models.UniqueConstraint(
-                fields=["scope", "pair_heat", "team_heat", "team_competition", "pair_competition"],
+                fields=["scope", "competition", "heat"],
                 name="one_snapshot_per_scope",
                 nulls_distinct=False,
             )
@@ -243,11 +198,8 @@ class StandingSnapshot(models.Model):
 class AllocationRun(models.Model):
     """The allocation of final places over the venues (R-ALLOC-*, R-TEAM-ADV-1), explained."""
 
-    pair_competition = models.ForeignKey(
-        PairCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    team_competition = models.ForeignKey(
-        TeamCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    competition = models.OneToOneField(
+        Competition, on_delete=models.CASCADE, related_name="+", verbose_name=_("tävling")
     )
     computed_at = models.DateTimeField(_("beräknad"), auto_now=True)
     provisional = models.BooleanField(_("preliminär"), default=True)
@@ -259,13 +211,6 @@ class AllocationRun(models.Model):
     class Meta:
         verbose_name = _("platsfördelning")
         verbose_name_plural = _("platsfördelningar")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["pair_competition", "team_competition"],
-                name="one_allocation_per_competition",
-                nulls_distinct=False,
-            )
-        ]
 
 
 class Lot(models.Model):
@@ -278,11 +223,13 @@ class Lot(models.Model):
 
     kind = models.CharField(_("slag"), max_length=5, choices=Kind.choices)
     season = models.ForeignKey(Season, on_delete=models.PROTECT, verbose_name=_("säsong"))
-    pair_competition = models.ForeignKey(
-        PairCompetition, on_delete=models.CASCADE, null=True, blank=True
-    )
-    team_competition = models.ForeignKey(
-        TeamCompetition, on_delete=models.CASCADE, null=True, blank=True
+    competition = models.ForeignKey(
+        Competition,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("tävling"),
     )
     # Venue keys are the arranging clubs' ids, sorted and joined ("12" or "12+15"), so that a
     # venue can be recognised in a later season; labels are kept for display.
@@ -318,11 +265,8 @@ class RecomputeStatus(models.Model):
     """When a competition's recompute was last asked for, started and finished: pages show
     "last computed" and whether a recompute is pending."""
 
-    pair_competition = models.OneToOneField(
-        PairCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    team_competition = models.OneToOneField(
-        TeamCompetition, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    competition = models.OneToOneField(
+        Competition, on_delete=models.CASCADE, related_name="+", verbose_name=_("tävling")
     )
     requested_at = models.DateTimeField(_("begärd"), null=True, blank=True)
     started_at = models.DateTimeField(_("startad"), null=True, blank=True)

@@ -12,8 +12,7 @@ from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 from django.db import InterfaceError, OperationalError
 
-from results.services.recompute import recompute_pair_competition as _recompute_pairs
-from results.services.recompute import recompute_team_competition as _recompute_teams
+from results.services.recompute import recompute_competition as _recompute
 
 
 class RecomputeTask(DjangoTask):
@@ -24,11 +23,8 @@ class RecomputeTask(DjangoTask):
     max_retries = 3
 
 
-@shared_task(base=RecomputeTask, name="results.tasks.recompute_team_competition")
-def recompute_team_competition(team_competition_id: int, heat_ids: list | None = None) -> None:
-    _recompute_teams(team_competition_id, heat_ids)
-
-
-@shared_task(base=RecomputeTask, name="results.tasks.recompute_pair_competition")
-def recompute_pair_competition(pair_competition_id: int, heat_ids: list | None = None) -> None:
-    _recompute_pairs(pair_competition_id, heat_ids)
+@shared_task(base=RecomputeTask, name="results.tasks.recompute_competition")
+def recompute_competition(competition_id: int, heat_ids: list | None = None) -> None:
+    """Recompute a competition, pairs or teams (``heat_ids``: the heats whose results changed,
+    ``None`` for everything)."""
+    _recompute(competition_id, heat_ids)

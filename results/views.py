@@ -61,7 +61,7 @@ def upload_pair_heat_view(request, heat_id: int):
     return _handle(
         request,
         target_label=f"{heat.competition} – {heat.name}",
-        history=ResultUpload.objects.filter(pair_heat=heat).select_related("uploaded_by")[:10],
+        history=ResultUpload.objects.filter(heat=heat).select_related("uploaded_by")[:10],
         allowed=can_manage_pair_heat(request.user, heat),
         do_upload=lambda data, name, _round: upload_pair_heat(
             request.user, heat, data=data, filename=name
@@ -76,7 +76,7 @@ def upload_team_heat_view(request, heat_id: int):
     return _handle(
         request,
         target_label=f"{heat.competition} – {heat.name}",
-        history=ResultUpload.objects.filter(team_heat=heat).select_related("uploaded_by")[:10],
+        history=ResultUpload.objects.filter(heat=heat).select_related("uploaded_by")[:10],
         allowed=can_manage_team_heat(request.user, heat),
         do_upload=lambda data, name, rnd: upload_team_results(
             request.user, heat=heat, data=data, filename=name, round=rnd
@@ -91,7 +91,7 @@ def upload_team_final_view(request, competition_id: int):
     return _handle(
         request,
         target_label=f"{competition} – {_('Final')}",
-        history=ResultUpload.objects.filter(team_competition=competition).select_related(
+        history=ResultUpload.objects.filter(competition=competition, heat=None).select_related(
             "uploaded_by"
         )[:10],
         allowed=is_tk(request.user),
@@ -111,7 +111,7 @@ def upload_pair_final_view(request, competition_id: int):
     return _handle(
         request,
         target_label=f"{competition} – {_('Final')}",
-        history=ResultUpload.objects.filter(pair_competition=competition).select_related(
+        history=ResultUpload.objects.filter(competition=competition, heat=None).select_related(
             "uploaded_by"
         )[:10],
         allowed=is_tk(request.user),

@@ -55,6 +55,7 @@ class TeamHeatInline(admin.TabularInline):
 @admin.register(TeamCompetition)
 class TeamCompetitionAdmin(SimpleHistoryAdmin):
     list_display = ["__str__", "qualifying_start", "qualifying_end", "final_day1", "final_venue"]
+    exclude = ["discipline"]  # always "teams"
     inlines = [TeamHeatInline]
 
 

@@ -9,15 +9,13 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Club, Decided, HeatChangeRequest, HeatStatus, Player, Season
+from clubs.models import Club, Competition, Decided, Heat, HeatChangeRequest, Player, Season
 
 
-class TeamCompetition(models.Model):
-    """DM Lag of a season: qualifying period, heat registration deadline, final days."""
+class TeamCompetition(Competition):
+    """DM Lag of a season: qualifying period, heat registration deadline, final days. One per
+    season: the parent :class:`clubs.models.Competition`'s ``discipline`` is always "teams"."""
 
-    season = models.OneToOneField(
-        Season, on_delete=models.PROTECT, related_name="team_competition", verbose_name=_("säsong")
-    )
     qualifying_start = models.DateField(_("kvalperiod från"))
     qualifying_end = models.DateField(_("kvalperiod till"))
     heat_registration_deadline = models.DateField(_("sista dag att anmäla kvalheat"))
@@ -43,12 +41,14 @@ class TeamCompetition(models.Model):
             ),
         ]
 
-    def __str__(self) -> str:
-        return f"DM Lag {self.season}"
+    def save(self, *args, **kwargs):
+        self.discipline = Competition.Discipline.TEAMS
+        super().save(*args, **kwargs)
 
 
-class TeamHeat(models.Model):
-    """A team qualifier heat (R-TEAM-KVAL-1..6, R-TEAM-REG-1)."""
+class TeamHeat(Heat):
+    """A team qualifier heat (R-TEAM-KVAL-1..6, R-TEAM-REG-1), played from the parent
+    :class:`clubs.models.Heat`'s ``first_date`` to its ``last_date`` (never empty here)."""
 
     competition = models.ForeignKey(
         TeamCompetition, on_delete=models.CASCADE, related_name="heats", verbose_name=_("tävling")
@@ -56,8 +56,6 @@ class TeamHeat(models.Model):
     clubs = models.ManyToManyField(
         Club, through="TeamHeatOrganiser", related_name="team_heats", verbose_name=_("arrangörer")
     )
-    name = models.CharField(_("namn"), max_length=120)
-    venue = models.CharField(_("spelplats"), max_length=120)
     responsible_name = models.CharField(_("heatansvarig"), max_length=120)
     responsible_email = models.EmailField(_("heatansvarigs e-post"))
     responsible_phone = models.CharField(_("heatansvarigs telefon"), max_length=30, blank=True)
@@ -71,19 +69,11 @@ class TeamHeat(models.Model):
     )
     boards_per_match = models.PositiveSmallIntegerField(_("brickor per match"))
     dealt_at_table = models.BooleanField(_("givarna ges vid bordet"), default=False)
-    first_date = models.DateField(_("första speldag"))
-    last_date = models.DateField(_("sista speldag"))
     entries_close = models.DateField(_("sista anmälningsdag för lag"), null=True, blank=True)
     start_fee = models.DecimalField(_("startavgift"), max_digits=7, decimal_places=2)
     table_fee_per_match = models.DecimalField(
         _("bordsavgift per match"), max_digits=7, decimal_places=2, default=0
     )
-    invitation_file = models.FileField(_("inbjudan (fil)"), upload_to="invitations/%Y/", blank=True)
-    invitation_url = models.URLField(_("inbjudan (länk)"), blank=True)
-    status = models.CharField(
-        _("status"), max_length=10, choices=HeatStatus.choices, default=HeatStatus.APPLIED
-    )
-    registered_on = models.DateField(_("anmält till TK"), null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -92,12 +82,15 @@ class TeamHeat(models.Model):
         ordering = ["competition", "first_date", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(first_date__lte=F("last_date")), name="team_heat_dates_ordered"
-            ),
-            models.CheckConstraint(
                 condition=Q(boards_per_match__gte=1), name="team_heat_boards_positive"
             ),
         ]
+
+    def save(self, *args, **kwargs):
+        self.kind = Heat.Kind.TEAMS
+        if self.last_date is None:
+            self.last_date = self.first_date  # a one-day team heat ends on its first day
+        super().save(*args, **kwargs)
 
     def __str__(self) -> str:
         return self.name

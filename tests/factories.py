@@ -112,7 +112,7 @@ class PairHeatFactory(factory.django.DjangoModelFactory):
     competition = factory.SubFactory(PairCompetitionFactory)
     name = factory.Sequence(lambda n: f"Kval {n}")
     heat_type = "silver"
-    session1_date = date(2017, 2, 10)
+    first_date = date(2017, 2, 10)
     table_fee = Decimal("50")
     status = "approved"
 

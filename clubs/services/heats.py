@@ -176,14 +176,10 @@ class HeatKind:
     #: "pairs" or "teams": the prefix of the recorded actions ("pairs.heat.moved", ...).
     app: str
     model: type
-    #: The heat's first and second date fields (session 1 and 2; first and last day).
-    date_fields: tuple[str, str]
     #: True where the second date is never empty (a one-day team heat ends on its first day).
     second_date_required: bool
     #: The concrete ``HeatChangeRequest`` model for a heat of this kind.
     change_model: type
-    #: The ``request_recompute`` keyword for the heat's competition.
-    recompute_key: str
     #: The clause TK's approval applies (recorded with the decision).
     approval_clause: str
     #: Who may move or cancel the heat (and ask TK to): ``can_manage(user, heat)``.
@@ -198,23 +194,20 @@ class HeatKind:
     decision_figures: Callable
 
     def dates(self, heat) -> tuple[date, date | None]:
-        first, second = self.date_fields
-        return getattr(heat, first), getattr(heat, second)
+        return heat.first_date, heat.last_date
 
     def set_dates(self, heat, first: date, second: date | None) -> None:
-        """Move the heat to ``first``/``second`` and save the two fields."""
+        """Move the heat to ``first``/``second`` and save the two dates."""
         if second is None and self.second_date_required:
             second = first
-        first_field, second_field = self.date_fields
-        setattr(heat, first_field, first)
-        setattr(heat, second_field, second)
-        heat.save(update_fields=list(self.date_fields))
+        heat.first_date, heat.last_date = first, second
+        heat.save(update_fields=["first_date", "last_date"])
 
     def require_manage(self, user, heat) -> None:
         require(self.can_manage(user, heat), *self.manage_denied)
 
     def recompute(self, competition_id: int) -> None:
-        request_recompute(**{self.recompute_key: competition_id})
+        request_recompute(competition_id)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,8 +384,7 @@ def decide_direct_final_for(
             competition.qualifying_end and today > competition.qualifying_end
         ),
     )
-    key = "team_competition_id" if teams else "pair_competition_id"
-    request_recompute(**{key: competition.pk})
+    request_recompute(competition.pk)
     return competition
 
 

@@ -88,7 +88,7 @@ def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
         holder=str(holder),
         by_tk=is_tk(user),
     )
-    request_recompute(pair_competition_id=seat.competition_id)
+    request_recompute(seat.competition_id)
     return seat
 
 
@@ -152,7 +152,7 @@ def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetim
         offered_at=offer.offered_at,
         answered_at=when,
     )
-    request_recompute(pair_competition_id=offer.seat.competition_id)
+    request_recompute(offer.seat.competition_id)
     return offer
 
 
@@ -221,5 +221,5 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
         seat=seat.pk,
         entry=str(entry),
     )
-    request_recompute(pair_competition_id=seat.competition_id)
+    request_recompute(seat.competition_id)
     return offer

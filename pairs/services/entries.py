@@ -24,7 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from clubs import clock
-from clubs.models import Player
+from clubs.models import HeatStatus, Player
 from clubs.permissions import can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
 from clubs.selectors import lookup_players, normalise_mid, player_infos
@@ -40,7 +40,6 @@ from pairs.models import (
     DirectQualifier,
     ExternalQualifier,
     FinalSeat,
-    HeatStatus,
     PairCompetition,
     PairEntry,
     PairHeat,
@@ -133,11 +132,11 @@ def heat_key(heat: PairHeat) -> str:
 
 
 def _sessions(heat: PairHeat) -> list[int]:
-    return [1, 2] if heat.session2_date else [1]
+    return [1, 2] if heat.last_date else [1]
 
 
 def _session_date(heat: PairHeat, session: int):
-    return heat.session2_date if session == 2 else heat.session1_date
+    return heat.last_date if session == 2 else heat.first_date
 
 
 def _played_by_session(entry: PairEntry, notices: Iterable[ReserveNotice]) -> list[set[str]]:
@@ -157,7 +156,7 @@ def _entries_qs(competition: PairCompetition):
         .exclude(status=PairEntry.Status.WITHDRAWN)
         .select_related("heat", "player1", "player2")
         .prefetch_related("reserve_notices__reserve", "reserve_notices__replaced_player")
-        .order_by("heat__session1_date", "pk")
+        .order_by("heat__first_date", "pk")
     )
 
 
@@ -181,7 +180,7 @@ def qualifier_entries(
             QualifierEntry(
                 entry_id=str(e.pk),
                 heat_id=heat_key(e.heat),
-                date=e.heat.session1_date,
+                date=e.heat.first_date,
                 discipline=discipline,
                 mids=frozenset(mids),
             )
@@ -256,7 +255,7 @@ def restrike_discipline(competition: PairCompetition, *, user=None) -> list[Stri
             triggered_by=acting_user_id(user),
         )
     if changes:
-        request_recompute(pair_competition_id=competition.pk)
+        request_recompute(competition.pk)
     return changes
 
 
@@ -286,7 +285,7 @@ def _forfeit_direct_places(competition: PairCompetition, *, user) -> list[Direct
             heats=[v.data.get("heat_id") for v in status.violations],
             triggered_by=acting_user_id(user),
         )
-        request_recompute(pair_competition_id=competition.pk)
+        request_recompute(competition.pk)
         out.append(dq)
     return out
 
@@ -498,7 +497,7 @@ def enter_pair(
         )
     flag_warnings("pairs.entry.flagged", entry, warnings, user=user, season=season)
     changes, forfeited = _apply_season_rules(competition, user=user)
-    request_recompute(pair_competition_id=competition.pk)
+    request_recompute(competition.pk)
     entry.refresh_from_db()
     return PairEntryOutcome(
         entry=entry,
@@ -668,7 +667,7 @@ def notify_reserve(
         changes, forfeited = _apply_season_rules(competition, user=user)
         warnings += _consequence_warnings(changes, forfeited)
     flag_warnings("pairs.entry.flagged", entry, warnings, user=user, season=season)
-    request_recompute(pair_competition_id=competition.pk)
+    request_recompute(competition.pk)
     return ReserveOutcome(notice=notice, warnings=warnings)
 
 
@@ -739,7 +738,7 @@ def register_direct_qualifier(
         deadline=deadline,
         played_together=status.played_together,
     )
-    request_recompute(pair_competition_id=competition.pk)
+    request_recompute(competition.pk)
     return dq
 
 

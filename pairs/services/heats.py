@@ -81,8 +81,8 @@ __all__ = [
 
 def pair_schedule_violations(
     competition: PairCompetition,
-    session1_date: date | None,
-    session2_date: date | None = None,
+    first_date: date | None,
+    last_date: date | None = None,
     *,
     registered_on: date | None = None,
     rules=None,
@@ -95,7 +95,7 @@ def pair_schedule_violations(
     start = competition.qualifying_start
     end = competition.qualifying_end
     deadline = competition.heat_registration_deadline
-    dates = [d for d in (session1_date, session2_date) if d is not None]
+    dates = [d for d in (first_date, last_date) if d is not None]
     out: list[Violation] = []
     if competition.discipline != Discipline.DAM and None in (start, end, deadline):
         out.append(
@@ -117,13 +117,12 @@ def pair_schedule_violations(
         discipline=competition.discipline,
     )
     out += heat_session_violations([()] * len(dates), rules)
-    if session1_date is not None and session2_date is not None and session2_date <= session1_date:
+    if first_date is not None and last_date is not None and last_date <= first_date:
         out.append(
             v(
                 "R-PAIR-KVAL-6",
-                f"Speltillfälle 2 ({session2_date}) måste ligga efter speltillfälle 1 "
-                f"({session1_date}).",
-                f"Session 2 ({session2_date}) must come after session 1 ({session1_date}).",
+                f"Speltillfälle 2 ({last_date}) måste ligga efter speltillfälle 1 ({first_date}).",
+                f"Session 2 ({last_date}) must come after session 1 ({first_date}).",
             )
         )
     if competition.is_direct_final:
@@ -139,7 +138,7 @@ def pair_schedule_violations(
 
 
 def _invitation_field_violations(
-    session1_date: date | None,
+    first_date: date | None,
     requires_preregistration: bool,
     last_registration_day: date | None,
     pair_limit: int | None,
@@ -155,14 +154,14 @@ def _invitation_field_violations(
                 "Pre-registration is required: give the last registration day.",
             )
         )
-    if last_registration_day and session1_date and last_registration_day > session1_date:
+    if last_registration_day and first_date and last_registration_day > first_date:
         out.append(
             v(
                 "R-PAIR-KVAL-3",
                 f"Sista anmälningsdag ({last_registration_day}) ligger efter heatets start "
-                f"({session1_date}).",
+                f"({first_date}).",
                 f"The last registration day ({last_registration_day}) is after the heat starts "
-                f"({session1_date}).",
+                f"({first_date}).",
             )
         )
     if pair_limit is not None and int(pair_limit) < 1:
@@ -179,14 +178,14 @@ def _invitation_field_violations(
 def _approval_violations(heat: PairHeat) -> list[Violation]:
     """R-PAIR-KVAL-1: TK's approval checks the dates again, with the registration date."""
     return pair_schedule_violations(
-        heat.competition, heat.session1_date, heat.session2_date, registered_on=heat.registered_on
+        heat.competition, heat.first_date, heat.last_date, registered_on=heat.registered_on
     )
 
 
 def _decision_figures(heat: PairHeat) -> dict:
     return {
-        "session1_date": heat.session1_date,
-        "session2_date": heat.session2_date,
+        "first_date": heat.first_date,
+        "last_date": heat.last_date,
         "registered_on": heat.registered_on,
         "clubs": list(heat.clubs.values_list("name", flat=True)),
     }
@@ -196,10 +195,8 @@ def _decision_figures(heat: PairHeat) -> dict:
 PAIR_HEATS = HeatKind(
     app="pairs",
     model=PairHeat,
-    date_fields=("session1_date", "session2_date"),
     second_date_required=False,
     change_model=PairHeatChangeRequest,
-    recompute_key="pair_competition_id",
     approval_clause="R-PAIR-KVAL-1",
     can_manage=can_manage_pair_heat,
     manage_denied=(
@@ -225,8 +222,8 @@ def register_pair_heat(
     *,
     name: str,
     heat_type: str,
-    session1_date: date,
-    session2_date: date | None = None,
+    first_date: date,
+    last_date: date | None = None,
     venue: str,
     table_fee,
     invitation_url: str = "",
@@ -267,10 +264,10 @@ def register_pair_heat(
             )
         )
     violations += pair_schedule_violations(
-        competition, session1_date, session2_date, registered_on=today, rules=rules
+        competition, first_date, last_date, registered_on=today, rules=rules
     )
     violations += _invitation_field_violations(
-        session1_date, requires_preregistration, last_registration_day, pair_limit
+        first_date, requires_preregistration, last_registration_day, pair_limit
     )
     fee, fee_violations = parse_fee(table_fee, "R-PAIR-FEE-1", "bordsavgiften", "table fee")
     violations += fee_violations
@@ -282,8 +279,8 @@ def register_pair_heat(
         name=name.strip(),
         heat_type=heat_type,
         venue=venue.strip(),
-        session1_date=session1_date,
-        session2_date=session2_date,
+        first_date=first_date,
+        last_date=last_date,
         table_fee=fee,
         invitation_url=invitation_url or "",
         invitation_sent_on=today if has_invitation else None,
@@ -314,12 +311,12 @@ def decide_pair_heat(user, heat, approve: bool, reason: str = "") -> PairHeat:
 
 @transaction.atomic
 def move_pair_heat(
-    user, heat, *, session1_date: date, session2_date: date | None = None, reason: str = ""
+    user, heat, *, first_date: date, last_date: date | None = None, reason: str = ""
 ) -> PairHeat:
     """R-PAIR-KVAL-2: the arranging club moves its heat up to the registration deadline (TK at
     any time, recorded as a decision); after it the club must use :func:`request_heat_change`.
     The new dates must satisfy R-PAIR-KVAL-1 and R-PAIR-KVAL-6."""
-    return move_heat(PAIR_HEATS, user, heat, session1_date, session2_date, reason)
+    return move_heat(PAIR_HEATS, user, heat, first_date, last_date, reason)
 
 
 @transaction.atomic
@@ -408,7 +405,7 @@ def record_invitation(
                 "The invitation is electronic: attach a file or give a link.",
             )
         )
-    violations += _invitation_field_violations(heat.session1_date, False, last_day, limit)
+    violations += _invitation_field_violations(heat.first_date, False, last_day, limit)
     raise_on_errors(violations)
 
     if url:
@@ -431,7 +428,7 @@ def invitation_problems(heat: PairHeat, today: date | None = None) -> list[Viola
         return []
     today = today or clock.today()
     found = invitation_violations(
-        heat.session1_date,
+        heat.first_date,
         heat.invitation_sent_on,
         heat.last_registration_day is not None,
         heat.requires_preregistration,

@@ -51,9 +51,7 @@ def lag_page(season: Season | None = None) -> LagPage:
         return LagPage(season=season, competition=None)
 
     snapshots = {
-        (s.scope, s.team_heat_id): s
-        for s in StandingSnapshot.objects.filter(team_competition=competition)
-        | StandingSnapshot.objects.filter(team_heat__competition=competition)
+        (s.scope, s.heat_id): s for s in StandingSnapshot.objects.filter(competition=competition)
     }
     final_snapshot = snapshots.get((StandingSnapshot.Scope.TEAM_FINAL, None))
     final_started = Match.objects.filter(
@@ -62,14 +60,14 @@ def lag_page(season: Season | None = None) -> LagPage:
         status__in=[Match.Status.PLAYED, Match.Status.WALKOVER],
     ).exists()
 
-    status = RecomputeStatus.objects.filter(team_competition=competition).first()
+    status = RecomputeStatus.objects.filter(competition=competition).first()
     page = LagPage(
         season=season,
         competition=competition,
         final_snapshot=final_snapshot,
         final_started=final_started,
         recompute_pending=bool(status and status.pending),
-        allocation=AllocationRun.objects.filter(team_competition=competition).first(),
+        allocation=AllocationRun.objects.filter(competition=competition).first(),
     )
     page.recent_matches = list(
         Match.objects.filter(

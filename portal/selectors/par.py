@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 
 from clubs.models import HeatStatus, Season
 from pairs.models import PairCompetition, PairHeat
@@ -33,7 +33,7 @@ def par_page(season: Season | None = None) -> tuple[Season | None, list[Competit
                     status__in=[HeatStatus.REJECTED, HeatStatus.CANCELLED]
                 )
                 .prefetch_related("clubs")
-                .order_by("session1_date", "name"),
+                .order_by("first_date", "name"),
             )
         )
         .order_by("final_date")
@@ -41,20 +41,17 @@ def par_page(season: Season | None = None) -> tuple[Season | None, list[Competit
     # Heat standings and the finals' standings in one query.
     snapshots, finals = {}, {}
     for s in StandingSnapshot.objects.filter(
-        Q(scope=StandingSnapshot.Scope.PAIR_HEAT, pair_heat__competition__season=season)
-        | Q(scope=StandingSnapshot.Scope.PAIR_FINAL, pair_competition__season=season)
+        competition__season=season,
+        scope__in=[StandingSnapshot.Scope.PAIR_HEAT, StandingSnapshot.Scope.PAIR_FINAL],
     ):
         if s.scope == StandingSnapshot.Scope.PAIR_FINAL:
-            finals[s.pair_competition_id] = s
+            finals[s.competition_id] = s
         else:
-            snapshots[s.pair_heat_id] = s
-    runs = {
-        r.pair_competition_id: r
-        for r in AllocationRun.objects.filter(pair_competition__season=season)
-    }
+            snapshots[s.heat_id] = s
+    runs = {r.competition_id: r for r in AllocationRun.objects.filter(competition__season=season)}
     pending = {
-        s.pair_competition_id
-        for s in RecomputeStatus.objects.filter(pair_competition__season=season)
+        s.competition_id
+        for s in RecomputeStatus.objects.filter(competition__season=season)
         if s.pending
     }
     views = []

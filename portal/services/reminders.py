@@ -250,16 +250,14 @@ def _invitations(season: Season, today: date) -> Iterator[Reminder]:
         PairHeat.objects.filter(competition__season=season, status__in=ACTIVE)
         .select_related("competition__season")
         .prefetch_related("clubs")
-        .order_by("session1_date", "pk")
+        .order_by("first_date", "pk")
     )
     for heat in heats:
-        due_by = heat.session1_date - _days(days)
+        due_by = heat.first_date - _days(days)
         clubs = list(heat.clubs.all())
         if heat.invitation_sent_on is None:
             early = days + INVITATION_EARLY_DAYS
-            step = current_step(
-                [Step(f"-{early}d", heat.session1_date - _days(early), due_by)], today
-            )
+            step = current_step([Step(f"-{early}d", heat.first_date - _days(early), due_by)], today)
             if step is not None:
                 yield Reminder(
                     kind="invitation_due",
@@ -270,7 +268,7 @@ def _invitations(season: Season, today: date) -> Iterator[Reminder]:
                     context={"heat": heat, "due_by": due_by, "days_before": days, "clubs": clubs},
                     to=official_emails(clubs=clubs),
                 )
-        step = current_step([Step(f"-{days - 1}d", due_by + _days(1), heat.session1_date)], today)
+        step = current_step([Step(f"-{days - 1}d", due_by + _days(1), heat.first_date)], today)
         if step is None:
             continue
         problems = invitation_problems(heat, today)

@@ -75,7 +75,7 @@ def dashboard(request):
                     distinct=True,
                 )
             )
-            .order_by("session1_date", "name")
+            .order_by("first_date", "name")
         )
         team_heats = list(
             TeamHeat.objects.filter(
@@ -160,8 +160,8 @@ def register_pair_heat_view(request):
             list(d["clubs"]),
             name=d["name"],
             heat_type=d["heat_type"],
-            session1_date=d["session1_date"],
-            session2_date=d["session2_date"],
+            first_date=d["first_date"],
+            last_date=d["last_date"],
             venue=d["venue"],
             table_fee=d["table_fee"],
             invitation_url=d["invitation_url"],

@@ -47,7 +47,6 @@ def allocate_final(
     *,
     kind: str,
     season,
-    competition_field: str,
     competition,
     final_size: int,
     direct: dict[str, str | None],
@@ -62,9 +61,7 @@ def allocate_final(
     seats = max(0, final_size - len(direct))
     counts = {v.key: v.entries for v in venues}
     precedence = lot_precedence(kind, season, counts, exclude_competition=competition)
-    recorded = list(
-        Lot.objects.filter(kind=kind, season=season, **{competition_field: competition})
-    )
+    recorded = list(Lot.objects.filter(kind=kind, season=season, competition=competition))
     lots_recorded: list[Lot] = []
 
     def draw(candidates: list[str], k: int) -> list[str]:
@@ -82,11 +79,13 @@ def allocate_final(
         for lot in allocation.lots:
             if any(set(r.among) == set(lot.among) for r in recorded):
                 continue
-            seed = _seed(kind, season.name, competition.pk, *sorted(lot.drawn), len(lot.drawn))
+            # the seed the draw above used, so that the recorded seed replays the lot
+            drawn_among = [v for v in lot.among if v not in lot.by_precedence]
+            seed = _seed(kind, season.name, competition.pk, *sorted(drawn_among), len(lot.drawn))
             row = Lot.objects.create(
                 kind=kind,
                 season=season,
-                **{competition_field: competition},
+                competition=competition,
                 among=list(lot.among),
                 winners=list(lot.winners),
                 losers=list(lot.losers),
@@ -170,14 +169,7 @@ def allocate_final(
         ],
     }
     run, _ = AllocationRun.objects.update_or_create(
-        **{competition_field: competition},
-        **{
-            (
-                "team_competition"
-                if competition_field == "pair_competition"
-                else "pair_competition"
-            ): None
-        },
+        competition=competition,
         defaults={
             "provisional": not complete,
             "final_size": final_size,

@@ -20,8 +20,6 @@ from clubs.models import Decision, Season
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
 from clubs.services.base import ServiceError, raise_on_errors, record_decision, require
-from pairs.models import PairCompetition
-from teams.models import TeamCompetition
 from ubf.rules.violations import Violation
 
 from ..models import Lot
@@ -48,15 +46,14 @@ def manual_lot_problems(
     a number of winners other than the seats drawn, no loser, no explanation."""
 
     problems = []
-    expected = {Lot.Kind.PAIRS: PairCompetition, Lot.Kind.TEAMS: TeamCompetition}.get(kind)
-    if expected is None:
+    if kind not in Lot.Kind.values:
         problems.append(_v(f"Okänt slag av lottning: {kind!r}.", f"Unknown kind of lot: {kind!r}."))
-    elif not isinstance(competition, expected):
+    elif competition is None or competition.kind != kind:
         problems.append(
             _v(
-                f"En lottning om {Lot.Kind(kind).label}-platser gäller en "
-                f"{expected._meta.verbose_name}.",
-                f"A {kind} lot belongs to a {expected.__name__}.",
+                f"En lottning om {Lot.Kind(kind).label}-platser gäller en tävling för "
+                f"{Lot.Kind(kind).label}.",
+                f"A {kind} lot belongs to a {kind} competition.",
             )
         )
     elif competition.season_id != season.pk:
@@ -151,8 +148,7 @@ def record_manual_lot(
     lot = Lot.objects.create(
         kind=kind,
         season=season,
-        pair_competition=competition if kind == Lot.Kind.PAIRS else None,
-        team_competition=competition if kind == Lot.Kind.TEAMS else None,
+        competition=competition,
         among=among_keys,
         winners=winner_keys,
         losers=[k for k in among_keys if k not in winner_keys],
@@ -176,10 +172,7 @@ def record_manual_lot(
         seats=seats,
     )
 
-    if kind == Lot.Kind.PAIRS:
-        request_recompute(pair_competition_id=competition.pk)
-    else:
-        request_recompute(team_competition_id=competition.pk)
+    request_recompute(competition.pk)
     return lot
 
 
@@ -223,8 +216,7 @@ def lot_precedence(
     wanted = {str(k) for k in venue_keys}
     lots = _open_precedence_lots(kind, season)
     if exclude_competition is not None:
-        field = "pair_competition_id" if kind == Lot.Kind.PAIRS else "team_competition_id"
-        lots = [lot for lot in lots if getattr(lot, field) != exclude_competition.pk]
+        lots = [lot for lot in lots if lot.competition_id != exclude_competition.pk]
     used = _used_by_venue(lot.pk for lot in lots)
     out: list[str] = []
     for lot in lots:

@@ -196,7 +196,8 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
             user=user,
             checksum=checksum,
             warnings=warnings,
-            pair_heat=heat,
+            competition_id=heat.competition_id,
+            heat=heat,
             supersedes=previous[0] if previous else None,
         )
         results = [
@@ -233,7 +234,7 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
                     )
                 )
         PairTraveller.objects.bulk_create(travellers, batch_size=2000)
-        request_recompute(pair_competition_id=heat.competition_id, heat_ids=[heat.id])
+        request_recompute(heat.competition_id, heat_ids=[heat.id])
     return UploadOutcome(upload, warnings=upload.warnings)
 
 
@@ -248,7 +249,7 @@ def upload_pair_final(
     travellers give R-PAIR-TIE-1 for SM places) and schedules the competition's recompute."""
     require(is_tk(user))
     checksum = _checksum(data)
-    current = competition.final_uploads.filter(status=ResultUpload.Status.ACCEPTED).first()
+    current = competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED).first()
     if current is not None and current.checksum == checksum:
         return UploadOutcome(current, unchanged=True, warnings=current.warnings)
 
@@ -328,7 +329,7 @@ def upload_pair_final(
     with transaction.atomic():
         PairCompetition.objects.select_for_update().get(pk=competition.pk)
         previous = _supersede(
-            competition.final_uploads.filter(status=ResultUpload.Status.ACCEPTED),
+            competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED),
             "pair_final_results",
             "pair_final_travellers",
         )
@@ -338,7 +339,7 @@ def upload_pair_final(
             user=user,
             checksum=checksum,
             warnings=warnings,
-            pair_competition=competition,
+            competition=competition,
             supersedes=previous[0] if previous else None,
         )
         results, stored = [], set()
@@ -381,7 +382,7 @@ def upload_pair_final(
             ],
             batch_size=2000,
         )
-        request_recompute(pair_competition_id=competition.id, heat_ids=[])
+        request_recompute(competition.id, heat_ids=[])
     return UploadOutcome(upload, warnings=upload.warnings)
 
 
@@ -408,7 +409,7 @@ def upload_team_results(
         competition = heat.competition
         scheduled = Match.objects.filter(heat=heat, stage=Match.Stage.KVAL)
         teams = {str(t.number): t for t in heat.teams.all() if t.number is not None}
-        target = {"team_heat": heat}
+        target = {"competition": competition, "heat": heat}
         expected_boards = heat.boards_per_match
     else:
         require(is_tk(user))
@@ -418,7 +419,7 @@ def upload_team_results(
             for t in Team.objects.filter(competition=competition, in_final=True)
             if t.final_number is not None
         }
-        target = {"team_competition": competition}
+        target = {"competition": competition, "heat": None}
         expected_boards = scheduled.values_list("boards", flat=True).first()
     if round is not None:
         scheduled = scheduled.filter(round=round)
@@ -521,9 +522,7 @@ def upload_team_results(
                 match.imps_home = match.imps_away = match.vp_home = match.vp_away = None
                 match.save()
             old.matches.clear()
-        request_recompute(
-            team_competition_id=competition.id, heat_ids=[heat.id if heat else "final"]
-        )
+        request_recompute(competition.id, heat_ids=[heat.id if heat else "final"])
     return UploadOutcome(upload, warnings=upload.warnings)
 
 

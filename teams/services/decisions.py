@@ -432,7 +432,7 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
             stage=match.stage,
             heat=match.heat_id,
         )
-    request_recompute(team_competition_id=match.competition_id)
+    request_recompute(match.competition_id)
     return wo
 
 
@@ -488,7 +488,7 @@ def revoke_walkover(user, walkover: WalkOver, *, reason: str):
             clause="R-TEAM-WO-3",
             season=season,
         )
-    request_recompute(team_competition_id=match.competition_id)
+    request_recompute(match.competition_id)
     return walkover
 
 
@@ -604,7 +604,7 @@ def impose_penalty(
         match=match.pk if match else None,
         vp=amount,
     )
-    request_recompute(team_competition_id=team.competition_id)
+    request_recompute(team.competition_id)
     return penalty
 
 
@@ -803,7 +803,7 @@ def disqualify_team(user, team: Team, *, clause: str, reason: str):
         season=season,
         **figures,
     )
-    request_recompute(team_competition_id=team.competition_id)
+    request_recompute(team.competition_id)
     return team
 
 
@@ -1301,5 +1301,5 @@ def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answer
         seat=offer.seat,
         replaces=replaced.name if replaced else None,
     )
-    request_recompute(team_competition_id=offer.competition_id)
+    request_recompute(offer.competition_id)
     return offer

@@ -409,7 +409,7 @@ def enter_team(
         dispensation = _request_balance_dispensation(team, data.balance[0], user)
         warnings.append(_balance_warning(data.balance[0]))
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
-    request_recompute(team_competition_id=competition.pk)
+    request_recompute(competition.pk)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
 
@@ -503,7 +503,7 @@ def update_roster(
         dispensation = _request_balance_dispensation(team, balance[0], user)
         warnings.append(_balance_warning(balance[0]))
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
-    request_recompute(team_competition_id=team.competition_id)
+    request_recompute(team.competition_id)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
 
@@ -702,7 +702,7 @@ def register_direct_team(
         deadline=competition.qualifying_end,
     )
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
-    request_recompute(team_competition_id=competition.pk)
+    request_recompute(competition.pk)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
 
@@ -900,7 +900,7 @@ def record_lineup(
     for p in extras:
         RosterEntry.objects.get_or_create(team=team, player=p, defaults={"is_extra": True})
     flag_warnings("teams.lineup.flagged", match, warnings, user=user, season=season)
-    request_recompute(team_competition_id=match.competition_id)
+    request_recompute(match.competition_id)
     return LineupOutcome(lineups=lineups, warnings=warnings)
 
 

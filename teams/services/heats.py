@@ -232,10 +232,8 @@ def _decision_figures(heat: TeamHeat) -> dict:
 TEAM_HEATS = HeatKind(
     app="teams",
     model=TeamHeat,
-    date_fields=("first_date", "last_date"),
     second_date_required=True,
     change_model=TeamHeatChangeRequest,
-    recompute_key="team_competition_id",
     approval_clause="R-TEAM-REG-1",
     can_manage=can_manage_team_heat,
     manage_denied=(
@@ -506,7 +504,7 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
         to_heat=str(new_heat),
         to_number=team.number,
     )
-    request_recompute(team_competition_id=team.competition_id)
+    request_recompute(team.competition_id)
     return team
 
 

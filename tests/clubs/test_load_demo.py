@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from clubs.models import Club, ClubOfficial, Membership, Player, Representation, Season
 from pairs.models import DirectQualifier, PairCompetition, PairHeat
-from teams.models import Match, RosterEntry, Team, TeamHeat, TeamHeatOrganiser
+from teams.models import Match, RosterEntry, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
 from ubf.demo import build_plan
 from ubf.demo.season import PASSWORDS, boards_per_match
 from ubf.rules.season import DEFAULT_RULES
@@ -157,9 +157,7 @@ def test_pair_heats_and_entries(demo):
     assert any(h.clubs.count() == 2 for h in heats)
     assert [h.status for h in heats].count("applied") == 1
     late = [
-        h
-        for h in heats
-        if h.invitation_sent_on and (h.session1_date - h.invitation_sent_on).days < 28
+        h for h in heats if h.invitation_sent_on and (h.first_date - h.invitation_sent_on).days < 28
     ]
     assert len(late) == 1
     born_limit = DEFAULT_RULES.veteran_born_on_or_before
@@ -167,7 +165,7 @@ def test_pair_heats_and_entries(demo):
     out_of_district = 0
     for heat in heats:
         comp = heat.competition
-        assert comp.qualifying_start <= heat.session1_date <= comp.qualifying_end
+        assert comp.qualifying_start <= heat.first_date <= comp.qualifying_end
         assert heat.registered_on <= comp.heat_registration_deadline
         assert 40 <= heat.table_fee <= 60
         entries = list(heat.entries.select_related("player1", "player2"))
@@ -249,7 +247,7 @@ def test_one_team_heat_per_club(demo):
 
 
 def test_team_final(demo):
-    comp = season().team_competition
+    comp = TeamCompetition.objects.get(season=season())
     assert (comp.final_day1, comp.final_day2) == (date(2017, 3, 4), date(2017, 3, 5))
     assert comp.final_venue == "Bridgens hus, Uppsala" and comp.sm_semifinal_places == 3
     finalists = list(Team.objects.filter(competition=comp, in_final=True))

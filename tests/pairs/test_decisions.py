@@ -69,7 +69,7 @@ def test_r_repl_1_pair_gives_up_its_seat_through_its_club(heat, recompute):
     d = Decision.objects.get(action="pairs.seat.declined", object_id=seat.pk)
     assert d.decided_by == official and d.reason == "Sjukdom" and d.clause == "R-REPL-1"
     assert d.decided_at is not None
-    recompute.assert_called_with(pair_competition_id=seat.competition_id)
+    recompute.assert_called_with(competition_id=seat.competition_id)
 
     before = counts()
     with pytest.raises(ServiceError) as exc:
@@ -134,7 +134,7 @@ def test_r_repl_5_answer_recorded_with_who_and_when(heat, tk, recompute):
     assert offer.answer == "declined" and offer.answered_at == now and offer.recorded_by == tk
     d = Decision.objects.get(action="pairs.offer.declined", object_id=offer.pk)
     assert d.decided_by == tk and d.clause == "R-REPL-5"
-    recompute.assert_called_with(pair_competition_id=offer.seat.competition_id)
+    recompute.assert_called_with(competition_id=offer.seat.competition_id)
 
 
 def test_r_repl_5_answer_given_earlier_by_telephone(heat):
@@ -190,7 +190,7 @@ def test_r_repl_5_tk_override_with_reason(heat, tk, recompute):
     assert offer.offered_at == now and offer.recorded_by == tk and offer.answer == "pending"
     d = Decision.objects.get(action="pairs.offer.override", object_id=offer.pk)
     assert d.decided_by == tk and d.reason == offer.override_reason and d.clause == "R-REPL-5"
-    recompute.assert_called_with(pair_competition_id=seat.competition_id)
+    recompute.assert_called_with(competition_id=seat.competition_id)
 
 
 def test_r_repl_5_override_refusals(heat, tk):

@@ -53,10 +53,10 @@ def w():
     club = ClubFactory(name="BK Uppsala")
     comp = PairCompetitionFactory(season=season, discipline="open")
     heat = PairHeatFactory(
-        competition=comp, clubs=[club], name="Kval Uppsala", session1_date=date(2017, 2, 10)
+        competition=comp, clubs=[club], name="Kval Uppsala", first_date=date(2017, 2, 10)
     )
     early = PairHeatFactory(
-        competition=comp, clubs=[club], name="Kval Enköping", session1_date=date(2017, 1, 20)
+        competition=comp, clubs=[club], name="Kval Enköping", first_date=date(2017, 1, 20)
     )
     return entry_world(season, club, comp=comp, heat=heat, early=early)
 
@@ -90,7 +90,7 @@ def test_enter_pair_by_mid_numbers_pairs_in_the_heat(w, recompute_calls):
     assert (first.entry.pair_number, second.entry.pair_number) == ("1", "2")
     assert first.entry.status == PairEntry.Status.ENTERED and first.warnings == []
     assert not first.struck
-    recompute_calls.assert_called_with(pair_competition_id=w.comp.pk)
+    recompute_calls.assert_called_with(competition_id=w.comp.pk)
 
 
 def test_unknown_mids_are_refused_naming_them(w):
@@ -191,7 +191,7 @@ def test_r_pair_kval_5_bronze_declaration_is_stored_and_undeclared_play_is_no_qu
 
 
 def test_r_pair_kval_6_no_new_pair_at_the_second_session(w):
-    w.heat.session2_date = date(2017, 2, 17)
+    w.heat.last_date = date(2017, 2, 17)
     w.heat.save()
     msg = refused(enter_pair, w.official, w.heat, p(w).mid, p(w).mid, session=2)
     assert "R-PAIR-KVAL-6" in msg
@@ -224,7 +224,7 @@ def test_r_pair_kval_7_restrike_after_dates_change(w):
     a, b, c = p(w), p(w), p(w)
     early = enter_pair(w.official, w.early, a.mid, b.mid).entry
     late = enter_pair(w.official, w.heat, a.mid, c.mid).entry
-    w.early.session1_date = date(2017, 3, 1)  # now the later heat
+    w.early.first_date = date(2017, 3, 1)  # now the later heat
     w.early.save()
     changes = restrike_discipline(w.comp)
     early.refresh_from_db()
@@ -244,7 +244,7 @@ def test_r_direct_1_tk_registers_last_seasons_champions(w, recompute_calls):
     assert dq.status == DirectQualifier.Status.REGISTERED
     assert dq.registered_on == date(2017, 1, 10)
     assert Decision.objects.filter(action="pairs.direct_qualifier.registered").count() == 1
-    recompute_calls.assert_called_with(pair_competition_id=w.comp.pk)
+    recompute_calls.assert_called_with(competition_id=w.comp.pk)
 
 
 def test_r_direct_1_refusals(w):
@@ -274,7 +274,7 @@ def test_r_direct_2_playing_with_another_partner_forfeits_the_direct_place(w, re
     assert out.forfeited == [dq]
     assert "R-DIRECT-2" in [v.clause for v in out.warnings]
     assert Decision.objects.filter(action="pairs.direct_qualifier.forfeited").count() == 1
-    recompute_calls.assert_any_call(pair_competition_id=w.comp.pk)
+    recompute_calls.assert_any_call(competition_id=w.comp.pk)
 
 
 def test_r_direct_2_playing_together_keeps_the_direct_place(w):
@@ -316,7 +316,7 @@ def test_r_pair_res_1_reserve_not_notified_in_advance_is_refused(w):
 
 
 def test_r_pair_res_1_one_regular_must_play_every_session(w):
-    w.heat.session2_date = date(2017, 2, 17)
+    w.heat.last_date = date(2017, 2, 17)
     w.heat.save()
     a, b, r, s = p(w), p(w), p(w), p(w)
     entry = enter_pair(w.official, w.heat, a.mid, b.mid).entry

@@ -53,7 +53,7 @@ def register(user, competition, clubs, **overrides):
     kwargs = dict(
         name="Uppsala kval",
         heat_type="silver",
-        session1_date=date(2017, 2, 10),
+        first_date=date(2017, 2, 10),
         venue="Bridgens hus",
         table_fee=40,
     )
@@ -89,13 +89,13 @@ def refused(call, *clauses) -> ServiceError:
 def test_r_pair_kval_1_official_registers_heat_applied_today(competition, club_a):
     user = official(club_a)
     with clock.frozen(BEFORE_DEADLINE):
-        heat = register(user, competition, [club_a], session2_date=date(2017, 2, 17))
+        heat = register(user, competition, [club_a], last_date=date(2017, 2, 17))
     heat.refresh_from_db()
     assert heat.status == "applied"
     assert heat.registered_on == date(2016, 11, 15)
     assert list(heat.clubs.all()) == [club_a]
     assert heat.invitation_sent_on is None
-    assert heat.session2_date == date(2017, 2, 17)
+    assert heat.last_date == date(2017, 2, 17)
 
 
 def test_r_pair_kval_1_joint_heat_needs_an_official_of_every_club(competition, club_a, club_b):
@@ -113,7 +113,7 @@ def test_r_pair_kval_1_play_date_outside_the_period_is_refused(competition, club
     with clock.frozen(BEFORE_DEADLINE):
         error = refused(
             lambda: register(
-                official(club_a), competition, [club_a], session1_date=date(2016, 12, 20)
+                official(club_a), competition, [club_a], first_date=date(2016, 12, 20)
             ),
             "R-PAIR-KVAL-1",
         )
@@ -143,7 +143,7 @@ def test_r_pair_kval_1_dam_has_no_qualifier_heats(season, club_a, tk):
     )
     with clock.frozen("2016-09-01"):
         error = refused(
-            lambda: register(tk, dam, [club_a], session1_date=date(2016, 9, 20)), "R-PAIR-KVAL-1"
+            lambda: register(tk, dam, [club_a], first_date=date(2016, 9, 20)), "R-PAIR-KVAL-1"
         )
     assert "Dam" in str(error)
 
@@ -155,8 +155,8 @@ def test_r_pair_kval_6_second_session_must_come_after_the_first(competition, clu
                 official(club_a),
                 competition,
                 [club_a],
-                session1_date=date(2017, 2, 10),
-                session2_date=date(2017, 2, 10),
+                first_date=date(2017, 2, 10),
+                last_date=date(2017, 2, 10),
             ),
             "R-PAIR-KVAL-6",
         )
@@ -167,12 +167,10 @@ def test_r_pair_kval_6_session_limit_is_season_configuration(season, competition
     season.save()
     with clock.frozen(BEFORE_DEADLINE):
         refused(
-            lambda: register(
-                official(club_a), competition, [club_a], session2_date=date(2017, 2, 17)
-            ),
+            lambda: register(official(club_a), competition, [club_a], last_date=date(2017, 2, 17)),
             "R-PAIR-KVAL-6",
         )
-        assert register(official(club_a), competition, [club_a]).session2_date is None
+        assert register(official(club_a), competition, [club_a]).last_date is None
 
 
 def test_r_pair_kval_5_heat_type_must_be_declared(competition, club_a):
@@ -235,7 +233,7 @@ def test_every_problem_is_reported_at_once(competition, club_a):
                 [club_a],
                 heat_type="gold",
                 venue="",
-                session1_date=date(2017, 5, 1),
+                first_date=date(2017, 5, 1),
                 table_fee=-5,
             ),
             "R-PAIR-KVAL-1",
@@ -274,7 +272,7 @@ def test_r_gen_3_tk_approves_and_the_decision_is_recorded(applied_heat, tk, reco
     assert decision.clause == "R-PAIR-KVAL-1"
     assert decision.object_id == applied_heat.pk
     assert decision.data["clubs"] == ["BK Uppsala"]
-    recompute.assert_called_once_with(pair_competition_id=applied_heat.competition_id)
+    recompute.assert_called_once_with(competition_id=applied_heat.competition_id)
 
 
 def test_r_gen_3_rejection_needs_a_reason(applied_heat, tk):
@@ -304,9 +302,9 @@ def test_a_decided_heat_cannot_be_approved_twice(applied_heat, tk):
 def test_r_pair_kval_2_club_moves_its_heat_before_the_deadline(applied_heat, club_a):
     user = ClubOfficial.objects.get(club=club_a).user
     with clock.frozen(BEFORE_DEADLINE):
-        move_pair_heat(user, applied_heat, session1_date=date(2017, 3, 3))
+        move_pair_heat(user, applied_heat, first_date=date(2017, 3, 3))
     applied_heat.refresh_from_db()
-    assert applied_heat.session1_date == date(2017, 3, 3)
+    assert applied_heat.first_date == date(2017, 3, 3)
     assert Decision.objects.count() == 0  # a club's own change is no TK decision
 
 
@@ -314,27 +312,27 @@ def test_r_pair_kval_2_club_may_not_move_or_cancel_after_the_deadline(applied_he
     user = ClubOfficial.objects.get(club=club_a).user
     with clock.frozen(AFTER_DEADLINE):
         error = refused(
-            lambda: move_pair_heat(user, applied_heat, session1_date=date(2017, 3, 3)),
+            lambda: move_pair_heat(user, applied_heat, first_date=date(2017, 3, 3)),
             "R-PAIR-KVAL-2",
         )
         assert "ändringsbegäran" in str(error)
         refused(lambda: cancel_pair_heat(user, applied_heat), "R-PAIR-KVAL-2")
     applied_heat.refresh_from_db()
-    assert (applied_heat.session1_date, applied_heat.status) == (date(2017, 2, 10), "applied")
+    assert (applied_heat.first_date, applied_heat.status) == (date(2017, 2, 10), "applied")
 
 
 def test_r_pair_kval_2_moved_dates_must_stay_in_the_period(applied_heat, club_a):
     user = ClubOfficial.objects.get(club=club_a).user
     with clock.frozen(BEFORE_DEADLINE):
         refused(
-            lambda: move_pair_heat(user, applied_heat, session1_date=date(2017, 4, 2)),
+            lambda: move_pair_heat(user, applied_heat, first_date=date(2017, 4, 2)),
             "R-PAIR-KVAL-1",
         )
 
 
 def test_r_pair_kval_2_tk_may_move_after_the_deadline_and_it_is_recorded(applied_heat, tk):
     with clock.frozen(AFTER_DEADLINE):
-        move_pair_heat(tk, applied_heat, session1_date=date(2017, 3, 3), reason="Lokalen")
+        move_pair_heat(tk, applied_heat, first_date=date(2017, 3, 3), reason="Lokalen")
     decision = Decision.objects.get()
     assert (decision.action, decision.clause) == ("pairs.heat.moved", "R-PAIR-KVAL-2")
     assert decision.data["old_dates"] == ["2017-02-10", None]
@@ -357,12 +355,12 @@ def test_r_pair_kval_2_request_after_the_deadline_and_tk_approves(applied_heat, 
     assert request.status == "requested"
     assert request.requested_by == user
     applied_heat.refresh_from_db()
-    assert applied_heat.session1_date == date(2017, 2, 10)  # nothing changes before TK decides
+    assert applied_heat.first_date == date(2017, 2, 10)  # nothing changes before TK decides
     with clock.frozen("2016-12-11 09:30"):
         decide_heat_change(tk, request, True, "OK")
     request.refresh_from_db()
     applied_heat.refresh_from_db()
-    assert applied_heat.session1_date == date(2017, 3, 3)
+    assert applied_heat.first_date == date(2017, 3, 3)
     assert request.status == "granted"
     assert request.decided_by == tk
     assert request.decided_at is not None
@@ -373,7 +371,7 @@ def test_r_pair_kval_2_request_after_the_deadline_and_tk_approves(applied_heat, 
 
 def test_r_pair_kval_2_a_move_keeps_the_gap_to_session_two(competition, club_a, tk):
     with clock.frozen(BEFORE_DEADLINE):
-        heat = register(official(club_a), competition, [club_a], session2_date=date(2017, 2, 17))
+        heat = register(official(club_a), competition, [club_a], last_date=date(2017, 2, 17))
     with clock.frozen(AFTER_DEADLINE):
         request = request_heat_change(tk, heat, "move", date(2017, 3, 3))
     assert (request.new_first_date, request.new_second_date) == (
@@ -425,7 +423,7 @@ def test_r_pair_kval_2_approved_cancellation_cancels(applied_heat, tk, recompute
         decide_heat_change(tk, request, True)
     applied_heat.refresh_from_db()
     assert applied_heat.status == "cancelled"
-    recompute.assert_called_once_with(pair_competition_id=applied_heat.competition_id)
+    recompute.assert_called_once_with(competition_id=applied_heat.competition_id)
 
 
 # --- Invitation (R-PAIR-KVAL-3) ---------------------------------------------------------------
@@ -463,7 +461,7 @@ def test_r_pair_kval_3_invitation_needs_a_file_or_link_and_a_past_date(applied_h
 
 
 def test_r_pair_kval_3_invitation_flags(competition):
-    heat = PairHeatFactory(competition=competition, session1_date=date(2017, 2, 10))
+    heat = PairHeatFactory(competition=competition, first_date=date(2017, 2, 10))
     # Due by 2017-01-13 (28 days before): nothing to flag before that.
     assert invitation_problems(heat, date(2017, 1, 13)) == []
     late = invitation_problems(heat, date(2017, 1, 14))
@@ -483,7 +481,7 @@ def test_r_pair_kval_3_invitation_flags(competition):
 def test_r_pair_kval_3_invitation_days_are_season_configuration(season, competition):
     season.invitation_days_before = 21
     season.save()
-    heat = PairHeatFactory(competition=competition, session1_date=date(2017, 2, 10))
+    heat = PairHeatFactory(competition=competition, first_date=date(2017, 2, 10))
     assert invitation_problems(heat, date(2017, 1, 20)) == []  # due by 2017-01-20
     assert invitation_problems(heat, date(2017, 1, 21))
 
@@ -497,10 +495,10 @@ def test_r_pair_df_1_direct_final_needed_with_fewer_than_two_arranging_clubs(
     notice = direct_final_needed(competition)
     assert notice is not None and notice.clause == "R-PAIR-DF-1"
     PairHeatFactory(competition=competition, clubs=[club_a])
-    PairHeatFactory(competition=competition, clubs=[club_a], session1_date=date(2017, 3, 1))
+    PairHeatFactory(competition=competition, clubs=[club_a], first_date=date(2017, 3, 1))
     PairHeatFactory(competition=competition, clubs=[club_b], status="applied")
     assert direct_final_needed(competition).data["arranging_clubs"] == 1
-    PairHeatFactory(competition=competition, clubs=[club_b], session1_date=date(2017, 3, 10))
+    PairHeatFactory(competition=competition, clubs=[club_b], first_date=date(2017, 3, 10))
     assert direct_final_needed(competition) is None
 
 
@@ -518,7 +516,7 @@ def test_r_pair_df_1_tk_decides_and_the_decision_is_recorded(competition, tk, re
     assert (decision.action, decision.clause) == ("pairs.direct_final.decided", "R-PAIR-DF-1")
     assert decision.data["direct"] is True and decision.data["arranging_clubs"] == 0
     assert "direkt DM-final" in decision.reason  # the rule's reason when TK gives none
-    recompute.assert_called_once_with(pair_competition_id=competition.pk)
+    recompute.assert_called_once_with(competition_id=competition.pk)
 
 
 def test_r_pair_df_1_deciding_against_the_rule_needs_a_reason(competition, tk):
@@ -567,12 +565,12 @@ def world(competition, club_a, club_b):
 def act(action, user, competition, heat, request, club):
     if action == "register":
         with clock.frozen(BEFORE_DEADLINE):
-            return register(user, competition, [club], session1_date=date(2017, 3, 1))
+            return register(user, competition, [club], first_date=date(2017, 3, 1))
     if action == "decide":
         return decide_pair_heat(user, heat, True)
     if action == "move":
         with clock.frozen(BEFORE_DEADLINE):
-            return move_pair_heat(user, heat, session1_date=date(2017, 3, 3))
+            return move_pair_heat(user, heat, first_date=date(2017, 3, 3))
     if action == "request":
         request.status = "rejected"  # let a new request in
         request.save()
@@ -589,7 +587,7 @@ def test_permission_matrix(world, competition, club_a, role, action):
         PairHeat.objects.count(),
         PairHeatChangeRequest.objects.count(),
         Decision.objects.count(),
-        PairHeat.objects.get(pk=heat.pk).session1_date,
+        PairHeat.objects.get(pk=heat.pk).first_date,
     )
     if role in ALLOWED[action]:
         assert act(action, users[role], competition, heat, request, club_a) is not None
@@ -600,7 +598,7 @@ def test_permission_matrix(world, competition, club_a, role, action):
             PairHeat.objects.count(),
             PairHeatChangeRequest.objects.count(),
             Decision.objects.count(),
-            PairHeat.objects.get(pk=heat.pk).session1_date,
+            PairHeat.objects.get(pk=heat.pk).first_date,
         )
         assert after == before
 
@@ -638,7 +636,7 @@ def test_admin_approve_and_reject_actions(tk_client, applied_heat):
 
 
 def test_admin_invitation_column_flags_missing_invitation(tk_client, competition):
-    PairHeatFactory(competition=competition, name="Sent kval", session1_date=date(2017, 1, 20))
+    PairHeatFactory(competition=competition, name="Sent kval", first_date=date(2017, 1, 20))
     with clock.frozen("2017-01-10"):
         response = tk_client.get(reverse("admin:pairs_pairheat_changelist"))
     body = response.content.decode()
@@ -654,7 +652,7 @@ def test_admin_change_request_actions(tk_client, applied_heat, tk):
     request.refresh_from_db()
     applied_heat.refresh_from_db()
     assert request.status == "granted"
-    assert applied_heat.session1_date == date(2017, 3, 3)
+    assert applied_heat.first_date == date(2017, 3, 3)
 
 
 def test_admin_actions_refuse_non_tk_staff(client, applied_heat, club_a):

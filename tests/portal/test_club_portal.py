@@ -203,7 +203,7 @@ def _pair_heat_data(s, **over):
         "name": "Vårkvalet",
         "heat_type": "silver",
         "venue": "Bridgens hus",
-        "session1_date": "2017-02-20",
+        "first_date": "2017-02-20",
         "table_fee": "60",
         "invitation_url": "https://example.se/inbjudan",
     }
@@ -228,7 +228,7 @@ def test_register_pair_heat_creates_heat(client, setup):
     assert response.status_code == 200
     heat = PairHeat.objects.get(name="Vårkvalet")
     assert heat.status == "applied" and list(heat.clubs.all()) == [s["club"]]
-    assert heat.session1_date == date(2017, 2, 20) and heat.invitation_sent_on == date(2016, 9, 1)
+    assert heat.first_date == date(2017, 2, 20) and heat.invitation_sent_on == date(2016, 9, 1)
     assert "är anmält till UBF TK" in response.content.decode()
 
 
@@ -237,7 +237,7 @@ def test_pair_heat_outside_qualifying_period_is_refused(client, setup):
     s = setup
     client.force_login(s["official"])
     with clock.frozen("2016-09-01"):
-        response = client.post("/klubb/parkval/ny/", _pair_heat_data(s, session1_date="2016-11-01"))
+        response = client.post("/klubb/parkval/ny/", _pair_heat_data(s, first_date="2016-11-01"))
     html = response.content.decode()
     assert response.status_code == 400
     assert "R-PAIR-KVAL-1" in html and "Inget har sparats" in html

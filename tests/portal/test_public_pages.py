@@ -17,7 +17,13 @@ def test_par_page_shows_heats_standings_and_final_places(client):
     comp = PairCompetitionFactory()
     heat = PairHeatFactory(competition=comp, name="Tierps kval")
     upload = ResultUpload(
-        pair_heat=heat, original_name="x", format="pbn", checksum="x", size=1, status="accepted"
+        competition=comp,
+        heat=heat,
+        original_name="x",
+        format="pbn",
+        checksum="x",
+        size=1,
+        status="accepted",
     )
     upload.file.save("x.pbn", ContentFile(b"x"), save=False)
     upload.save()

@@ -133,7 +133,7 @@ def heat(season, club_a):
         competition=competition,
         clubs=[club_a],
         name="Uppsala kval",
-        session1_date=date(2017, 2, 10),
+        first_date=date(2017, 2, 10),
     )
 
 
@@ -330,7 +330,7 @@ def test_r_team_res_5_protest_deadline_is_season_configuration(final_teams, seas
 def pairs_final(season):
     competition = PairCompetitionFactory(season=season)  # final 2017-04-22
     h1 = PairHeatFactory(competition=competition)
-    h2 = PairHeatFactory(competition=competition, session1_date=date(2017, 3, 1))
+    h2 = PairHeatFactory(competition=competition, first_date=date(2017, 3, 1))
 
     def player(name, email):
         return member(season=season, first_name=name, last_name="Spelare", email=email)

@@ -48,7 +48,7 @@ def test_r_team_adv_1_proportional_seats_and_holders_in_ranking_order():
     big, big_teams = heat_with(comp, 6)
     small, small_teams = heat_with(comp, 4)
     recompute_team_competition(comp.id)
-    run = AllocationRun.objects.get(team_competition=comp)
+    run = AllocationRun.objects.get(competition=comp)
     assert run.final_size == 8  # fewer than 20 teams took part
     assert run.qualifying_entries == 10
     seats = {v["label"]: v["seats"] for v in run.explanation["venues"]}
@@ -63,15 +63,15 @@ def test_r_alloc_5_lot_recorded_once_complete_and_reused():
     for i in range(3):
         heat_with(comp, 4, prefix=f"L{i}")
     recompute_team_competition(comp.id)
-    lots = Lot.objects.filter(team_competition=comp)
+    lots = Lot.objects.filter(competition=comp)
     assert lots.count() == 1
     lot = lots.get()
     assert len(lot.among) == 3 and len(lot.winners) == 2 and len(lot.losers) == 1
     assert lot.seed
-    first = AllocationRun.objects.get(team_competition=comp).explanation["venues"]
+    first = AllocationRun.objects.get(competition=comp).explanation["venues"]
     recompute_team_competition(comp.id)
-    assert Lot.objects.filter(team_competition=comp).count() == 1
-    assert AllocationRun.objects.get(team_competition=comp).explanation["venues"] == first
+    assert Lot.objects.filter(competition=comp).count() == 1
+    assert AllocationRun.objects.get(competition=comp).explanation["venues"] == first
 
 
 def test_manual_lot_by_tk_is_respected():
@@ -84,7 +84,7 @@ def test_manual_lot_by_tk_is_respected():
     Lot.objects.create(
         kind="teams",
         season=comp.season,
-        team_competition=comp,
+        competition=comp,
         among=keys,
         winners=keys[1:],
         losers=keys[:1],
@@ -94,7 +94,7 @@ def test_manual_lot_by_tk_is_respected():
     recompute_team_competition(comp.id)
     seats = {
         v["key"]: v["seats"]
-        for v in AllocationRun.objects.get(team_competition=comp).explanation["venues"]
+        for v in AllocationRun.objects.get(competition=comp).explanation["venues"]
     }
     assert seats[keys[0]] == 2 and seats[keys[1]] == 3 and seats[keys[2]] == 3
 
@@ -105,9 +105,9 @@ def test_provisional_while_matches_remain_and_no_lot_recorded():
     heat_with(comp, 4, prefix="P1")
     heat_with(comp, 4, played=False, prefix="P2")
     recompute_team_competition(comp.id)
-    run = AllocationRun.objects.get(team_competition=comp)
+    run = AllocationRun.objects.get(competition=comp)
     assert run.provisional is True
-    assert not Lot.objects.filter(team_competition=comp).exists()
+    assert not Lot.objects.filter(competition=comp).exists()
     assert len(run.explanation["lots"]) == 1  # shown, not recorded
 
 
@@ -118,7 +118,7 @@ def test_r_team_repl_1_withdrawn_finalist_seat_offered_to_the_next_of_its_heat()
     holder = big_teams[0]
     Team.objects.filter(pk=holder.pk).update(in_final=True, status="withdrawn")
     recompute_team_competition(comp.id)
-    run = AllocationRun.objects.get(team_competition=comp)
+    run = AllocationRun.objects.get(competition=comp)
     # The allocation does not change: the team took part in the qualifiers.
     assert {v["label"]: v["seats"] for v in run.explanation["venues"]}[big.name] == 5
     (seat,) = run.explanation["chain"]

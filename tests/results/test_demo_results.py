@@ -91,7 +91,7 @@ def test_every_approved_pair_heat_has_an_accepted_upload_and_standings(demo):
         assert len(data) == upload.size
         event = parse_upload(data, upload.original_name, "pairs")
         assert not [p for p in validate_pairs(event) if p.is_error]
-        snapshot = StandingSnapshot.objects.get(scope="pair_heat", pair_heat=heat)
+        snapshot = StandingSnapshot.objects.get(scope="pair_heat", heat=heat)
         assert not snapshot.provisional
         assert len(snapshot.data) == heat.entries.count()
         assert [row["rank"] for row in snapshot.data] == sorted(r["rank"] for r in snapshot.data)
@@ -101,14 +101,14 @@ def test_every_approved_pair_heat_has_an_accepted_upload_and_standings(demo):
 
 def test_allocation_runs_for_every_competition_with_heats(demo):
     for competition in PairCompetition.objects.filter(season=season()):
-        runs = AllocationRun.objects.filter(pair_competition=competition)
+        runs = AllocationRun.objects.filter(competition=competition)
         if competition.heats.filter(status=HeatStatus.APPROVED).exists():
             run = runs.get()
             assert not run.provisional  # every heat is in (R-ALLOC-*)
             assert run.qualifying_entries > 0 and run.explanation["venues"]
         else:
             assert not runs.exists()  # Dam: a direct final, no heats
-    run = AllocationRun.objects.get(team_competition=team_competition())
+    run = AllocationRun.objects.get(competition=team_competition())
     assert not run.provisional and run.final_size == 10  # R-TEAM-ADV-1: 24 teams
 
 
@@ -124,7 +124,7 @@ def test_every_team_heat_is_played_from_its_upload(demo):
             assert m.status == Match.Status.PLAYED
             assert m.vp_home + m.vp_away == 20
             assert m.board_results.count() == heat.boards_per_match
-        snapshot = StandingSnapshot.objects.get(scope="team_heat", team_heat=heat)
+        snapshot = StandingSnapshot.objects.get(scope="team_heat", heat=heat)
         assert not snapshot.provisional and len(snapshot.data) == heat.teams.count()
     assert formats == {"usebio": 2, "csv": 2, "pbn": 1}
 
@@ -153,10 +153,10 @@ def test_the_final_is_live_after_round_seven(demo, client):
     assert set(played.values_list("round", flat=True)) == set(range(1, 8))
     assert not finals.filter(round__gt=7).exclude(status=Match.Status.SCHEDULED).exists()
     uploads = ResultUpload.objects.filter(
-        team_competition=competition, status=ResultUpload.Status.ACCEPTED
+        competition=competition, heat=None, status=ResultUpload.Status.ACCEPTED
     )
     assert sorted(uploads.values_list("round", flat=True)) == list(range(1, 8))
-    snapshot = StandingSnapshot.objects.get(scope="team_final", team_competition=competition)
+    snapshot = StandingSnapshot.objects.get(scope="team_final", competition=competition)
     assert snapshot.provisional and snapshot.rounds_played == 7
     assert len(snapshot.data) == 10
     assert all(row["played"] == 7 for row in snapshot.data)
@@ -180,8 +180,8 @@ def test_a_second_run_creates_no_uploads_and_changes_nothing(demo):
 
 
 def test_a_file_tk_replaced_is_kept(demo):
-    heat = PairHeat.objects.filter(status=HeatStatus.APPROVED).order_by("session1_date").first()
-    tk = ResultUpload.objects.filter(pair_heat=heat).first().uploaded_by
+    heat = PairHeat.objects.filter(status=HeatStatus.APPROVED).order_by("first_date").first()
+    tk = ResultUpload.objects.filter(heat=heat).first().uploaded_by
     entries = list(heat.entries.select_related("player1", "player2"))
     pairs = [
         (e.pair_number, (e.player1.mid, e.player1.full_name), (e.player2.mid, "x"), 1)
@@ -238,4 +238,4 @@ def test_a_heat_approved_later_gets_its_file_and_the_others_stay_unchanged(demo)
     assert (result.imported, result.unchanged, result.kept) == (1, 19, 0)
     upload = heat.uploads.get(status=ResultUpload.Status.ACCEPTED)
     assert upload.pair_results.count() == heat.entries.count()
-    assert StandingSnapshot.objects.filter(scope="pair_heat", pair_heat=heat).exists()
+    assert StandingSnapshot.objects.filter(scope="pair_heat", heat=heat).exists()

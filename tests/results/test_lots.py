@@ -58,18 +58,18 @@ def test_r_alloc_5_manual_lot_recorded_with_who_and_why(tk, recompute):
     result = manual(tk, competition)
     assert result.drawn_by_hand and result.drawn_by == tk and result.seed == ""
     assert result.losers == ["12"] and result.winners == ["15"]
-    assert result.pair_competition == competition and result.team_competition is None
+    assert result.competition == competition
     d = Decision.objects.get(action="results.lot.drawn_by_hand", object_id=result.pk)
     assert d.decided_by == tk and d.clause == "R-ALLOC-5"
     assert d.reason.startswith("Lottat av TK")
-    recompute.assert_called_with(pair_competition_id=competition.pk)
+    recompute.assert_called_with(competition_id=competition.pk)
 
 
 def test_r_alloc_5_manual_team_lot(tk, recompute):
     competition = TeamCompetitionFactory()
     result = manual(tk, competition, kind="teams", among=["3", "4", "5"], winners=["5"])
-    assert result.team_competition == competition and result.losers == ["3", "4"]
-    recompute.assert_called_with(team_competition_id=competition.pk)
+    assert result.competition == competition and result.losers == ["3", "4"]
+    recompute.assert_called_with(competition_id=competition.pk)
 
 
 @pytest.mark.parametrize(
@@ -185,7 +185,7 @@ def test_r_alloc_5_use_precedence_refusals():
 
 def test_r_alloc_5_own_competition_lot_can_be_left_out():
     competition = PairCompetitionFactory()
-    lot("pairs", competition.season, losers=["12"], pair_competition=competition)
+    lot("pairs", competition.season, losers=["12"], competition=competition)
     assert lot_precedence("pairs", competition.season, ["12"]) == ["12"]
     assert (
         lot_precedence("pairs", competition.season, ["12"], exclude_competition=competition) == []
@@ -200,7 +200,7 @@ def test_r_alloc_5_admin_enters_hand_lot_and_system_lots_are_read_only(client, t
         {
             "kind": "pairs",
             "season": competition.season.pk,
-            "pair_competition": competition.pk,
+            "competition": competition.pk,
             "among": '["12", "15"]',
             "winners": '["99"]',
             "seats": 1,
@@ -215,7 +215,7 @@ def test_r_alloc_5_admin_enters_hand_lot_and_system_lots_are_read_only(client, t
         {
             "kind": "pairs",
             "season": competition.season.pk,
-            "pair_competition": competition.pk,
+            "competition": competition.pk,
             "among": '["12", "15"]',
             "winners": '["15"]',
             "seats": 1,

@@ -130,7 +130,7 @@ def key_at(event, rank: int) -> str:
 
 def final_rows(comp) -> dict:
     return StandingSnapshot.objects.get(
-        scope=StandingSnapshot.Scope.PAIR_FINAL, pair_competition=comp
+        scope=StandingSnapshot.Scope.PAIR_FINAL, competition=comp
     ).data
 
 
@@ -138,7 +138,7 @@ def test_final_upload_identifies_pairs_by_mid_and_ranks_them(tk, run_on_commit):
     event = simulated_final()
     comp = build_final(event)
     outcome = run_on_commit(tk, comp, data=write_usebio_pairs(event), filename="final.xml")
-    assert outcome.upload.pair_competition == comp
+    assert outcome.upload.competition == comp
     assert PairFinalResult.objects.filter(competition=comp).count() == N_PAIRS
     stored_keys = set(PairFinalTraveller.objects.values_list("ns_key", flat=True))
     assert stored_keys <= {key_at(event, r) for r in range(1, N_PAIRS + 1)}
@@ -306,7 +306,7 @@ def test_upload_schedules_the_recompute(tk):
     with patch("results.services.uploads.request_recompute") as recompute:
         upload_pair_final(tk, comp, data=write_usebio_pairs(event), filename="final.xml")
     recompute.assert_called_once()
-    assert recompute.call_args.kwargs["pair_competition_id"] == comp.id
+    assert recompute.call_args.args == (comp.id,)
 
 
 def test_par_page_shows_the_final(tk, run_on_commit, client):

@@ -22,7 +22,8 @@ def heat_with_results(competition, n, *, heat_type="silver", declared=None, boar
     heat = PairHeatFactory(competition=competition, heat_type=heat_type)
     season = competition.season
     upload = ResultUpload(
-        pair_heat=heat,
+        competition=competition,
+        heat=heat,
         original_name="x.pbn",
         format="pbn",
         checksum=str(heat.id),
@@ -53,7 +54,7 @@ def heat_with_results(competition, n, *, heat_type="silver", declared=None, boar
 
 
 def seats_by_heat(competition):
-    run = AllocationRun.objects.get(pair_competition=competition)
+    run = AllocationRun.objects.get(competition=competition)
     return {v["label"]: v["seats"] for v in run.explanation["venues"]}, run
 
 
@@ -70,7 +71,7 @@ def test_r_alloc_1_and_3_final_size_and_shares():
         FinalSeat.objects.filter(competition=comp, origin_heat=a).values_list("entry", flat=True)
     )
     assert holders == {e.id for e in a_entries[:18]}  # R-ALLOC-6: heat ranking order
-    snap = StandingSnapshot.objects.get(scope="pair_heat", pair_heat=a)
+    snap = StandingSnapshot.objects.get(scope="pair_heat", heat=a)
     assert [r["pair_number"] for r in snap.data[:3]] == ["1", "2", "3"]
 
 
@@ -100,7 +101,7 @@ def test_struck_pairs_and_undeclared_bronze_pairs_do_not_count():
     held = set(FinalSeat.objects.filter(competition=comp).values_list("entry", flat=True))
     assert s_entries[0].id not in held  # struck, passed over
     assert not held & {e.id for e in b_entries[20:]}  # undeclared bronze pairs never qualify
-    snap = StandingSnapshot.objects.get(scope="pair_heat", pair_heat=silver)
+    snap = StandingSnapshot.objects.get(scope="pair_heat", heat=silver)
     assert snap.data[-1]["entry_id"] == s_entries[0].id and snap.data[-1]["rank"] is None
 
 
@@ -176,13 +177,13 @@ def test_incremental_recompute_of_one_heat_equals_the_full_recompute():
     heat_with_results(comp, 30)
     recompute_pair_competition(comp.id)
     # a corrected file for heat a: its last pair now wins the heat
-    upload = ResultUpload.objects.get(pair_heat=a)
+    upload = ResultUpload.objects.get(heat=a)
     ResultUpload.objects.filter(pk=upload.pk).update(uploaded_at=timezone.now())
     PairResult.objects.filter(entry=a_entries[-1]).update(percentage=Decimal("99"))
     recompute_pair_competition(comp.id, heat_ids=[a.id])
-    incremental = AllocationRun.objects.get(pair_competition=comp).explanation
-    snap_a = StandingSnapshot.objects.get(pair_heat=a).data
+    incremental = AllocationRun.objects.get(competition=comp).explanation
+    snap_a = StandingSnapshot.objects.get(heat=a).data
     assert snap_a[0]["entry_id"] == a_entries[-1].id
     recompute_pair_competition(comp.id)
-    assert AllocationRun.objects.get(pair_competition=comp).explanation == incremental
-    assert StandingSnapshot.objects.get(pair_heat=a).data == snap_a
+    assert AllocationRun.objects.get(competition=comp).explanation == incremental
+    assert StandingSnapshot.objects.get(heat=a).data == snap_a

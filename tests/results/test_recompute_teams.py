@@ -41,7 +41,7 @@ def heat4():
 
 
 def snapshot(heat):
-    return StandingSnapshot.objects.get(scope="team_heat", team_heat=heat)
+    return StandingSnapshot.objects.get(scope="team_heat", heat=heat)
 
 
 def test_heat_standings_by_vp_and_marked_provisional_until_all_played(heat4):
@@ -58,7 +58,7 @@ def test_heat_standings_by_vp_and_marked_provisional_until_all_played(heat4):
     assert snap.data[0]["vp"] == str(victory_points(40, 10, 16)[0])
     assert snap.provisional is True
     assert snap.rounds_played == 1
-    status = RecomputeStatus.objects.get(team_competition=heat.competition)
+    status = RecomputeStatus.objects.get(competition=heat.competition)
     assert status.runs == 1 and not status.pending
 
 
@@ -70,7 +70,7 @@ def test_recompute_is_idempotent(heat4):
     first = snapshot(heat).data
     recompute_team_competition(heat.competition_id)
     assert snapshot(heat).data == first
-    assert StandingSnapshot.objects.filter(team_heat=heat).count() == 1
+    assert StandingSnapshot.objects.filter(heat=heat).count() == 1
 
 
 def test_penalty_is_subtracted_after_conversion(heat4):
@@ -181,7 +181,7 @@ def test_final_snapshot_counts_rounds_played():
         competition=comp, stage="final", round=3, home=teams[0], away=teams[2], boards=20
     )
     recompute_team_competition(comp.id)
-    snap = StandingSnapshot.objects.get(scope="team_final", team_competition=comp)
+    snap = StandingSnapshot.objects.get(scope="team_final", competition=comp)
     assert snap.rounds_played == 2
     assert snap.provisional is True
     assert len(snap.data) == 4
@@ -258,7 +258,7 @@ def test_r_team_semi_1_and_mp_3_final_choice_order_and_bonus():
             imps_away=ia,
         )
     recompute_team_competition(comp.id)
-    rows = StandingSnapshot.objects.get(scope="team_final", team_competition=comp).data
+    rows = StandingSnapshot.objects.get(scope="team_final", competition=comp).data
     assert [r["name"] for r in rows] == ["F0", "F1", "F2", "F3"]
     # R-TEAM-SEMI-1: the full order chooses (F0 although it is not in the DM order)
     assert [r["sm_choice"] for r in rows] == [1, 2, None, None]
@@ -286,10 +286,10 @@ def test_incremental_team_recompute_touches_only_the_changed_heat(heat4):
         imps_away=30,
     )
     recompute_team_competition(heat.competition_id)
-    before_other = StandingSnapshot.objects.get(team_heat=other)
+    before_other = StandingSnapshot.objects.get(heat=other)
     play(c, d, 44, 0, rnd=2)
     recompute_team_competition(heat.competition_id, heat_ids=[heat.id])
-    after_other = StandingSnapshot.objects.get(team_heat=other)
+    after_other = StandingSnapshot.objects.get(heat=other)
     assert after_other.computed_at == before_other.computed_at  # not recomputed
     assert [r["name"] for r in snapshot(heat).data][0] == "Gamma"
     incremental = snapshot(heat).data

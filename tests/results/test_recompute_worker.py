@@ -7,7 +7,7 @@ from django.db import connection
 
 from results.models import RecomputeStatus, StandingSnapshot
 from results.services.recompute import recompute_team_competition
-from results.tasks import recompute_team_competition as recompute_task
+from results.tasks import recompute_competition as recompute_task
 from teams.models import Match
 from tests.conftest import requires_broker, requires_postgres
 from tests.factories import TeamFactory, TeamHeatFactory
@@ -41,9 +41,9 @@ def test_recompute_runs_in_a_real_worker(celery_worker_queue):
     heat = played_heat()
     result = recompute_task.apply_async(args=[heat.competition_id], queue=celery_worker_queue)
     result.get(timeout=90)
-    snap = StandingSnapshot.objects.get(scope="team_heat", team_heat=heat)
+    snap = StandingSnapshot.objects.get(scope="team_heat", heat=heat)
     assert [r["name"] for r in snap.data] == ["Klöver", "Ruter", "Hjärter"]
-    assert RecomputeStatus.objects.get(team_competition_id=heat.competition_id).runs == 1
+    assert RecomputeStatus.objects.get(competition_id=heat.competition_id).runs == 1
 
 
 @requires_postgres
@@ -66,10 +66,10 @@ def test_two_recomputes_at_once_end_consistent():
     for t in threads:
         t.join(timeout=60)
     assert errors == []
-    assert StandingSnapshot.objects.filter(team_heat=heat).count() == 1
-    status = RecomputeStatus.objects.get(team_competition_id=heat.competition_id)
+    assert StandingSnapshot.objects.filter(heat=heat).count() == 1
+    status = RecomputeStatus.objects.get(competition_id=heat.competition_id)
     assert status.runs == 2
-    assert [r["name"] for r in StandingSnapshot.objects.get(team_heat=heat).data] == [
+    assert [r["name"] for r in StandingSnapshot.objects.get(heat=heat).data] == [
         "Klöver",
         "Ruter",
         "Hjärter",
@@ -141,8 +141,8 @@ def test_two_uploads_at_once_end_consistent():
     assert errors == []
     for heat, _, _ in uploads:
         assert not Match.objects.filter(heat=heat, status="scheduled").exists()
-        snap = StandingSnapshot.objects.get(scope="team_heat", team_heat=heat)
+        snap = StandingSnapshot.objects.get(scope="team_heat", heat=heat)
         assert snap.provisional is False and len(snap.data) == 4
-    status = RecomputeStatus.objects.get(team_competition=competition)
+    status = RecomputeStatus.objects.get(competition=competition)
     assert status.runs == 2 and not status.pending
     assert TeamCompetition.objects.filter(pk=competition.pk).exists()

@@ -115,7 +115,7 @@ def test_pairs_heat_upload_stores_results_travellers_and_standings(tk, name):
     assert PairTraveller.objects.filter(upload=outcome.upload).count() == sum(
         len([ln for ln in b.lines if ln.mp_ns is not None]) for b in event.boards
     )
-    snap = StandingSnapshot.objects.get(scope="pair_heat", pair_heat=heat)
+    snap = StandingSnapshot.objects.get(scope="pair_heat", heat=heat)
     percentages = [Decimal(r["percentage"]) for r in snap.data]
     assert percentages == sorted(percentages, reverse=True)  # R-PAIR-TIE-1 order
 
@@ -155,7 +155,7 @@ def test_team_heat_upload_sets_imps_vp_and_boards(tk, name, boards):
     m = played.first()
     assert m.vp_home + m.vp_away == Decimal("20.00")
     assert list(m.uploads.all()) == [outcome.upload]
-    snap = StandingSnapshot.objects.get(scope="team_heat", team_heat=heat)
+    snap = StandingSnapshot.objects.get(scope="team_heat", heat=heat)
     assert len(snap.data) == len(teams) and snap.provisional is False
 
 

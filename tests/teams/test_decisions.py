@@ -246,7 +246,7 @@ def test_r_team_wo_2_walkover_scored_by_season_rule_without_masterpoints(heat, t
     assert wo.status == "granted" and wo.decided_by == tk and wo.decided_at == now
     d = assert_decision("teams.walkover.awarded", wo, tk, "Laget kom inte", "R-TEAM-WO-1")
     assert d.data["masterpoints"] == 0 and d.data["score_clause"] == "R-TEAM-WO-2"
-    recompute.assert_called_with(team_competition_id=match.competition_id)
+    recompute.assert_called_with(competition_id=match.competition_id)
 
 
 def test_r_team_wo_2_score_follows_season_configuration(heat, tk):
@@ -367,7 +367,7 @@ def test_r_team_res_1_penalty_five_vp_per_match_with_unpaid_player(heat, tk, rec
     assert penalty.vp == Decimal("5") and penalty.clause == "R-TEAM-RES-1"
     assert penalty.status == "granted" and penalty.decided_by == tk and penalty.decided_at == now
     assert_decision("teams.penalty.imposed", penalty, tk, "Obetald spelare", "R-TEAM-RES-1")
-    recompute.assert_called_with(team_competition_id=team.competition_id)
+    recompute.assert_called_with(competition_id=team.competition_id)
 
     before = counts()
     with pytest.raises(ServiceError) as exc:
@@ -412,7 +412,7 @@ def test_r_team_res_1_disqualification_only_after_fourteen_days(heat, tk, recomp
         "teams.team.disqualified", team, tk, "Obetalt efter 14 dagar", "R-TEAM-RES-1"
     )
     assert d.data["mids"] == [unpaid.mid]
-    recompute.assert_called_with(team_competition_id=team.competition_id)
+    recompute.assert_called_with(competition_id=team.competition_id)
 
 
 def test_r_team_res_1_paid_within_fourteen_days_is_no_disqualification(heat, tk):

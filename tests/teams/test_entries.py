@@ -100,7 +100,7 @@ def test_enter_team_numbers_teams_in_the_heat(w, recompute_calls):
     assert first.team.roster.count() == 4 and second.team.roster.count() == 6
     assert first.warnings == [] and first.dispensation is None
     assert team_may_start(first.team) == (True, [])
-    recompute_calls.assert_called_with(team_competition_id=w.comp.pk)
+    recompute_calls.assert_called_with(competition_id=w.comp.pk)
 
 
 def test_r_team_reg_2_every_field_is_required(w):
@@ -217,7 +217,7 @@ def test_update_roster_keeps_4_to_6(w, recompute_calls):
     assert "R-TEAM-2" in msg
     update_roster(w.official, team, add_mids=[p(w).mid], remove_mids=[players[0]])
     assert players[0] not in set(team.roster.values_list("player__mid", flat=True))
-    recompute_calls.assert_called_with(team_competition_id=w.comp.pk)
+    recompute_calls.assert_called_with(competition_id=w.comp.pk)
 
 
 def test_update_roster_rechecks_district_balance(w):
@@ -355,7 +355,7 @@ def test_record_lineup_replaces_the_earlier_one(w, m, recompute_calls):
         w.official, m.match, m.home, half1_mids=m.roster[:4], half2_mids=m.roster[2:]
     )
     assert len(out.lineups) == 8 and out.warnings == []
-    recompute_calls.assert_called_with(team_competition_id=w.comp.pk)
+    recompute_calls.assert_called_with(competition_id=w.comp.pk)
     record_lineup(w.official, m.match, m.home, half1_mids=m.roster[2:], half2_mids=m.roster[2:])
     rows = Lineup.objects.filter(match=m.match, team=m.home)
     assert rows.count() == 8

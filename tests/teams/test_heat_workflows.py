@@ -240,7 +240,7 @@ def test_r_gen_3_tk_approves_a_team_heat_and_it_is_recorded(heat, tk, recompute)
         tk,
     )
     assert decision.data["boards_per_match"] == 16
-    recompute.assert_called_once_with(team_competition_id=heat.competition_id)
+    recompute.assert_called_once_with(competition_id=heat.competition_id)
 
 
 def test_r_gen_3_team_heat_rejection_needs_a_reason(heat, tk):
@@ -335,7 +335,7 @@ def test_r_team_kval_2_tk_moves_a_team_to_another_heat(two_heats, tk, recompute)
     decision = Decision.objects.get()
     assert (decision.action, decision.clause) == ("teams.team.heat_moved", "R-TEAM-KVAL-2")
     assert decision.data["to_heat"] == "Stora kvalet"
-    recompute.assert_called_once_with(team_competition_id=team.competition_id)
+    recompute.assert_called_once_with(competition_id=team.competition_id)
 
 
 def test_r_team_kval_2_moving_a_team_needs_both_heats(two_heats, club_a, club_b):

@@ -38,7 +38,7 @@ def test_lag_page_shows_final_snapshot_marked_provisional(client):
     team = TeamFactory(in_final=True, final_number=1)
     StandingSnapshot.objects.create(
         scope=StandingSnapshot.Scope.TEAM_FINAL,
-        team_competition=team.competition,
+        competition=team.competition,
         provisional=True,
         rounds_played=7,
         data=[
@@ -70,7 +70,11 @@ def test_query_count_does_not_grow_with_heats_and_teams(client):
         for _ in range(5):
             TeamFactory(heat=other)
         StandingSnapshot.objects.create(
-            scope="team_heat", team_heat=other, data=[], computed_at=timezone.now()
+            scope="team_heat",
+            competition=heat.competition,
+            heat=other,
+            data=[],
+            computed_at=timezone.now(),
         )
     with CaptureQueriesContext(connection) as large:
         client.get("/lag/")
@@ -110,7 +114,7 @@ def test_pending_recompute_is_shown_and_page_refreshes(client):
     from results.models import RecomputeStatus
 
     team = TeamFactory()
-    RecomputeStatus.objects.create(team_competition=team.competition, requested_at=timezone.now())
+    RecomputeStatus.objects.create(competition=team.competition, requested_at=timezone.now())
     html = client.get("/lag/").content.decode()
     assert 'http-equiv="refresh"' in html
     assert "räknas in just nu" in html

@@ -155,7 +155,7 @@ def pair_heat_file(heat: PairHeat, index: int) -> tuple[bytes, str, int]:
         movement="howell" if len(pairs) <= HOWELL_MAX_PAIRS else "mitchell",
         declared=declared,
         title=f"DM-par kval: {heat.name}",
-        date=heat.session1_date,
+        date=heat.first_date,
     )
     slug = slugify(heat.name)
     if index % 2 == 0:
@@ -172,7 +172,7 @@ def _pair_heats(run: _Run, season: Season, user) -> None:
     heats = list(
         PairHeat.objects.filter(competition__season=season)
         .select_related("competition")
-        .order_by("session1_date", "name")
+        .order_by("first_date", "name")
     )
     for index, heat in enumerate(heats):
         if heat.status != HeatStatus.APPROVED:
@@ -229,7 +229,7 @@ def _team_heats(run: _Run, competition: TeamCompetition, user) -> None:
             Match.objects.filter(heat=heat, stage=Match.Stage.KVAL).select_related("home", "away")
         )
         current = ResultUpload.objects.filter(
-            team_heat=heat, round=None, status=ResultUpload.Status.ACCEPTED
+            heat=heat, round=None, status=ResultUpload.Status.ACCEPTED
         ).first()
         if current is None:  # results TK entered by hand (W.O. ...) stay as they are
             matches = [m for m in matches if m.status == Match.Status.SCHEDULED]
@@ -259,7 +259,7 @@ def _team_heats(run: _Run, competition: TeamCompetition, user) -> None:
 def allocation_holders(competition: TeamCompetition) -> list[int] | None:
     """The team ids holding final seats in the competition's AllocationRun (R-TEAM-ADV-1):
     direct qualifiers first, then each venue's holders in heat order; None before any run."""
-    run = AllocationRun.objects.filter(team_competition=competition).first()
+    run = AllocationRun.objects.filter(competition=competition).first()
     if run is None:
         return None
     ex = run.explanation or {}
@@ -316,7 +316,7 @@ def _reseed_final(run: _Run, competition: TeamCompetition, holders: list[int]) -
 def _final(run: _Run, competition: TeamCompetition, user, final_rounds: int) -> None:
     finals = Match.objects.filter(competition=competition, stage=Match.Stage.FINAL)
     untouched = not finals.exclude(status=Match.Status.SCHEDULED).exists() and not (
-        ResultUpload.objects.filter(team_competition=competition).exists()
+        ResultUpload.objects.filter(competition=competition, heat=None).exists()
     )
     if untouched:
         holders = allocation_holders(competition)
@@ -338,7 +338,7 @@ def _final(run: _Run, competition: TeamCompetition, user, final_rounds: int) -> 
     for r in range(1, final_rounds + 1):
         round_matches = [m for m in matches if m.round == r]
         current = ResultUpload.objects.filter(
-            team_competition=competition, round=r, status=ResultUpload.Status.ACCEPTED
+            competition=competition, heat=None, round=r, status=ResultUpload.Status.ACCEPTED
         ).first()
         if current is None:
             round_matches = [m for m in round_matches if m.status == Match.Status.SCHEDULED]
@@ -390,7 +390,7 @@ def load_demo_results(
         if (
             competition.id in run.touched_teams
             or deferred
-            or not (AllocationRun.objects.filter(team_competition=competition).exists())
+            or not (AllocationRun.objects.filter(competition=competition).exists())
         ):
             recompute.recompute_team_competition(competition.id)
             run.touched_teams.discard(competition.id)

@@ -252,8 +252,8 @@ class PairHeatPlan:
     clubs: tuple[str, ...]
     heat_type: str
     venue: str
-    session1_date: date
-    session2_date: date | None
+    first_date: date
+    last_date: date | None
     invitation_url: str
     invitation_sent_on: date | None
     requires_preregistration: bool
@@ -610,8 +610,8 @@ def _pair_heats(
                 clubs=clubs,
                 heat_type=heat_type.value,
                 venue=venue,
-                session1_date=s1,
-                session2_date=s2,
+                first_date=s1,
+                last_date=s2,
                 invitation_url=(
                     f"https://{_ascii(pool.clubs[clubs[0]].short_name)}.example.org/dm/{slug}.pdf"
                     if sent_on
@@ -889,7 +889,11 @@ def _sync(
         result[k] = obj
     historical = hasattr(model._meta, "simple_history_manager_attribute")
     if to_create:
-        if historical:
+        if model._meta.parents:  # multi-table inheritance (a Competition, a Heat): no bulk insert
+            for obj in to_create:
+                obj._change_reason = CHANGE_REASON
+                obj.save()
+        elif historical:
             bulk_create_with_history(to_create, model, default_change_reason=CHANGE_REASON)
         else:
             model.objects.bulk_create(to_create)
@@ -1023,8 +1027,8 @@ def _load(plan: DemoPlan) -> DemoSummary:
                 "name": h.name,
                 "heat_type": h.heat_type,
                 "venue": h.venue,
-                "session1_date": h.session1_date,
-                "session2_date": h.session2_date,
+                "first_date": h.first_date,
+                "last_date": h.last_date,
                 "invitation_url": h.invitation_url,
                 "invitation_sent_on": h.invitation_sent_on,
                 "requires_preregistration": h.requires_preregistration,

@@ -1,0 +1,47 @@
+"""What the team and the pair recompute share: the competition's recompute status and the
+bulk store of standings snapshots."""
+
+from __future__ import annotations
+
+import logging
+
+from django.utils import timezone
+
+from results.models import (
+    RecomputeStatus,
+    StandingSnapshot,
+)
+
+log = logging.getLogger(__name__)
+
+
+def recompute_status(**which) -> RecomputeStatus:
+    status, _ = RecomputeStatus.objects.get_or_create(**which)
+    return status
+
+
+def save_snapshots(existing, snapshots: list[StandingSnapshot]) -> None:
+    """Store the computed snapshots: one query reads the rows ``existing`` holds, then one bulk
+    update and one bulk insert (not an update_or_create per heat). Runs under the
+    competition's row lock, so no other recompute writes these rows meanwhile."""
+
+    def key(s: StandingSnapshot) -> tuple:
+        return (s.scope, s.competition_id, s.heat_id)
+
+    stored = {key(s): s for s in existing}
+    now = timezone.now()  # what auto_now sets on save()
+    updates, creates = [], []
+    for snap in snapshots:
+        old = stored.get(key(snap))
+        if old is None:
+            creates.append(snap)
+            continue
+        old.data, old.provisional = snap.data, snap.provisional
+        old.rounds_played, old.computed_at = snap.rounds_played, now
+        updates.append(old)
+    if updates:
+        StandingSnapshot.objects.bulk_update(
+            updates, ["data", "provisional", "rounds_played", "computed_at"]
+        )
+    if creates:
+        StandingSnapshot.objects.bulk_create(creates)

@@ -1,0 +1,490 @@
+"""DM Par recompute: heat standings (R-PAIR-TIE-1..3), qualifying counts, the allocation of
+final seats (R-ALLOC-*), seat holders and the replacement chain (R-REPL-*), and the final's
+ranking with SM places, plaques and masterpoints."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+
+from django.db import transaction
+
+from clubs import clock
+from clubs.models import HeatStatus, Representation
+from pairs.models import (
+    DirectQualifier,
+    FinalSeat,
+    Offer,
+    PairCompetition,
+    PairEntry,
+    PairHeat,
+)
+from results.models import (
+    Lot,
+    PairFinalResult,
+    PairFinalTraveller,
+    PairResult,
+    PairTraveller,
+    ResultUpload,
+    StandingSnapshot,
+)
+from results.services.allocation import Venue, allocate_final, venue_key
+from results.services.recompute.common import recompute_status, save_snapshots
+from ubf.rules import replacement
+from ubf.rules.allocation import final_size_pairs
+from ubf.rules.heats import PairHeatEntries, qualifying_pairs
+from ubf.rules.masterpoints import (
+    pair_bonus,
+    pair_final_masterpoints,
+)
+from ubf.rules.people import UBF
+from ubf.rules.sm import sm_places as sm_places_rule
+from ubf.rules.standings import plaque_places, rank_pairs
+from ubf.rules.types import Discipline
+
+log = logging.getLogger(__name__)
+
+
+def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
+    """Heat standings (R-PAIR-TIE-1..3), qualifying counts (R-ALLOC-1, R-PAIR-KVAL-5/7), the
+    allocation of final seats (R-ALLOC-2..6), the seat holders and the replacement chain
+    (R-REPL-*), with the final seats and offers kept in step (accepted seats never move).
+
+    ``heat_ids``: only these heats' results changed (an upload). Their standings are computed
+    again; every other heat's ranking is read from its stored snapshot, which is what the last
+    full recompute computed from the same data. ``None`` recomputes every heat (TK decisions
+    such as a struck entry or a declared pair change more than one heat's inputs)."""
+    with transaction.atomic():
+        competition = (
+            PairCompetition.objects.select_for_update()
+            .select_related("season")
+            .get(pk=pair_competition_id)
+        )
+        status = recompute_status(competition=competition)
+        status.started_at = clock.now()
+        status.save(update_fields=["started_at"])
+        rules = competition.season.rules()
+
+        heats = list(
+            PairHeat.objects.filter(competition=competition, status=HeatStatus.APPROVED)
+            .prefetch_related("clubs")
+            .order_by("first_date", "id")
+        )
+        uploads = {
+            u.heat_id: u
+            for u in ResultUpload.objects.filter(
+                heat__in=heats, status=ResultUpload.Status.ACCEPTED
+            )
+        }
+        stored = {
+            s.heat_id: s
+            for s in StandingSnapshot.objects.filter(
+                scope=StandingSnapshot.Scope.PAIR_HEAT, heat__in=heats
+            )
+        }
+        changed = None if heat_ids is None else {int(h) for h in heat_ids}
+        reused = {
+            h.id
+            for h in heats
+            if changed is not None
+            and h.id not in changed
+            and h.id in uploads
+            and h.id in stored
+            and not stored[h.id].provisional
+            and stored[h.id].computed_at >= uploads[h.id].uploaded_at
+        }
+        fresh_uploads = [u for h, u in uploads.items() if h not in reused]
+        results_by_upload = defaultdict(list)
+        for r in PairResult.objects.filter(upload__in=fresh_uploads):
+            results_by_upload[r.upload_id].append(r)
+        lines_by_upload = defaultdict(list)
+        for t in PairTraveller.objects.filter(upload__in=fresh_uploads).values_list(
+            "upload_id", "board_number", "ns_id", "ew_id", "mp_ns", "mp_ew"
+        ):
+            lines_by_upload[t[0]].append(
+                {"board": t[1], "ns": str(t[2]), "ew": str(t[3]), "mp_ns": t[4], "mp_ew": t[5]}
+            )
+        entries = {
+            e.id: e
+            for e in PairEntry.objects.filter(
+                heat__in=[h for h in heats if h.id not in reused]
+            ).select_related("player1", "player2")
+        }
+        names = {
+            str(e.id): f"{e.player1.full_name} – {e.player2.full_name}" for e in entries.values()
+        }
+        directs = list(
+            DirectQualifier.objects.filter(
+                competition=competition, status=DirectQualifier.Status.REGISTERED
+            ).select_related("player1", "player2")
+        )
+        direct_pairs = {frozenset((d.player1_id, d.player2_id)): d for d in directs}
+        # R-ALLOC-2: a direct qualifier that played a heat together counts there.
+        played_together = {
+            (e_heat, e_id): direct_pairs[frozenset((p1, p2))]
+            for e_id, e_heat, p1, p2 in PairEntry.objects.filter(
+                heat__in=heats, player1_id__in=[p for pair in direct_pairs for p in pair]
+            ).values_list("id", "heat_id", "player1_id", "player2_id")
+            if frozenset((p1, p2)) in direct_pairs
+        }
+        direct: dict[str, str | None] = {}
+
+        venues, snapshots = [], []
+        for heat in heats:
+            key = venue_key(c.id for c in heat.clubs.all())
+            for (heat_id, entry_id), _dq in played_together.items():
+                if heat_id == heat.id:
+                    direct[str(entry_id)] = key
+            if heat.id in reused:
+                venues.append(_venue_from_snapshot(heat, key, stored[heat.id], names))
+                continue
+            venue, snapshot = _rank_pair_heat(
+                heat,
+                key,
+                competition,
+                rules,
+                [e for e in entries.values() if e.heat_id == heat.id],
+                uploads.get(heat.id),
+                results_by_upload,
+                lines_by_upload,
+                names,
+            )
+            venues.append(venue)
+            snapshots.append(snapshot)
+        save_snapshots(stored.values(), snapshots)
+        for d in directs:
+            if d not in played_together.values():
+                direct[f"dq:{d.id}"] = None
+                names[f"dq:{d.id}"] = f"{d.player1.full_name} – {d.player2.full_name}"
+        qualifying_total = sum(v.entries for v in venues)
+        size = final_size_pairs(qualifying_total, rules=rules)
+        # R-ALLOC-1: if fewer pairs qualified than the size, all of them go on.
+        size = min(size, qualifying_total + sum(1 for v in direct.values() if v is None))
+        run, allocation, holders, chain = allocate_final(
+            kind=Lot.Kind.PAIRS,
+            season=competition.season,
+            competition=competition,
+            final_size=size,
+            direct=direct,
+            venues=venues,
+            names=names,
+            **_pair_chain_inputs(competition),
+        )
+        _sync_final_seats(competition, heats, venues, holders, chain, run.provisional)
+        _rank_pair_final(competition, rules)
+
+        status.finished_at = clock.now()
+        status.runs += 1
+        status.last_error = ""
+        status.save(update_fields=["finished_at", "runs", "last_error"])
+
+
+def _venue_from_snapshot(heat, key: str, snapshot: StandingSnapshot, names: dict) -> Venue:
+    """A heat whose results did not change: its ranking as the stored snapshot has it."""
+    rows = snapshot.data
+    for r in rows:
+        names[str(r["entry_id"])] = r["name"]
+    return Venue(
+        key=key,
+        label=heat.name,
+        entries=sum(1 for r in rows if r.get("qualifier")),
+        ranking=[str(r["entry_id"]) for r in rows if r.get("qualifier")],
+        struck={str(r["entry_id"]) for r in rows if r.get("rank") is None},
+        complete=True,
+    )
+
+
+def _rank_pair_heat(
+    heat, key, competition, rules, heat_entries, upload, results_by_upload, lines_by_upload, names
+) -> tuple[Venue, StandingSnapshot]:
+    """One heat's ranking (R-PAIR-TIE-1..3) and qualifying pairs (R-PAIR-KVAL-5/7, R-ALLOC-1)."""
+    by_id = {e.id: e for e in heat_entries}
+    results = {str(r.entry_id): r for r in results_by_upload.get(upload.id if upload else None, [])}
+    struck = {str(e.id) for e in heat_entries if e.status != PairEntry.Status.ENTERED}
+    ranked_ids = [p for p in results if p not in struck]
+    standings = (
+        rank_pairs(
+            ranked_ids,
+            {p: results[p].percentage for p in ranked_ids},
+            lines_by_upload.get(upload.id, []),
+            seed=f"{competition.season.name}/{competition.discipline}/{heat.id}",
+        )
+        if upload
+        else []
+    )
+    counted = qualifying_pairs(
+        PairHeatEntries(
+            heat_type=heat.heat_type,
+            pairs=tuple(str(e.id) for e in heat_entries if not upload or str(e.id) in results),
+            declared=frozenset(str(e.id) for e in heat_entries if e.takes_part_in_qualifier),
+            struck=frozenset(struck),
+            boards_played_max=max((r.boards_played for r in results.values()), default=0)
+            if upload
+            else None,
+        ),
+        rules,
+    )
+    qualifying = set(counted.pairs)
+    rows = [
+        {
+            "rank": st.rank,
+            "entry_id": int(st.pair),
+            "pair_number": by_id[int(st.pair)].pair_number,
+            "name": names[st.pair],
+            "percentage": f"{results[st.pair].percentage:.2f}",
+            "qualifier": st.pair in qualifying,
+            "decided_by": st.decided_by,
+            "explanation": list(st.explanation),
+        }
+        for st in standings
+    ] + [
+        {
+            "rank": None,
+            "entry_id": int(p),
+            "pair_number": by_id[int(p)].pair_number,
+            "name": names[p],
+            "percentage": f"{results[p].percentage:.2f}",
+            "qualifier": False,
+            "struck_reason": by_id[int(p)].status_reason or "R-PAIR-KVAL-7",
+        }
+        for p in results
+        if p in struck
+    ]
+    snapshot = StandingSnapshot(
+        scope=StandingSnapshot.Scope.PAIR_HEAT,
+        competition_id=heat.competition_id,
+        heat=heat,
+        data=rows,
+        provisional=upload is None,
+        rounds_played=0,
+    )
+    venue = Venue(
+        key=key,
+        label=heat.name,
+        entries=len(qualifying),
+        ranking=[st.pair for st in standings if st.pair in qualifying],
+        struck=struck,
+        complete=upload is not None,
+    )
+    return venue, snapshot
+
+
+def _pair_chain_inputs(competition: PairCompetition) -> dict:
+    """The recorded withdrawals and offers (R-REPL-5) as the chain runner takes them."""
+    withdrawals, offers = [], []
+    seats = FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+    for seat in seats:
+        key = _seat_key(seat)
+        for offer in sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id)):
+            offers.append(
+                replacement.Offer(entry=str(offer.entry_id), seat=key, answer=offer.answer)
+            )
+        if seat.status == FinalSeat.Status.VACATED and seat.entry_id:
+            withdrawals.append(replacement.Withdrawal(entry=str(seat.entry_id), reason=seat.reason))
+    return {"offers": tuple(offers), "withdrawals": tuple(withdrawals)}
+
+
+def _seat_key(seat: FinalSeat) -> str:
+    if seat.direct_qualifier_id:
+        return f"dq:{seat.direct_qualifier_id}"
+    return str(seat.entry_id)
+
+
+def _sync_final_seats(competition, heats, venues, holders, chain, provisional) -> None:
+    """Keep FinalSeat rows in step with the seat holders: seats whose holder changed while
+    nothing was decided on them follow the ranking; a confirmed seat never moves (R-REPL-6);
+    once the allocation is final, each seat to be offered gets its pending Offer (R-REPL-5)."""
+    heat_of_venue = {v.key: h for v, h in zip(venues, heats, strict=True)}
+    existing = {
+        _seat_key(s): s
+        for s in FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+    }
+    wanted: dict[str, tuple[str | None, str]] = {}
+    for venue, keys in holders.holders.items():
+        for key in keys:
+            wanted[key] = (venue, FinalSeat.Source.ALLOCATION)
+    for state in chain.seat_states:
+        if state.seat.startswith("dq:"):
+            wanted[state.seat] = (state.origin, FinalSeat.Source.DIRECT)
+    for key, seat in existing.items():
+        untouched = seat.status == FinalSeat.Status.PROVISIONAL and not seat.offers.all()
+        if key not in wanted and untouched:
+            seat.delete()
+        elif key not in wanted and seat.origin_heat_id:
+            # R-REPL-6: a decided seat stays with its pair even if a correction moved the pair
+            # below the cut; its venue then fills one seat fewer, so the final keeps its size.
+            venue = next(
+                (v.key for v, h in zip(venues, heats, strict=True) if h.id == seat.origin_heat_id),
+                None,
+            )
+            newcomers = [k for k in holders.holders.get(venue, []) if k not in existing]
+            if newcomers:
+                wanted.pop(newcomers[-1], None)
+    for key, (venue, source) in wanted.items():
+        if key in existing and existing[key].pk is not None:  # delete() above clears the pk
+            continue
+        FinalSeat.objects.create(
+            competition=competition,
+            origin_heat=heat_of_venue.get(venue),
+            entry_id=int(key) if key.isdigit() else None,
+            direct_qualifier_id=int(key[3:]) if key.startswith("dq:") else None,
+            source=source,
+            status=FinalSeat.Status.PROVISIONAL,
+            reason="R-ALLOC-6" if source == FinalSeat.Source.ALLOCATION else "R-DIRECT-1",
+        )
+    if provisional:
+        return
+    seats = {
+        _seat_key(s): s
+        for s in FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+    }
+    offered: set[int] = set()
+    for state in chain.seat_states:
+        if state.ask and state.seat in seats and state.ask.isdigit():
+            seat = seats[state.seat]
+            pending = seat.pk in offered or any(
+                o.answer == Offer.Answer.PENDING for o in seat.offers.all()
+            )
+            if not pending:
+                offered.add(seat.pk)
+                Offer.objects.create(
+                    seat=seat,
+                    entry_id=int(state.ask),
+                    offered_at=clock.now(),
+                    override_reason="",
+                )
+
+
+# --------------------------------------------------------------------------------------------
+# Pairs final
+# --------------------------------------------------------------------------------------------
+
+PLAQUE_SV = {1: "guld", 2: "silver", 3: "brons"}
+MP_TABLE_KEY = "pair_final_mp_table"
+
+
+def _mp_table(season) -> dict[tuple[int, int], str] | None:
+    """R-PAIR-MP-1: SBF's masterpoint table as TK loaded it for the season in
+    ``season.tables["pair_final_mp_table"]`` ("pairs:place" -> points); None when missing."""
+    raw = (season.tables or {}).get(MP_TABLE_KEY)
+    if not raw:
+        return None
+    table = {}
+    for key, points in dict(raw).items():
+        try:
+            n, place = (int(x) for x in str(key).split(":"))
+        except ValueError:
+            continue
+        table[(n, place)] = str(points)
+    return table or None
+
+
+def _fmt_points(value) -> str:
+    return f"{float(value):.2f}"
+
+
+def _rank_pair_final(competition: PairCompetition, rules) -> None:
+    """The DM pairs final from its accepted upload: ranking (R-PAIR-TIE-1), plaque places
+    (R-PAIR-TIE-2, among the pairs that may win plaques), title, plaques and bonus only to
+    pairs with both players in UBF, passing to the next such pair (R-PAIR-MP-2/3), SM places
+    with the out-of-district cap (R-PAIR-2) and masterpoints from TK's table (R-PAIR-MP-1).
+    Without an accepted final upload any stored final snapshot is removed."""
+    upload = (
+        competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED)
+        .order_by("-uploaded_at", "-id")
+        .first()
+    )
+    if upload is None:
+        StandingSnapshot.objects.filter(
+            scope=StandingSnapshot.Scope.PAIR_FINAL, competition=competition
+        ).delete()
+        return
+    results = {
+        r.key: r
+        for r in PairFinalResult.objects.filter(upload=upload).select_related("player1", "player2")
+    }
+    lines = [
+        {"board": b, "ns": ns, "ew": ew, "mp_ns": mp_ns, "mp_ew": mp_ew}
+        for b, ns, ew, mp_ns, mp_ew in PairFinalTraveller.objects.filter(upload=upload).values_list(
+            "board_number", "ns_key", "ew_key", "mp_ns", "mp_ew"
+        )
+    ]
+    player_ids = [p for r in results.values() for p in (r.player1_id, r.player2_id)]
+    in_ubf = set(
+        Representation.objects.filter(
+            season_id=competition.season_id, player_id__in=player_ids, club__district__code=UBF
+        ).values_list("player_id", flat=True)
+    )
+    both_ubf = {k: r.player1_id in in_ubf and r.player2_id in in_ubf for k, r in results.items()}
+    outside = {
+        k for k, r in results.items() if r.player1_id not in in_ubf and r.player2_id not in in_ubf
+    }
+    scores = {k: r.percentage for k, r in results.items()}
+    standings = rank_pairs(
+        list(results),
+        scores,
+        lines,
+        seed=f"{competition.season.name}/{competition.discipline}/final",
+    )
+    ranking = [st.pair for st in standings]
+    eligible = [k for k in ranking if both_ubf[k]]
+    plaques = plaque_places(eligible, {k: scores[k] for k in eligible}, lines)
+    bonus = pair_bonus(ranking, both_ubf, competition.discipline, rules)
+    passed_awards = dict(bonus.awards.passed_over)
+    n_plaques = len(rules.pair_bonus[Discipline(competition.discipline)])
+
+    places = competition.sm_places or 0
+    sm = sm_places_rule(ranking, outside, places, rules)
+    sm_passed = dict(sm.passed_over)
+
+    table = _mp_table(competition.season)
+    mp = None
+    if table is not None:
+        # Pairs on equal percentage share the places they cover.
+        mp_places = {k: 1 + sum(1 for x in scores.values() if x > scores[k]) for k in ranking}
+        mp = pair_final_masterpoints(mp_places, table, len(ranking))
+
+    rows = []
+    for st in standings:
+        k, r = st.pair, results[st.pair]
+        award = bonus.awards.place_of(k)
+        plaque = plaques.get(k)
+        rows.append(
+            {
+                "rank": st.rank,
+                "key": k,
+                "player_ids": [r.player1_id, r.player2_id],
+                "name": f"{r.player1.full_name} – {r.player2.full_name}",
+                "percentage": f"{r.percentage:.2f}",
+                "decided_by": st.decided_by,
+                "explanation": list(st.explanation),
+                "ubf_pair": both_ubf[k],
+                "out_of_district": k in outside,
+                "plaque_place": plaque if plaque is not None and plaque <= n_plaques else None,
+                "plaque_label": PLAQUE_SV.get(plaque, "") if plaque else "",
+                "title": award == 1,
+                "award_place": award,
+                "bonus_per_player": bonus.points.get(k, 0),
+                "award_passed_reason": passed_awards.get(k, "") if award is None else "",
+                "sm_place": sm.qualified.index(k) + 1 if k in sm.qualified else None,
+                "sm_reason": sm.reasons.get(k, "") or sm_passed.get(k, ""),
+                "sm_passed_over": k in sm_passed,
+                "masterpoints": _fmt_points(mp.points[k]) if mp else None,
+                "masterpoints_reason": mp.reasons[k] if mp else "",
+            }
+        )
+    data = {
+        "rows": rows,
+        "pairs": len(rows),
+        "sm_places": competition.sm_places,
+        "sm_cap": sm.cap,
+        "sm_unfilled": sm.unfilled,
+        "mp_table_missing": table is None,
+        "upload_id": upload.id,
+    }
+    StandingSnapshot.objects.update_or_create(
+        scope=StandingSnapshot.Scope.PAIR_FINAL,
+        competition=competition,
+        heat=None,
+        defaults={"data": data, "provisional": False, "rounds_played": 0},
+    )

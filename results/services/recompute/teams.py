@@ -1,0 +1,492 @@
+"""DM Lag recompute: heat and final standings (R-TEAM-TIE-1), DM and SM order (R-TEAM-4),
+masterpoints, and the allocation of final places with the replacement chain (R-TEAM-ADV-1,
+R-TEAM-REPL-1)."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
+
+from clubs import clock
+from clubs.models import HeatStatus, Representation
+from results.models import (
+    Lot,
+    StandingSnapshot,
+)
+from results.services.allocation import Venue, allocate_final, venue_key
+from results.services.recompute.common import recompute_status, save_snapshots
+from teams.models import (
+    Lineup,
+    Match,
+    Penalty,
+    RosterEntry,
+    Team,
+    TeamCompetition,
+    TeamFinalOffer,
+    TeamHeat,
+    WalkOver,
+)
+from ubf.rules import replacement, sanctions
+from ubf.rules.allocation import final_size_teams
+from ubf.rules.eligibility import team_competes_for_dm
+from ubf.rules.masterpoints import (
+    share_team_points,
+    team_match_masterpoints,
+)
+from ubf.rules.people import UBF, PlayerInfo
+from ubf.rules.sm import dm_and_sm_order, semifinal_choice_order
+from ubf.rules.standings import TeamStanding, rank_teams
+from ubf.rules.vp import victory_points
+
+log = logging.getLogger(__name__)
+
+CRITERION_SV = {
+    "vp": "VP",
+    "imp_quotient": "IMP-kvot",
+    "h2h_imps": "vunna IMP i inbördes möten",
+    "h2h_boards": "vunna brickor i inbördes möten",
+    "h2h_points": "vunna totalpoäng i inbördes möten",
+    "lot": "lottning",
+}
+
+
+FINAL = "final"
+
+
+def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
+    """Heat standings, final standings (DM and full order), and the allocation of final places.
+
+    ``heat_ids``: only these heats' matches changed (an upload; ``"final"`` for the final);
+    the other heats keep their stored snapshots. ``None`` recomputes everything (TK decisions:
+    W.O.s, penalties, line-ups and team status can change several heats at once)."""
+    with transaction.atomic():
+        competition = (
+            TeamCompetition.objects.select_for_update()
+            .select_related("season")
+            .get(pk=team_competition_id)
+        )
+        status = recompute_status(competition=competition)
+        status.started_at = clock.now()
+        status.save(update_fields=["started_at"])
+
+        rules = competition.season.rules()
+        teams = {t.id: t for t in Team.objects.filter(competition=competition)}
+        matches = list(Match.objects.filter(competition=competition))
+        changed = (
+            None
+            if heat_ids is None
+            else {FINAL if h in (None, FINAL) else int(h) for h in heat_ids}
+        )
+        stored_snapshots = list(
+            StandingSnapshot.objects.filter(
+                competition=competition,
+                scope__in=[StandingSnapshot.Scope.TEAM_HEAT, StandingSnapshot.Scope.TEAM_FINAL],
+            )
+        )
+        has_snapshot = {s.heat_id or FINAL for s in stored_snapshots}
+
+        def heat_key(m: Match):
+            return m.heat_id if m.stage == Match.Stage.KVAL else FINAL
+
+        def to_rank(key) -> bool:
+            return changed is None or key in changed or key not in has_snapshot
+
+        # Board results and line-ups only for the heats ranked again.
+        prefetch_related_objects(
+            [m for m in matches if to_rank(heat_key(m))],
+            "board_results",
+            Prefetch("lineups", queryset=Lineup.objects.select_related("player")),
+        )
+        walkovers = {
+            w.match_id: w
+            for w in WalkOver.objects.filter(
+                match__competition=competition, status=WalkOver.Status.GRANTED
+            )
+        }
+        penalties = defaultdict(lambda: defaultdict(Decimal))  # stage -> team -> vp
+        for p in Penalty.objects.filter(
+            team__competition=competition, status=Penalty.Status.GRANTED
+        ).select_related("match"):
+            stage = p.match.stage if p.match_id else Match.Stage.KVAL
+            penalties[stage][p.team_id] += p.vp
+        # Rosters (for R-TEAM-4 and the bonus) only for the teams of the heats ranked again.
+        ranked_teams = [
+            t for t in teams.values() if to_rank(t.heat_id) or (t.in_final and to_rank(FINAL))
+        ]
+        prefetch_related_objects(
+            ranked_teams,
+            # Players joined, not prefetched by id: on SQLite Django 5.2 prefetches a
+            # forward FK with one OR term per id, which fails beyond ~1000 players.
+            Prefetch("roster", queryset=RosterEntry.objects.select_related("player")),
+            Prefetch(
+                "roster__player__representations",
+                queryset=Representation.objects.select_related("club__district"),
+            ),
+        )
+        dm_status, roster_ubf = _dm_status({t.id: t for t in ranked_teams}, competition)
+
+        by_heat: dict[int | None, list[Match]] = defaultdict(list)
+        for m in matches:
+            by_heat[m.heat_id if m.stage == Match.Stage.KVAL else None].append(m)
+
+        snapshots = []
+        for heat_id, heat_matches in by_heat.items():
+            if not to_rank(heat_id if heat_id is not None else FINAL):
+                continue
+            stage = Match.Stage.KVAL if heat_id is not None else Match.Stage.FINAL
+            if heat_id is not None:
+                members = [t for t in teams.values() if t.heat_id == heat_id]
+            else:
+                members = [t for t in teams.values() if t.in_final]
+            member_ids = {t.id for t in members} | {
+                x for m in heat_matches for x in (m.home_id, m.away_id)
+            }
+            rows, provisional, rounds_played = _team_standings(
+                [teams[t] for t in sorted(member_ids)],
+                heat_matches,
+                walkovers,
+                penalties[stage],
+                rules,
+                dm_status,
+                seed=f"{competition.season.name}/{stage}/{heat_id or 'final'}",
+            )
+            if heat_id is None:
+                _final_extras(rows, competition, rules, roster_ubf)
+            scope = (
+                StandingSnapshot.Scope.TEAM_HEAT if heat_id else StandingSnapshot.Scope.TEAM_FINAL
+            )
+            snapshots.append(
+                StandingSnapshot(
+                    scope=scope,
+                    competition=competition,
+                    heat_id=heat_id,
+                    data=rows,
+                    provisional=provisional,
+                    rounds_played=rounds_played,
+                )
+            )
+        save_snapshots(stored_snapshots, snapshots)
+
+        _allocate_team_final(competition, teams, by_heat)
+
+        status.finished_at = clock.now()
+        status.runs += 1
+        status.last_error = ""
+        status.save(update_fields=["finished_at", "runs", "last_error"])
+
+
+def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], by_heat) -> None:
+    """R-TEAM-ADV-1 (with R-ALLOC-2..6) and R-TEAM-REPL-1 over the approved heats.
+
+    A team "took part" in the qualifiers when it is entered in an approved heat and has not
+    been excluded (R-TEAM-WO-3) or disqualified (R-TEAM-RES-*): those count neither in the final
+    size nor in the heat's share and are passed over when seats are filled. A team that withdrew
+    before playing does not count either; one that withdrew after qualifying keeps its heat's
+    count and its seat is offered down the replacement chain (R-TEAM-REPL-1).
+    """
+    heats = list(
+        TeamHeat.objects.filter(competition=competition, status=HeatStatus.APPROVED)
+        .prefetch_related("organisers")
+        .order_by("first_date", "id")
+    )
+    snapshots = {
+        s.heat_id: s.data
+        for s in StandingSnapshot.objects.filter(scope="team_heat", heat__in=heats)
+    }
+    venues, heat_venue = [], {}
+    for heat in heats:
+        key = venue_key(o.club_id for o in heat.organisers.all())
+        heat_venue[heat.id] = key
+        members = [t for t in teams.values() if t.heat_id == heat.id]
+        matches = by_heat.get(heat.id, [])
+        played = {
+            x for m in matches if m.status != Match.Status.SCHEDULED for x in (m.home_id, m.away_id)
+        }
+        took_part = [
+            t
+            for t in members
+            if t.status == Team.Status.ENTERED
+            or (t.status == Team.Status.WITHDRAWN and t.id in played)
+        ]
+        ranked = [str(r["team_id"]) for r in snapshots.get(heat.id, [])]
+        ranked += [
+            str(t.id)
+            for t in sorted(members, key=lambda t: t.number or 0)
+            if str(t.id) not in ranked
+        ]
+        venues.append(
+            Venue(
+                key=key,
+                label=heat.name,
+                # A direct qualifier that played the heat counts here too (R-ALLOC-2).
+                entries=len(took_part),
+                ranking=ranked,
+                struck={str(t.id) for t in members if t not in took_part},
+                complete=bool(matches) and all(m.status != Match.Status.SCHEDULED for m in matches),
+            )
+        )
+    direct = {
+        str(t.id): heat_venue.get(t.heat_id)
+        for t in teams.values()
+        if t.is_direct_qualifier and t.status == Team.Status.ENTERED
+    }
+    qualifying = sum(v.entries for v in venues)
+    withdrawals = tuple(
+        replacement.Withdrawal(entry=str(t.id), reason=t.status_reason)
+        for t in teams.values()
+        if t.in_final and t.status == Team.Status.WITHDRAWN
+    )
+    recorded = list(TeamFinalOffer.objects.filter(competition=competition))
+    run, _allocation, _holders, chain = allocate_final(
+        kind=Lot.Kind.TEAMS,
+        season=competition.season,
+        competition=competition,
+        final_size=final_size_teams(qualifying, rules=competition.season.rules()),
+        direct=direct,
+        venues=venues,
+        names={str(t.id): t.name for t in teams.values()},
+        withdrawals=withdrawals,
+        offers=tuple(
+            replacement.Offer(entry=str(o.team_id), seat=o.seat, answer=o.answer) for o in recorded
+        ),
+    )
+    if run.provisional:
+        return
+    # R-TEAM-REPL-1 / R-REPL-5: once the allocation is final, each seat to fill gets its
+    # pending offer to the team the chain names (TK records the answer).
+    pending = {o.seat for o in recorded if o.answer == TeamFinalOffer.Answer.PENDING}
+    TeamFinalOffer.objects.bulk_create(
+        TeamFinalOffer(
+            competition=competition, seat=state.seat, team_id=int(state.ask), offered_at=clock.now()
+        )
+        for state in chain.seat_states
+        if state.ask and state.ask.isdigit() and state.seat not in pending
+    )
+
+
+def _dm_status(teams: dict[int, Team], competition: TeamCompetition):
+    """R-TEAM-4: a team that has fielded a player representing a club outside UBF plays only for
+    SM semifinal places. Fielded = the recorded line-ups; before any line-up is recorded the
+    roster stands in for them (a team entered with a non-UBF player is shown as such)."""
+    district_of: dict[int, str] = {}
+    for team in teams.values():
+        for entry in team.roster.all():
+            rep = next(
+                (
+                    r
+                    for r in entry.player.representations.all()
+                    if r.season_id == competition.season_id
+                ),
+                None,
+            )
+            district_of[entry.player_id] = rep.club.district.code if rep else ""
+    fielded: dict[int, set[int]] = defaultdict(set)
+    for team_id, player_id in Lineup.objects.filter(
+        match__competition=competition, team_id__in=list(teams)
+    ).values_list("team_id", "player_id"):
+        fielded[team_id].add(player_id)
+    out, roster_ubf = {}, {}
+    for team in teams.values():
+        roster = {e.player_id for e in team.roster.all()}
+        players = fielded.get(team.id) or roster
+        infos = [PlayerInfo(mid=str(p), name="", district=district_of.get(p, "")) for p in players]
+        out[team.id] = team_competes_for_dm(infos)
+        roster_ubf[team.id] = all(district_of.get(p) == UBF for p in roster)
+    return out, roster_ubf
+
+
+def _rule_match(m: Match, walkovers: dict[int, WalkOver], rules) -> sanctions.Match | None:
+    """A stored match as the rulebook's value; None when it has not been played."""
+    if m.status == Match.Status.WALKOVER and m.id in walkovers:
+        wo = walkovers[m.id]
+        score = sanctions.wo_score(rules)
+        home_offends = wo.offender_id == m.home_id
+        return sanctions.Match(
+            home=m.home_id,
+            away=m.away_id,
+            vp_home=score.offender_vp if home_offends else score.non_offender_vp,
+            vp_away=score.non_offender_vp if home_offends else score.offender_vp,
+            boards=m.boards,
+            walkover_by=wo.offender_id,
+            wo_score=score,
+        )
+    if m.status != Match.Status.PLAYED or m.imps_home is None or m.imps_away is None:
+        return None
+    vp_home, vp_away = victory_points(m.imps_home, m.imps_away, m.boards)
+    return sanctions.Match(
+        home=m.home_id,
+        away=m.away_id,
+        imps_home=m.imps_home,
+        imps_away=m.imps_away,
+        vp_home=vp_home,
+        vp_away=vp_away,
+        boards=m.boards,
+    )
+
+
+def _team_standings(members, matches, walkovers, penalties, rules, dm_status, *, seed):
+    """Rank one heat (or the final): W.O. exclusions and disqualifications applied first."""
+    rule_matches, boards_of = [], {}
+    for m in matches:
+        rm = _rule_match(m, walkovers, rules)
+        if rm is not None:
+            rule_matches.append(rm)
+            boards_of[(m.home_id, m.away_id)] = [
+                {
+                    "imps_home": b.imps_home,
+                    "imps_away": b.imps_away,
+                    "points_home": b.points_home,
+                    "points_away": b.points_away,
+                }
+                for b in m.board_results.all()
+            ]
+    excluded = sanctions.apply_wo_exclusions(rule_matches, rules)
+    stage_matches = list(excluded.matches)
+    reasons = dict(excluded.excluded)
+    for team in members:
+        if team.status == Team.Status.DISQUALIFIED:
+            dq = sanctions.apply_disqualification(
+                stage_matches, team.id, rules, reason=team.status_reason or "R-TEAM-RES-4"
+            )
+            stage_matches = list(dq.matches)
+            reasons[team.id] = team.status_reason or "R-TEAM-RES-4"
+    ranked = rank_teams(
+        [t.id for t in members],
+        [
+            {
+                "home": rm.home,
+                "away": rm.away,
+                "imps_home": rm.imps_home,
+                "imps_away": rm.imps_away,
+                "vp_home": rm.vp_home,
+                "vp_away": rm.vp_away,
+                **(
+                    {"boards": boards_of[(rm.home, rm.away)]}
+                    if not rm.is_walkover and boards_of.get((rm.home, rm.away))
+                    else {}
+                ),
+            }
+            for rm in stage_matches
+        ],
+        penalties={k: v for k, v in penalties.items() if k in {t.id for t in members}},
+        seed=seed,
+    )
+    by_id = {t.id: t for t in members}
+    rows = [_row(s, by_id[s.team], dm_status, reasons) for s in ranked]
+    _add_dm_order(rows)
+    _add_masterpoints(rows, matches, walkovers, rules)
+    scheduled = list(matches)
+    done = [m for m in scheduled if m.status != Match.Status.SCHEDULED]
+    provisional = len(done) < len(scheduled) or not scheduled
+    rounds = sorted({m.round for m in scheduled})
+    rounds_played = 0
+    for r in rounds:
+        if all(m.status != Match.Status.SCHEDULED for m in scheduled if m.round == r):
+            rounds_played = r
+        else:
+            break
+    return rows, provisional, rounds_played
+
+
+def _final_extras(rows: list[dict], competition: TeamCompetition, rules, roster_ubf) -> None:
+    """The DM final: the order of choosing SM semifinal venues (R-TEAM-SEMI-1: the full order,
+    not the DM order; disqualified or excluded teams do not count) and the bonus per player of
+    the top three in the DM order (R-TEAM-MP-3: only if every roster member represents a UBF
+    club; who played a third of the halves is decided from the line-ups)."""
+    places = competition.sm_semifinal_places or 0
+    excluded = {
+        r["team_id"]: r["excluded_reason"] or r["status_label"] for r in rows if r["status_label"]
+    }
+    order = semifinal_choice_order([r["team_id"] for r in rows], places, excluded)
+    choice = {team: i for i, team in enumerate(order.order, start=1)}
+    for row in rows:
+        row["sm_choice"] = choice.get(row["team_id"])
+        dm_rank = row.get("dm_rank")
+        if dm_rank and dm_rank <= len(rules.team_bonus):
+            eligible = roster_ubf.get(row["team_id"], False)
+            row["bonus_per_player"] = rules.team_bonus[dm_rank - 1] if eligible else 0
+            row["bonus_reason"] = (
+                f"R-TEAM-MP-3: DM-plats {dm_rank}"
+                if eligible
+                else "R-TEAM-MP-3 / R-TEAM-4: inte alla i laget representerar en UBF-klubb"
+            )
+
+
+def _add_masterpoints(rows: list[dict], matches, walkovers, rules) -> None:
+    """R-TEAM-MP-1/2 (R-TEAM-RES-4, R-TEAM-WO-2): silver points by the results actually played
+    (a W.O. gives none; a disqualified team's played matches still give them), shared between a
+    team's players in proportion to the halves each played, where line-ups were recorded."""
+    team_points: dict[int, Fraction] = defaultdict(Fraction)
+    player_points: dict[int, dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    names: dict[int, str] = {}
+    for m in matches:
+        rm = _rule_match(m, walkovers, rules)
+        if rm is None or rm.is_walkover:
+            continue
+        mp = team_match_masterpoints(rm.vp_home, rm.vp_away, m.boards, rules=rules)
+        for team_id, points in ((m.home_id, mp.home), (m.away_id, mp.away)):
+            team_points[team_id] += points
+            halves: dict[int, int] = defaultdict(int)
+            for lineup in m.lineups.all():
+                if lineup.team_id == team_id:
+                    halves[lineup.player_id] += 1
+                    names[lineup.player_id] = lineup.player.full_name
+            for player_id, share in share_team_points(points, halves).items():
+                player_points[team_id][player_id] += share
+    for row in rows:
+        tid = row["team_id"]
+        row["masterpoints"] = f"{float(team_points.get(tid, 0)):.2f}"
+        row["player_masterpoints"] = [
+            {"player_id": pid, "name": names[pid], "points": f"{float(points):.2f}"}
+            for pid, points in sorted(player_points[tid].items(), key=lambda kv: -kv[1])
+        ]
+
+
+def _fmt_quotient(s: TeamStanding) -> str:
+    if s.imp_quotient_exact is None:
+        return "∞"
+    return f"{float(s.imp_quotient_exact):.3f}"
+
+
+def _row(s: TeamStanding, team: Team, dm_status, reasons) -> dict:
+    reason = reasons.get(team.id)
+    label = ""
+    if team.status == Team.Status.DISQUALIFIED:
+        label = "diskvalificerat"
+    elif team.status == Team.Status.EXCLUDED or reason:
+        label = "uteslutet"
+    decided = CRITERION_SV.get(s.decided_by or "", "")
+    return {
+        "rank": s.rank,
+        "team_id": team.id,
+        "name": team.name,
+        "played": s.matches_played,
+        "imps_won": f"{s.imps_won.quantize(Decimal('0.01')).normalize():f}",
+        "imps_lost": f"{s.imps_lost.quantize(Decimal('0.01')).normalize():f}",
+        "imp_quotient": _fmt_quotient(s),
+        "vp": f"{s.vp:.2f}",
+        "penalty": f"{s.penalty:.2f}",
+        "decided_by": s.decided_by,
+        "decided_by_label": f"Särskilt på {decided}" if decided and s.decided_by != "vp" else "",
+        "dm_eligible": dm_status.get(team.id, True),
+        "status_label": label,
+        "excluded_reason": reason or "",
+        "explanation": list(s.explanation),
+    }
+
+
+def _add_dm_order(rows: list[dict]) -> None:
+    """R-TEAM-4: the DM order (title, plaques) counts only teams that compete for DM (an
+    excluded or disqualified team competes for nothing)."""
+    order = dm_and_sm_order(
+        [r["team_id"] for r in rows],
+        {r["team_id"]: r["dm_eligible"] and not r["status_label"] for r in rows},
+    )
+    dm_rank = {team: i for i, team in enumerate(order.dm_order, start=1)}
+    for row in rows:
+        row["dm_rank"] = dm_rank.get(row["team_id"])
