@@ -63,13 +63,14 @@ from .model import (
     match_imps,
     normalize_contract,
     normalize_declarer,
+    normalize_mid,
     parse_date,
     parse_decimal,
     parse_int,
     problem,
     split_contract,
-    split_mids,
     split_names,
+    zero_mids,
 )
 
 __all__ = [
@@ -318,6 +319,10 @@ def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]
     columns = [c.lower() for c in names]
     rows: list[tuple[int, dict[str, Cell]]] = []
     problems: list[ImportProblem] = []
+    # PBN §5 lets a row continue on the next line: cells are counted across lines until the
+    # row has one per column.
+    pending: list[Cell] = []
+    pending_line = 0
     for line_no, text in tag.section:
         try:
             cells = tokenize_row(text)
@@ -331,26 +336,54 @@ def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]
                     code="pbn-quote",
                 )
             )
+            pending = []
             continue
         if not cells:
             continue
-        if len(cells) != len(columns):
-            problems.append(
-                problem(
-                    f"{tag.name}: raden har {len(cells)} värden men tabellen har "
-                    f"{len(columns)} kolumner ({';'.join(names)}). Namn med mellanslag "
-                    "måste stå inom citattecken.",
-                    f"{tag.name}: the row has {len(cells)} values but the table has "
-                    f"{len(columns)} columns ({';'.join(names)}). Names with spaces must be "
-                    "in quotes.",
-                    line=line_no,
-                    element=tag.name,
-                    code="pbn-row-width",
-                )
-            )
+        if not pending:
+            pending_line = line_no
+        pending = pending + cells
+        if len(pending) < len(columns):
             continue
-        rows.append((line_no, dict(zip(columns, cells))))
+        if len(pending) > len(columns):
+            problems.append(_row_width_problem(tag, names, columns, pending_line, len(pending)))
+        else:
+            rows.append((pending_line, dict(zip(columns, pending))))
+        pending = []
+    if pending:
+        problems.append(_row_width_problem(tag, names, columns, pending_line, len(pending)))
     return columns, rows, problems
+
+
+def _row_width_problem(tag: PbnTag, names: list[str], columns: list[str], line: int, count: int):
+    return problem(
+        f"{tag.name}: raden har {count} värden men tabellen har {len(columns)} kolumner "
+        f"({';'.join(names)}). Namn med mellanslag måste stå inom citattecken.",
+        f"{tag.name}: the row has {count} values but the table has {len(columns)} columns "
+        f"({';'.join(names)}). Names with spaces must be in quotes.",
+        line=line,
+        element=tag.name,
+        code="pbn-row-width",
+    )
+
+
+_SIDE_CODES = {
+    "A+": 60, "AVE+": 60, "AV+": 60, "MEDEL+": 60, "M+": 60,
+    "A=": 50, "AVE=": 50, "AV=": 50, "MEDEL=": 50, "AVE": 50, "AV": 50, "MEDEL": 50, "A": 50,
+    "A-": 40, "AVE-": 40, "AV-": 40, "MEDEL-": 40, "M-": 40,
+}  # fmt: skip
+
+
+def side_percentage(text: str | None) -> int | None:
+    """The percentage a per-side adjusted code gives its own side, else ``None``.
+
+    Magic Contest / Ruter write the code of each side in its own score column: ``A+`` (also
+    ``AVE+``, ``AV+``, ``MEDEL+``) = 60 %, ``A=`` (``AVE``, ``MEDEL``) = 50 %, ``A-`` (``AVE-``,
+    ``AV-``, ``MEDEL-``) = 40 %.
+    """
+    if not text:
+        return None
+    return _SIDE_CODES.get(text.strip().upper().replace(" ", "").replace("\u2212", "-"))
 
 
 def parse_artificial(text: str | None) -> str | None:
@@ -617,6 +650,58 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
     )
 
 
+_MID_TOKEN_RE = re.compile(r"\d+")
+_ZERO_MID_IN_NAME_RE = re.compile(r"[(\[]\s*0+\s*[)\]]")
+
+
+def _players_with_mids(
+    c: _Collector,
+    line_no: int,
+    who: str,
+    names_cell: str | None,
+    mid_cells: list[str | None],
+    *,
+    roster: bool = False,
+) -> list[ParsedPlayer]:
+    """Players from a names cell plus MID columns; no MID is ever dropped silently.
+
+    MIDs are normalised (leading zeros dropped); a MID that is only zeros (a director's or
+    guest's line) is skipped with a note. MIDs are given to the names in order; MIDs beyond the
+    names become players without a name (with a note), so the upload check still sees them.
+    """
+    players = list(_split_roster(names_cell) if roster else split_names(names_cell))
+    zeros = len(_ZERO_MID_IN_NAME_RE.findall(names_cell or ""))
+    # One slot per MID written, in order; a zero keeps its place (its player gets no MID).
+    slots: list[str | None] = []
+    for cell in mid_cells:
+        zeros += zero_mids(cell)
+        slots.extend(normalize_mid(t) for t in _MID_TOKEN_RE.findall(cell or ""))
+    if zeros:
+        c.warnings.append(
+            f"rad {line_no}: {who} har medlemsnummer 0 (inget medlemsnummer, t.ex. "
+            "tävlingsledaren); den spelaren matchas utan MID."
+        )
+    if not any(slots):
+        return players
+    if players and len(slots) != len(players):
+        c.warnings.append(
+            f"rad {line_no}: {who} har {len(players)} namn men {len(slots)} medlemsnummer; "
+            "de tilldelas i ordning"
+            + (
+                ", och de överblivna medlemsnumren behålls utan namn."
+                if len(slots) > len(players)
+                else "."
+            )
+        )
+    for k, m in enumerate(slots):
+        if k < len(players):
+            if m is not None:
+                players[k] = ParsedPlayer(mid=m, name=players[k].name)
+        elif m is not None:
+            players.append(ParsedPlayer(mid=m, name=""))
+    return players
+
+
 def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
     columns, rows, problems = parse_table(tag)
     c.extend(problems)
@@ -656,21 +741,10 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
             continue
         if suffix and direction and not number.upper().endswith(("NS", "EW")):
             number = f"{number}{direction}"
-        players = list(split_names(row["names"].value if "names" in row else None))
-        mids: list[str] = []
-        for col in mid_cols:
-            mids.extend(split_mids(row[col].value))
-        if mids:
-            if not players:
-                players = [ParsedPlayer(mid=m, name="") for m in mids]
-            else:
-                if len(mids) != len(players):
-                    c.warnings.append(
-                        f"rad {line_no}: par {number} har {len(players)} namn men "
-                        f"{len(mids)} medlemsnummer; de tilldelas i ordning."
-                    )
-                for k, m in enumerate(mids[: len(players)]):
-                    players[k] = ParsedPlayer(mid=m, name=players[k].name)
+        names_cell = row["names"].value if "names" in row else None
+        players = _players_with_mids(
+            c, line_no, f"par {number}", names_cell, [row[col].value for col in mid_cols]
+        )
         qualifier = None
         if qual_col:
             qualifier = _qualifier(row[qual_col].value)
@@ -740,7 +814,12 @@ def _parse_score_table(
             try:
                 contract = normalize_contract(contract_cell.text)
             except ValueError:
-                adjusted = parse_artificial(contract_cell.text)
+                side = side_percentage(contract_cell.text)
+                adjusted = (
+                    f"A{side:02d}{100 - side:02d}"
+                    if side is not None
+                    else parse_artificial(contract_cell.text)
+                )
                 if adjusted is None:
                     c.bad_value(
                         line_no,
@@ -801,12 +880,23 @@ _SCORE_COLUMN_NAMES = {"score_ns": "Score_NS", "score_ew": "Score_EW"}
 def _score_ns_from_row(
     c: _Collector, row: dict[str, Cell], line_no: int, element: str
 ) -> tuple[int | None, str | None]:
-    """(NS score, adjusted code) from Score_NS / Score_EW (or a ``Score`` "NS x" column)."""
+    """(NS score, adjusted code) from Score_NS / Score_EW (or a ``Score`` "NS x" column).
+
+    A per-side code (``A+``, ``A-``, ``AVE+`` ...; see :func:`side_percentage`) belongs to the
+    side whose column it is in: ``"A-" "A+"`` is 40 % for NS and 60 % for EW (``A4060``),
+    ``"A+" "A+"`` 60 % for both (``A6060``). A code in one column only gives the other side
+    the complement. A full code such as ``A6040`` names both sides itself (NS first).
+    """
     values: list[int] = []
     adjusted = None
+    sides: dict[str, int] = {}
     for column, sign in (("score_ns", 1), ("score_ew", -1)):
         cell = row.get(column)
         if cell is None or cell.empty:
+            continue
+        pct = side_percentage(cell.text)
+        if pct is not None:
+            sides[column] = pct
             continue
         art = parse_artificial(cell.text)
         if art and not _looks_numeric(cell.text):
@@ -820,8 +910,8 @@ def _score_ns_from_row(
                 element,
                 _SCORE_COLUMN_NAMES[column],
                 cell.text,
-                "en poäng",
-                "a score",
+                "en poäng eller en justering (A+, A=, A-)",
+                "a score or an adjustment (A+, A=, A-)",
             )
             continue
         if value is None:
@@ -829,6 +919,25 @@ def _score_ns_from_row(
         if cell.artificial:
             adjusted = adjusted or "^"
         values.append(sign * value)
+    if sides:
+        ns = sides.get("score_ns")
+        ew = sides.get("score_ew")
+        ns = 100 - ew if ns is None else ns
+        ew = 100 - ns if ew is None else ew
+        if values:
+            c.errors.append(
+                problem(
+                    f"{element}: ena sidan har en poäng och den andra en justering "
+                    "(A+/A=/A-); raden kan inte läsas.",
+                    f"{element}: one side has a score and the other an adjustment "
+                    "(A+/A=/A-); the line cannot be read.",
+                    line=line_no,
+                    element=element,
+                    code="pbn-score-conflict",
+                )
+            )
+            return None, None
+        return None, f"A{ns:02d}{ew:02d}"
     if "score" in row and not row["score"].empty and not values and adjusted is None:
         try:
             values.append(parse_score_tag(row["score"].text, None))
@@ -1272,20 +1381,14 @@ def _parse_team_totals(
             if col in row and row[col].value:
                 names_cell = row[col].value
                 break
-        players = list(_split_roster(names_cell))
-        mids: list[str] = []
-        for col in mid_cols:
-            mids.extend(split_mids(row[col].value))
-        if mids and not players:
-            players = [ParsedPlayer(mid=m, name="") for m in mids]
-        elif mids:
-            if len(mids) != len(players):
-                c.warnings.append(
-                    f"rad {line_no}: lag {team_id} har {len(players)} namn men {len(mids)} "
-                    "medlemsnummer; de tilldelas i ordning."
-                )
-            for k, m in enumerate(mids[: len(players)]):
-                players[k] = ParsedPlayer(mid=m, name=players[k].name)
+        players = _players_with_mids(
+            c,
+            line_no,
+            f"lag {team_id}",
+            names_cell,
+            [row[col].value for col in mid_cols],
+            roster=True,
+        )
         teams[team_id] = ParsedTeam(id=team_id, name=name, players=tuple(players))
         name_to_id[name] = team_id
         name_to_id[team_id] = team_id

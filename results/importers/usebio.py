@@ -62,6 +62,7 @@ from .model import (
     match_imps,
     normalize_contract,
     normalize_declarer,
+    normalize_mid,
     parse_date,
     parse_decimal,
     parse_int,
@@ -317,7 +318,20 @@ class _Reader:
         out = []
         for pl in parent.iter("PLAYER"):
             name = self.text(pl, "PLAYER_NAME") or ""
-            mid = self.text(pl, "NATIONAL_ID_NUMBER")
+            raw_mid = self.text(pl, "NATIONAL_ID_NUMBER")
+            mid = normalize_mid(raw_mid)
+            if raw_mid is not None and mid is None and raw_mid.strip("0") == "":
+                line, path = self.where(pl, "NATIONAL_ID_NUMBER")
+                self.warnings.append(
+                    f"rad {line}: {name or path} har medlemsnummer {raw_mid} (inget "
+                    "medlemsnummer, t.ex. tävlingsledaren); spelaren matchas utan MID."
+                )
+            elif raw_mid is not None and mid is None:
+                line, path = self.where(pl, "NATIONAL_ID_NUMBER")
+                self.warnings.append(
+                    f"rad {line}: {name or path} har medlemsnummer {raw_mid!r}, som inte bara "
+                    "är siffror; spelaren matchas utan MID."
+                )
             out.append(ParsedPlayer(mid=mid, name=name))
         return tuple(out)
 
