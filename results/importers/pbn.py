@@ -538,6 +538,111 @@ def _event_title_and_date(games: list[PbnGame]) -> tuple[str, object]:
     return title, date
 
 
+_IMP_SCORING = {"IMP", "IMPS", "BUTLER", "CROSSIMP", "CROSSIMPS", "CROSS-IMP", "CROSS-IMPS"}
+_MP_SCORING = {"MP", "MP1", "MP2", "MATCHPOINTS", "MATCHPOINT", "MATCHPOINTSPAIRS"}
+
+
+def _scoring_parts(games: list[PbnGame]) -> set[str]:
+    parts: set[str] = set()
+    for g in games:
+        for part in (g.get("scoring") or "").replace(",", ";").split(";"):
+            if part.strip():
+                parts.add(part.strip().upper().replace(" ", ""))
+    return parts
+
+
+def _has_result(g: PbnGame) -> bool:
+    contract = (g.get("contract") or "").strip()
+    return bool(contract) and contract not in ("-", "?")
+
+
+_RUTER_EXPORT_SV = (
+    "Ladda upp PBN-exporten från Ruter med resultat per bricka (ScoreTable) och "
+    "resultatlista (TotalScoreTable)."
+)
+_RUTER_EXPORT_EN = (
+    "Upload the PBN export from Ruter with the board results (ScoreTable) and the ranking "
+    "list (TotalScoreTable)."
+)
+
+
+def _refuse_as_pairs(games: list[PbnGame]) -> ImportProblem | None:
+    """One message that says what a PBN file is when it is no matchpointed pairs result.
+
+    A hand record, a file with one game per table and no pair numbers (BBO, web pages), a
+    frequency table without pair numbers or an IMP-scored tournament gets one message naming
+    what the file is and what to upload instead, not one line per board.
+    """
+    score_tables = [g.tags["scoretable"] for g in games if "scoretable" in g.tags]
+    has_totals = any("totalscoretable" in g.tags for g in games)
+    boards = [g for g in games if (g.get("board") or "").strip()]
+    scoring = _scoring_parts(games)
+    if scoring & _IMP_SCORING and not scoring & _MP_SCORING:
+        shown = next((g.get("scoring") for g in games if g.get("scoring")), "")
+        return problem(
+            f'Filen är en IMP-räknad tävling ([Scoring "{shown}"]), inte en matchpoängräknad '
+            "partävling. DM-par räknas i matchpoäng: räkna tävlingen i matchpoäng i "
+            "resultatprogrammet och exportera PBN igen.",
+            f'The file is an IMP-scored event ([Scoring "{shown}"]), not a matchpointed pairs '
+            "event. DM pairs are scored in matchpoints: score the event in matchpoints in the "
+            "scoring program and export the PBN again.",
+            element="Scoring",
+            code="pbn-imp-scoring",
+        )
+    if not score_tables and not has_totals:
+        played = sum(1 for g in boards if _has_result(g))
+        if not played:
+            return problem(
+                f"Filen är en handlista ({len(boards)} givar med bara korten, inga resultat). "
+                + _RUTER_EXPORT_SV,
+                f"The file is a hand record ({len(boards)} deals with the cards only, no "
+                "results). " + _RUTER_EXPORT_EN,
+                element="Board",
+                code="pbn-hand-record",
+            )
+        return problem(
+            f"Filen har ett resultat per spelat bord ({played} givar med kontrakt) men inga "
+            "parnummer och ingen resultatlista (t.ex. en BBO-fil eller en sparad webbsida), "
+            "så resultaten kan inte kontrolleras eller kopplas till heatets par. "
+            + _RUTER_EXPORT_SV,
+            f"The file has one result per table played ({played} deals with a contract) but "
+            "no pair numbers and no ranking list (e.g. a BBO file or a saved web page), so the "
+            "results cannot be checked or matched to the heat's pairs. " + _RUTER_EXPORT_EN,
+            element="Board",
+            code="pbn-no-pair-numbers",
+        )
+    if score_tables:
+        without = [
+            t
+            for t in score_tables
+            if not {"pairid_ns", "pairid_ew"} & {column_name(x).lower() for x in t.value.split(";")}
+        ]
+        if len(without) == len(score_tables):
+            return problem(
+                f"Brickornas ScoreTable har inga parnummer (PairId_NS/PairId_EW saknas på alla "
+                f"{len(score_tables)} brickor): filen är en frekvenstabell som visar resultaten "
+                "men inte vilka par som fick dem. " + _RUTER_EXPORT_SV,
+                f"The boards' ScoreTable has no pair numbers (PairId_NS/PairId_EW missing on "
+                f"all {len(score_tables)} boards): the file is a frequency table showing the "
+                "results but not which pairs got them. " + _RUTER_EXPORT_EN,
+                line=score_tables[0].line,
+                element="ScoreTable",
+                code="pbn-frequency-table",
+            )
+    elif has_totals:
+        return problem(
+            "Filen har en resultatlista men inga resultat per bricka (ingen ScoreTable), t.ex. "
+            "en export utan brickresultat; brickresultaten behövs för kontrollen. "
+            + _RUTER_EXPORT_SV,
+            "The file has a ranking list but no board results (no ScoreTable), e.g. an export "
+            "without the travellers; the board results are needed for the checks. "
+            + _RUTER_EXPORT_EN,
+            element="ScoreTable",
+            code="pbn-no-boards",
+        )
+    return None
+
+
 def parse_pbn_pairs(text: str) -> ParsedPairEvent:
     """A pairs heat from PBN text (already decoded). See the module docstring.
 
@@ -566,6 +671,10 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
                 code="pbn-teams-as-pairs",
             )
         )
+
+    refusal = _refuse_as_pairs(games)
+    if refusal is not None:
+        raise ImportFailed(refusal)
 
     # ---- ranking list
     pairs: list[ParsedPair] = []
@@ -999,6 +1108,49 @@ _OPEN_ROOMS = {"OPEN", "ÖPPET", "OPPET", "ÖPPNA", "O", "1", "OPEN ROOM"}
 _CLOSED_ROOMS = {"CLOSED", "SLUTET", "SLUTNA", "C", "2", "CLOSED ROOM"}
 
 
+_TEAM_TAGS = ("hometeam", "visitteam", "awayteam", "room")
+
+
+def _refuse_as_teams(games: list[PbnGame]) -> ImportProblem | None:
+    """One message for a PBN file offered as teams that has no team matches at all."""
+    if any(g.tag(t) is not None for g in games for t in _TEAM_TAGS):
+        return None
+    if any(
+        key.endswith("table")
+        and all(
+            x in {column_name(y).lower() for y in tag.value.split(";")}
+            for x in _MATCH_TABLE_REQUIRED
+        )
+        for g in games
+        for key, tag in g.tags.items()
+    ):
+        return None
+    pairs_file = any("scoretable" in g.tags for g in games) or any(
+        "pairid" in {column_name(y).lower() for y in g.tags["totalscoretable"].value.split(";")}
+        for g in games
+        if "totalscoretable" in g.tags
+    )
+    if pairs_file:
+        return problem(
+            "Filen är en partävling (resultat med parnummer, ScoreTable/TotalScoreTable), men "
+            "den laddades upp som lagresultat. Ladda upp den under par, eller exportera "
+            "lagmatcherna (PBN med HomeTeam/VisitTeam/Room, eller CSV för lag).",
+            "The file is a pairs event (results with pair numbers, ScoreTable/TotalScoreTable) "
+            "but it was uploaded as a team result. Upload it as pairs, or export the team "
+            "matches (PBN with HomeTeam/VisitTeam/Room, or CSV for teams).",
+            element="ScoreTable",
+            code="pbn-pairs-as-teams",
+        )
+    return problem(
+        "Filen har inga lagmatcher: ingen giv har taggarna HomeTeam, VisitTeam och Room (t.ex. "
+        "en handlista). Exportera lagmatcherna som PBN från Ruter, eller använd CSV för lag.",
+        "The file has no team matches: no game has the HomeTeam, VisitTeam and Room tags (e.g. "
+        "a hand record). Export the team matches as PBN from Ruter, or use CSV for teams.",
+        element="HomeTeam",
+        code="pbn-no-team-tags",
+    )
+
+
 def parse_pbn_teams(text: str) -> ParsedTeamEvent:
     """A team event from PBN text: one game per table, grouped by round and teams.
 
@@ -1021,6 +1173,9 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
     games adds that match with its IMPs.
     """
     games, problems = read_games(text)
+    refusal = _refuse_as_teams(games)
+    if refusal is not None:
+        raise ImportFailed(refusal)
     c = _Collector()
     c.extend(problems)
     title, date = _event_title_and_date(games)

@@ -261,6 +261,7 @@ def validate_pairs(
     scale = Fraction(1, 2) if event.scoring_scale == "MP2" else Fraction(1)
     known = {p.number for p in event.pairs}
     normal = normal_results(event)
+    unlisted: dict[str, tuple[int, int | None]] = {}
 
     for board in event.boards:
         el = f"bricka {board.number}"
@@ -286,13 +287,7 @@ def validate_pairs(
                 )  # fmt: skip
             for pair in (t.ns, t.ew):
                 if known and pair not in known:
-                    out.append(
-                        problem(
-                            f"Bricka {board.number}: par {pair} finns inte i resultatlistan.",
-                            f"Board {board.number}: pair {pair} is not in the ranking list.",
-                            line=t.line, element=el, code="unknown-pair",
-                        )
-                    )  # fmt: skip
+                    unlisted.setdefault(pair, (board.number, t.line))
                 if pair in seen and seen[pair] is not t:
                     out.append(
                         problem(
@@ -367,9 +362,41 @@ def validate_pairs(
                     )
                 )  # fmt: skip
 
+    out.extend(_unlisted_pairs(unlisted))
     out.extend(_check_pair_totals(event))
     out.extend(_check_ranks(event, tol))
     return out
+
+
+def _unlisted_pairs(unlisted: dict[str, tuple[int, int | None]]) -> list[ImportProblem]:
+    """Pairs on the travellers but not in the ranking list: one message, not one per line."""
+    if not unlisted:
+        return []
+    if len(unlisted) == 1:
+        ((pair, (board, line)),) = unlisted.items()
+        return [
+            problem(
+                f"Bricka {board}: par {pair} finns inte i resultatlistan. Exportera filen igen "
+                "från resultatprogrammet med hela resultatlistan.",
+                f"Board {board}: pair {pair} is not in the ranking list. Export the file again "
+                "from the scoring program with the whole ranking list.",
+                line=line, element=f"bricka {board}", code="unknown-pair",
+            )
+        ]  # fmt: skip
+    names = list(unlisted)
+    shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
+    first_board, first_line = next(iter(unlisted.values()))
+    return [
+        problem(
+            f"{len(names)} par på brickorna finns inte i resultatlistan: {shown}. "
+            "Resultatlistan och brickresultaten hör inte ihop; exportera filen igen från "
+            "resultatprogrammet med hela resultatlistan.",
+            f"{len(names)} pairs on the boards are not in the ranking list: {shown}. The "
+            "ranking list and the board results do not belong together; export the file again "
+            "from the scoring program with the whole ranking list.",
+            line=first_line, element=f"bricka {first_board}", code="unknown-pair",
+        )
+    ]  # fmt: skip
 
 
 def _check_contract_score(board: int, t: TravellerLine, el: str) -> list[ImportProblem]:
