@@ -1189,6 +1189,10 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
     if no_round:
         c.warnings.append("Ingen Round-tagg i filen: alla matcher räknas som rond 1.")
 
+    # Some programs write HomeTeam/VisitTeam (and Round) only on the first game of a match:
+    # later games without them belong to the same match, with one note for the file.
+    carried: list[int] = []
+    last: dict[str, str] = {}
     for g in games:
         board_text = (g.get("board") or "").strip()
         if not board_text:
@@ -1203,6 +1207,14 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
             continue
         home = (g.get("hometeam") or "").strip()
         away = (g.get("visitteam") or g.get("awayteam") or "").strip()
+        round_text = (g.get("round") or "").strip()
+        if home and away:
+            last = {"home": home, "away": away, "round": round_text}
+        elif not home and not away and last:
+            home, away = last["home"], last["away"]
+            if not round_text and last["round"]:
+                g.tags["round"] = PbnTag("Round", last["round"], g.start_line)
+            carried.append(g.start_line)
         room_text = (g.get("room") or "").strip().upper()
         missing = [
             name
@@ -1282,6 +1294,11 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
             if team_id not in teams:
                 teams[team_id] = ParsedTeam(id=team_id, name=name)
 
+    if carried:
+        c.warnings.append(
+            f"HomeTeam/VisitTeam saknas på {len(carried)} givar (första på rad {carried[0]}); "
+            "de räknas till samma match som närmast föregående giv med lagen."
+        )
     match_rows = _parse_match_table(c, games, name_to_id)
     c.finish()
     matches: list[ParsedMatch] = []

@@ -147,3 +147,106 @@ def test_side_codes():
     assert [side_percentage(x) for x in ("A=", "AVE", "MEDEL")] == [50] * 3
     assert [side_percentage(x) for x in ("A-", "AVE-", "AV-", "MEDEL-")] == [40] * 4
     assert side_percentage("420") is None and side_percentage("A6040") is None
+
+
+def td_corrected(update_totals: bool = True) -> str:
+    """MAGIC with board 1 changed by the director to 1-1 on both tables (each side still sums
+    to the top 2). With the totals updated by hand: 1: 1 + 1 + 1 = 3 (50 %), 2: 1 + 1.2 + 0.8
+    = 3 (50 %), 3: 1 + 1 + 1.2 = 3.2 (53.33 %), 4: 1 + 1.2 + 1 = 3.2 (53.33 %)."""
+    text = MAGIC.replace(
+        ' 1  1  1  2 4S    N 10 "420"      -  0.0  2.0',
+        ' 1  1  1  2 4S    N 10 "420"      -  1.0  1.0',
+    ).replace(
+        ' 2  1  3  4 4S    N 11 "450"      -  2.0  0.0',
+        ' 2  1  3  4 4S    N 11 "450"      -  1.0  1.0',
+    )
+    if update_totals:
+        text = (
+            text.replace(" 1  3   4.2  70.00", " 1  3   3.2  53.33")
+            .replace(" 2  2   4.0  66.67", " 3  2   3.0  50.00")
+            .replace(" 3  4   2.2  36.67", " 1  4   3.2  53.33")
+            .replace(" 4  1   2.0  33.33", " 3  1   3.0  50.00")
+        )
+    return text
+
+
+def test_td_correction_is_accepted_with_a_warning_naming_the_board():
+    event = parse_pbn_pairs(td_corrected())
+    problems = validate_pairs(event)
+    assert [p for p in problems if p.is_error] == []
+    (td,) = [p for p in problems if p.code == "td-correction"]
+    assert not td.is_error
+    assert td.message_sv.startswith("Brickor med ändrade matchpoäng: 1.")
+    assert "TK ska bekräfta" in td.message_sv
+    # The stored percentages are the director's, not the recomputation's.
+    assert compute_pair_totals(event) == {
+        "1": Decimal("50.00"),
+        "2": Decimal("50.00"),
+        "3": Decimal("53.33"),
+        "4": Decimal("53.33"),
+    }
+
+
+def test_changed_matchpoints_without_matching_totals_stay_errors():
+    problems = validate_pairs(parse_pbn_pairs(td_corrected(update_totals=False)))
+    assert "mp-recomputed" in {p.code for p in problems if p.is_error}
+    assert "td-correction" not in {p.code for p in problems}
+
+
+def test_changed_matchpoints_that_do_not_sum_to_the_top_stay_errors():
+    text = td_corrected().replace(
+        ' 2  1  3  4 4S    N 11 "450"      -  1.0  1.0',
+        ' 2  1  3  4 4S    N 11 "450"      -  1.0  0.0',
+    )
+    problems = validate_pairs(parse_pbn_pairs(text))
+    assert "td-correction" not in {p.code for p in problems}
+    assert any(p.is_error for p in problems)
+
+
+TEAM_FIRST_GAME_ONLY = """[Event "Lag"]
+[Board "1"]
+[HomeTeam "A"]
+[VisitTeam "B"]
+[Round "1"]
+[Room "Open"]
+[Score "NS 420"]
+
+[Board "1"]
+[Room "Closed"]
+[Score "NS -50"]
+
+[Board "2"]
+[Room "Open"]
+[Score "NS 100"]
+
+[Board "2"]
+[Room "Closed"]
+[Score "NS 100"]
+
+[Board "1"]
+[HomeTeam "C"]
+[VisitTeam "D"]
+[Round "1"]
+[Room "Open"]
+[Score "NS 110"]
+
+[Board "1"]
+[Room "Closed"]
+[Score "NS 140"]
+"""
+
+
+def test_team_tags_only_on_the_first_game_of_a_match_are_carried_forward():
+    from results.importers.pbn import parse_pbn_teams
+
+    event = parse_pbn_teams(TEAM_FIRST_GAME_ONLY)
+    ab, cd = event.matches
+    assert (ab.round, ab.home, ab.away, [b.number for b in ab.boards]) == (1, "A", "B", [1, 2])
+    # Board 1: 420 in room 1, -50 in room 2 → 470 for A = 10 IMPs; board 2: 100 and 100 → 0.
+    assert (ab.imps_home, ab.imps_away) == (Decimal(10), Decimal(0))
+    # C-D board 1: 110 and 140 → -30 for C = 1 IMP to D.
+    assert (cd.home, cd.away, cd.imps_home, cd.imps_away) == ("C", "D", Decimal(0), Decimal(1))
+    assert event.warnings == [
+        "HomeTeam/VisitTeam saknas på 4 givar (första på rad 9); de räknas till samma match "
+        "som närmast föregående giv med lagen."
+    ]
