@@ -488,6 +488,13 @@ _MID_COLUMN_RE = re.compile(
 _QUALIFIER_COLUMNS = ("qualifier", "kval", "kvalificerad", "declaredqualifier")
 _TOTAL_COLUMNS = ("totalscoremp", "totalmp", "totalscore", "totalmatchpoints")
 _PERCENT_COLUMNS = ("totalpercentage", "percentage", "totalscorepercentage")
+_SESSION_NAMES = {
+    "sessionscoremp": "SessionScoreMP",
+    "sessionpercentage": "SessionPercentage",
+    "sessionrank": "SessionRank",
+    "nrboardssession": "NrBoardsSession",
+}
+_SESSION_COLUMNS = tuple(_SESSION_NAMES)
 
 
 def _mid_columns(columns: list[str]) -> list[str]:
@@ -742,6 +749,26 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
                 code="pbn-no-boards",
             )
         )
+    over = [p for p in pairs if p.boards_played is not None and p.boards_played > len(boards)]
+    if boards and over:
+        most = max(p.boards_played for p in over)
+        c.errors = [
+            problem(
+                f"Resultatlistan räknar med fler brickor (NrBoards upp till {most}) än filen "
+                f"har ({len(boards)}): den gäller flera sessioner tillsammans, men filen har "
+                "bara den här sessionens brickor. Exportera sessionen med sessionens "
+                "resultatlista (SessionScoreMP/SessionPercentage), eller en fil med alla "
+                "sessionernas brickor.",
+                f"The ranking list counts more boards (NrBoards up to {most}) than the file "
+                f"holds ({len(boards)}): it covers several sessions together, but the file "
+                "only has this session's boards. Export the session with the session's "
+                "ranking list (SessionScoreMP/SessionPercentage), or a file with every "
+                "session's boards.",
+                line=over[0].line,
+                element="TotalScoreTable",
+                code="pbn-multi-session",
+            )
+        ]
     c.finish()
 
     parsed_boards = [ParsedBoard(number=n, lines=boards[n]) for n in sorted(boards)]
@@ -828,6 +855,20 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
         return [], False
     total_col = next((x for x in _TOTAL_COLUMNS if x in columns), None)
     pct_col = next((x for x in _PERCENT_COLUMNS if x in columns), None)
+    rank_col, boards_col = "rank", "nrboards"
+    # Magic Contest, several sessions: Total* and NrBoards are cumulative; the Session*
+    # columns describe the boards in this file, so those are the ones to check and store.
+    session = [x for x in _SESSION_COLUMNS if x in columns]
+    if session:
+        total_col = "sessionscoremp" if "sessionscoremp" in columns else None
+        pct_col = "sessionpercentage" if "sessionpercentage" in columns else None
+        rank_col = "sessionrank" if "sessionrank" in columns else "rank"
+        boards_col = "nrboardssession" if "nrboardssession" in columns else ""
+        c.warnings.append(
+            "Resultatlistan har kolumner både för hela tävlingen och för sessionen; "
+            "sessionens (" + ", ".join(_SESSION_NAMES[x] for x in session) + ") används, "
+            "eftersom de gäller brickorna i filen."
+        )
     mid_cols = _mid_columns(columns)
     qual_col = next((x for x in _QUALIFIER_COLUMNS if x in columns), None)
 
@@ -863,8 +904,10 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
                 players=tuple(players),
                 total=_cell_decimal(c, row.get(total_col), line_no, element, total_col or ""),
                 percentage=_cell_decimal(c, row.get(pct_col), line_no, element, pct_col or ""),
-                rank=_cell_int(c, row.get("rank"), line_no, element, "Rank"),
-                boards_played=_cell_int(c, row.get("nrboards"), line_no, element, "NrBoards"),
+                rank=_cell_int(c, row.get(rank_col), line_no, element, rank_col),
+                boards_played=_cell_int(
+                    c, row.get(boards_col) if boards_col else None, line_no, element, boards_col
+                ),
                 declared_qualifier=qualifier,
                 line=line_no,
             )

@@ -19,8 +19,16 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from results.importers.model import normalize_mid, split_mids, split_names
-from results.importers.pbn import parse_pbn_pairs, parse_table, read_games, side_percentage
+import pytest
+
+from results.importers.model import ImportFailed, normalize_mid, split_mids, split_names
+from results.importers.pbn import (
+    parse_pbn_pairs,
+    parse_pbn_teams,
+    parse_table,
+    read_games,
+    side_percentage,
+)
 from results.importers.validate import compute_pair_totals, validate_pairs
 
 MAGIC = r"""% PBN 2.1
@@ -237,8 +245,6 @@ TEAM_FIRST_GAME_ONLY = """[Event "Lag"]
 
 
 def test_team_tags_only_on_the_first_game_of_a_match_are_carried_forward():
-    from results.importers.pbn import parse_pbn_teams
-
     event = parse_pbn_teams(TEAM_FIRST_GAME_ONLY)
     ab, cd = event.matches
     assert (ab.round, ab.home, ab.away, [b.number for b in ab.boards]) == (1, "A", "B", [1, 2])
@@ -250,3 +256,57 @@ def test_team_tags_only_on_the_first_game_of_a_match_are_carried_forward():
         "HomeTeam/VisitTeam saknas på 4 givar (första på rad 9); de räknas till samma match "
         "som närmast föregående giv med lagen."
     ]
+
+
+# Session 2 of two, as Magic Contest writes it: Total* and NrBoards add session 1 (3 boards,
+# made-up figures) to this session; Session* are this file's three boards (the figures of
+# MAGIC above). Pair 3, for example: session 1 3.0 MP + this session's 4.2 = 7.2 MP over 6
+# boards of top 2 = 60.00 %.
+TWO_SESSIONS = (
+    MAGIC.replace(
+        r'[TotalScoreTable "Rank\2R;PairId\2R;TotalScoreMP\5R;TotalPercentage\6R;Names\40L;NrBoards\2R;PlayerId\20L"]',
+        r'[TotalScoreTable "Rank\2R;PairId\2R;TotalScoreMP\5R;TotalPercentage\6R;Names\40L;NrBoards\2R;PlayerId\20L;SessionScoreMP\5R;SessionPercentage\6R;SessionRank\2R;NrBoardsSession\2R"]',
+    )
+    .replace(
+        ' 1  3   4.2  70.00 "Cecilia Ceder;David Dahl"             3 "00312345;00323456"',
+        ' 1  3   7.2  60.00 "Cecilia Ceder;David Dahl"             6 "00312345;00323456" 4.2 70.00 1 3',
+    )
+    .replace(
+        '                                                           3 "00203787;00214321"',
+        '                                                           6 "00203787;00214321" 4.0 66.67 2 3',
+    )
+    .replace(
+        ' 3  4   2.2  36.67 "Tävlingsledaren;Erik Ek"              3 "0;45678"',
+        ' 3  4   5.2  43.33 "Tävlingsledaren;Erik Ek"              6 "0;45678" 2.2 36.67 3 3',
+    )
+    .replace(
+        ' 4  1   2.0  33.33 "Gustav Gran;Helena Holm"              3 "56789;67890"',
+        ' 4  1   4.4  36.67 "Gustav Gran;Helena Holm"              6 "56789;67890" 2.0 33.33 4 3',
+    )
+    .replace(" 2  2   4.0  66.67", " 2  2   7.2  60.00")
+)
+
+
+def test_second_session_file_uses_the_session_columns():
+    assert "SessionScoreMP" in TWO_SESSIONS and TWO_SESSIONS.count(" 3 3\n") == 1
+    event = parse_pbn_pairs(TWO_SESSIONS)
+    pair3 = event.pair("3")
+    assert (pair3.total, pair3.percentage, pair3.rank, pair3.boards_played) == (
+        Decimal("4.2"), Decimal("70.00"), 1, 3,
+    )  # fmt: skip
+    assert [p for p in validate_pairs(event) if p.is_error] == []
+    assert any("sessionens" in w for w in event.warnings)
+
+
+def test_cumulative_ranking_list_without_session_columns_is_refused_with_one_message():
+    cumulative = (
+        MAGIC.replace(' 3 "00312345', ' 6 "00312345')
+        .replace(' 3 "00203787', ' 6 "00203787')
+        .replace(' 3 "0;45678"', ' 6 "0;45678"')
+        .replace(' 3 "56789', ' 6 "56789')
+    )
+    with pytest.raises(ImportFailed) as exc:
+        parse_pbn_pairs(cumulative)
+    (p,) = exc.value.problems
+    assert p.code == "pbn-multi-session"
+    assert "NrBoards upp till 6" in p.message_sv and "(3)" in p.message_sv
