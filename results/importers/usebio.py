@@ -460,14 +460,11 @@ def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent 
     origin_sv = f" från {program}" if program else ""
     origin_en = f" from {program}" if program else ""
     if kind == "teams":
-        do_sv = (
-            "Ladda upp den under par, eller exportera lagtävlingens resultat (USEBIO med "
-            "MATCH, eller CSV för lag)."
-        )
-        do_en = (
-            "Upload it as a pairs result, or export the team event's result (USEBIO with "
-            "MATCH, or CSV for teams)."
-        )
+        do_sv = "Exportera lagtävlingens resultat (USEBIO med MATCH, eller CSV för lag)."
+        do_en = "Export the team event's result (USEBIO with MATCH, or CSV for teams)."
+        if found == "pairs":
+            do_sv = "Ladda upp den under par, eller e" + do_sv[1:]
+            do_en = "Upload it as a pairs result, or e" + do_en[1:]
         code = "usebio-wrong-kind" if found == "pairs" else "usebio-event-type"
     elif found == "teams":
         do_sv = "Ladda upp den som lagresultat."

@@ -152,3 +152,10 @@ def test_team_csv_with_swedish_headers_is_the_same_as_with_english_ones():
         Decimal(45), Decimal(32), Decimal("13.78"), Decimal("6.22"),
     )  # fmt: skip
     assert m.board_count == 16
+
+
+def test_cross_imp_file_offered_as_teams_is_not_sent_to_pairs():
+    p = refusal("compscore3_cross_imp_howell.xml", "teams")
+    assert p.code == "usebio-event-type"
+    assert "cross-IMP" in p.message_sv and "under par" not in p.message_sv
+    assert "Exportera lagtävlingens resultat" in p.message_sv
