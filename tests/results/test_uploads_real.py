@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from pairs.models import PairEntry
+from results.importers import parse_upload
 from results.models import PairResult, ResultUpload
 from results.services.uploads import UploadRejected, upload_pair_heat
 from tests.factories import ClubOfficialFactory, PairHeatFactory, UserFactory, member
+
+from .test_importers_real import HOWELL_PERCENT
 
 pytestmark = pytest.mark.django_db
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "results" / "real"
@@ -25,6 +29,25 @@ def heat_numbered(numbers: list[str]):
             heat=heat, player1=member(season=season), player2=member(season=season), pair_number=n
         )
     return heat
+
+
+def test_real_compscore_howell_file_is_stored_with_the_files_percentages(
+    django_capture_on_commit_callbacks,
+):
+    name = "compscore3_mp_pairs_howell.xml"
+    raw = (REAL / name).read_bytes()
+    heat = PairHeatFactory()
+    season = heat.competition.season
+    for pair in parse_upload(raw, name, "pairs").pairs:
+        a, b = (member(season=season, mid=p.mid) for p in pair.players)
+        PairEntry.objects.create(heat=heat, player1=a, player2=b, pair_number=pair.number)
+    tk = UserFactory(username="tk", is_superuser=True, is_staff=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = upload_pair_heat(tk, heat, data=raw, filename=name)
+    assert not outcome.unchanged
+    stored = {r.entry.pair_number: r.percentage for r in PairResult.objects.filter(heat=heat)}
+    # The file's own <PERCENTAGE> figures, read by hand (tests/results/test_importers_real.py).
+    assert stored == {k: Decimal(v) for k, v in HOWELL_PERCENT.items()}
 
 
 def test_mitchell_file_with_unknown_pairs_gets_one_summary_line():
