@@ -21,6 +21,46 @@ from .services.uploads import (
     upload_team_results,
 )
 
+MAX_LINES = 6
+PER_KIND = 2
+
+
+def _more_line(count: int, language: str, same_kind: bool) -> dict:
+    if language.startswith("en"):
+        text = (
+            f"… and {count} more {'errors of the same kind' if same_kind else 'errors'}. "
+            "Correct them in the scoring program and export the file again."
+        )
+    else:
+        text = (
+            f"… och {count} fel till{' av samma slag' if same_kind else ''}. Rätta i "
+            "resultatprogrammet och exportera filen igen."
+        )
+    return {"text": text, "where": "", "clause": "", "severity": "error"}
+
+
+def summarise_problems(problems, language: str = "sv") -> list[dict]:
+    """A refused file's problems as at most a handful of lines: the first two of each kind,
+    a count of the rest of that kind, and at most ``MAX_LINES`` lines in all."""
+    groups: dict[str, list] = {}
+    for p in problems:
+        groups.setdefault(p.code or p.message_sv, []).append(p)
+    lines: list[dict] = []
+    shown = 0
+    for items in groups.values():
+        if len(lines) >= MAX_LINES - 1:
+            break
+        first = items[:PER_KIND]
+        lines.extend(problem_dicts(first, language))
+        shown += len(first)
+        if len(items) > len(first):
+            lines.append(_more_line(len(items) - len(first), language, same_kind=True))
+            shown += len(items) - len(first)
+    rest = len(problems) - shown
+    if rest:
+        lines = lines[: MAX_LINES - 1] + [_more_line(rest, language, same_kind=False)]
+    return lines
+
 
 def _handle(request, *, target_label, history, allowed, do_upload, done_url):
     if not allowed:
@@ -32,7 +72,7 @@ def _handle(request, *, target_label, history, allowed, do_upload, done_url):
         try:
             outcome = do_upload(f.read(), f.name, form.cleaned_data.get("round"))
         except UploadRejected as exc:
-            problems = problem_dicts(exc.problems, get_language() or "sv")
+            problems = summarise_problems(exc.problems, get_language() or "sv")
         else:
             if outcome.unchanged:
                 messages.info(

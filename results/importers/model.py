@@ -458,23 +458,41 @@ def fmt_decimal(value: Decimal | None, places: int | None = None) -> str:
     return text or "0"
 
 
-_MID_RE = re.compile(r"\d{3,}")
+_MID_TOKEN_RE = re.compile(r"\d+")
+
+
+def normalize_mid(text: str | None) -> str | None:
+    """A member number as real programs write it: ``"00203787"`` → ``"203787"``.
+
+    Leading zeros are dropped (Ruter and Compscore pad to a fixed width); a value that is only
+    zeros (``"0"``, a director's or guest's line) is no member number and gives ``None``, as
+    does anything that is not digits.
+    """
+    if text is None:
+        return None
+    raw = text.strip()
+    if not raw.isdigit():
+        return None
+    stripped = raw.lstrip("0")
+    return stripped or None
 
 
 def split_names(cell: str | None) -> tuple[ParsedPlayer, ...]:
     """Players from a PBN ``Names`` cell.
 
-    Convention (documented in docs/result-formats.md): the two names are separated by
-    `` - `` (space, hyphen, space; names may contain hyphens such as "Anna-Karin"), and each
-    name may be followed by its MID in parentheses or brackets: ``"Åsa Öberg (12345) - Märta
-    Ängström (23456)"``. Without MIDs, ``mid`` is ``None``.
+    The PBN standard separates the two names of a pair with ``;`` (``"Öberg;Ängström"``);
+    `` - `` (space, hyphen, space; names may contain hyphens such as "Anna-Karin"), ``&`` and
+    ``/`` are read too (documented in docs/result-formats.md). Each name may be followed by its
+    MID in parentheses or brackets: ``"Åsa Öberg (12345) - Märta Ängström (23456)"``; MIDs are
+    normalised with :func:`normalize_mid` (a MID ``0`` gives ``mid=None``). Without MIDs,
+    ``mid`` is ``None``.
     """
     if not cell:
         return ()
     text = cell.strip()
     if text in ("-", "?"):
         return ()
-    for sep in (" - ", " – ", " & ", " / "):
+    for sep in (";", " - ", " – ", " & ", " / "):
         if sep in text:
             parts = text.split(sep)
             break
@@ -490,7 +508,7 @@ def split_names(cell: str | None) -> tuple[ParsedPlayer, ...]:
             if part.endswith(close) and open_ in part:
                 inner = part[part.rindex(open_) + 1 : -1].strip()
                 if inner.isdigit():
-                    mid = inner
+                    mid = normalize_mid(inner)
                     part = part[: part.rindex(open_)].strip()
                 break
         players.append(ParsedPlayer(mid=mid, name=part))
@@ -498,10 +516,26 @@ def split_names(cell: str | None) -> tuple[ParsedPlayer, ...]:
 
 
 def split_mids(cell: str | None) -> list[str]:
-    """MIDs from a ``PlayerId``-style cell: every run of 3+ digits (``"12345 - 23456"``)."""
+    """MIDs from a ``PlayerId``-style cell (``"12345 - 23456"``, ``"00203787;0"``).
+
+    Every run of digits is a MID, normalised with :func:`normalize_mid`; zeros (no member
+    number) are left out: use :func:`zero_mids` to note them.
+    """
     if not cell:
         return []
-    return _MID_RE.findall(cell)
+    out = []
+    for token in _MID_TOKEN_RE.findall(cell):
+        mid = normalize_mid(token)
+        if mid is not None:
+            out.append(mid)
+    return out
+
+
+def zero_mids(cell: str | None) -> int:
+    """How many MIDs in a ``PlayerId``-style cell are only zeros (a director's line)."""
+    if not cell:
+        return 0
+    return sum(1 for token in _MID_TOKEN_RE.findall(cell) if normalize_mid(token) is None)
 
 
 def infer_scale(boards: list[ParsedBoard]) -> str:

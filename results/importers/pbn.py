@@ -63,13 +63,14 @@ from .model import (
     match_imps,
     normalize_contract,
     normalize_declarer,
+    normalize_mid,
     parse_date,
     parse_decimal,
     parse_int,
     problem,
     split_contract,
-    split_mids,
     split_names,
+    zero_mids,
 )
 
 __all__ = [
@@ -318,6 +319,10 @@ def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]
     columns = [c.lower() for c in names]
     rows: list[tuple[int, dict[str, Cell]]] = []
     problems: list[ImportProblem] = []
+    # PBN §5 lets a row continue on the next line: cells are counted across lines until the
+    # row has one per column.
+    pending: list[Cell] = []
+    pending_line = 0
     for line_no, text in tag.section:
         try:
             cells = tokenize_row(text)
@@ -331,26 +336,54 @@ def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]
                     code="pbn-quote",
                 )
             )
+            pending = []
             continue
         if not cells:
             continue
-        if len(cells) != len(columns):
-            problems.append(
-                problem(
-                    f"{tag.name}: raden har {len(cells)} värden men tabellen har "
-                    f"{len(columns)} kolumner ({';'.join(names)}). Namn med mellanslag "
-                    "måste stå inom citattecken.",
-                    f"{tag.name}: the row has {len(cells)} values but the table has "
-                    f"{len(columns)} columns ({';'.join(names)}). Names with spaces must be "
-                    "in quotes.",
-                    line=line_no,
-                    element=tag.name,
-                    code="pbn-row-width",
-                )
-            )
+        if not pending:
+            pending_line = line_no
+        pending = pending + cells
+        if len(pending) < len(columns):
             continue
-        rows.append((line_no, dict(zip(columns, cells))))
+        if len(pending) > len(columns):
+            problems.append(_row_width_problem(tag, names, columns, pending_line, len(pending)))
+        else:
+            rows.append((pending_line, dict(zip(columns, pending))))
+        pending = []
+    if pending:
+        problems.append(_row_width_problem(tag, names, columns, pending_line, len(pending)))
     return columns, rows, problems
+
+
+def _row_width_problem(tag: PbnTag, names: list[str], columns: list[str], line: int, count: int):
+    return problem(
+        f"{tag.name}: raden har {count} värden men tabellen har {len(columns)} kolumner "
+        f"({';'.join(names)}). Namn med mellanslag måste stå inom citattecken.",
+        f"{tag.name}: the row has {count} values but the table has {len(columns)} columns "
+        f"({';'.join(names)}). Names with spaces must be in quotes.",
+        line=line,
+        element=tag.name,
+        code="pbn-row-width",
+    )
+
+
+_SIDE_CODES = {
+    "A+": 60, "AVE+": 60, "AV+": 60, "MEDEL+": 60, "M+": 60,
+    "A=": 50, "AVE=": 50, "AV=": 50, "MEDEL=": 50, "AVE": 50, "AV": 50, "MEDEL": 50, "A": 50,
+    "A-": 40, "AVE-": 40, "AV-": 40, "MEDEL-": 40, "M-": 40,
+}  # fmt: skip
+
+
+def side_percentage(text: str | None) -> int | None:
+    """The percentage a per-side adjusted code gives its own side, else ``None``.
+
+    Magic Contest / Ruter write the code of each side in its own score column: ``A+`` (also
+    ``AVE+``, ``AV+``, ``MEDEL+``) = 60 %, ``A=`` (``AVE``, ``MEDEL``) = 50 %, ``A-`` (``AVE-``,
+    ``AV-``, ``MEDEL-``) = 40 %.
+    """
+    if not text:
+        return None
+    return _SIDE_CODES.get(text.strip().upper().replace(" ", "").replace("\u2212", "-"))
 
 
 def parse_artificial(text: str | None) -> str | None:
@@ -455,6 +488,13 @@ _MID_COLUMN_RE = re.compile(
 _QUALIFIER_COLUMNS = ("qualifier", "kval", "kvalificerad", "declaredqualifier")
 _TOTAL_COLUMNS = ("totalscoremp", "totalmp", "totalscore", "totalmatchpoints")
 _PERCENT_COLUMNS = ("totalpercentage", "percentage", "totalscorepercentage")
+_SESSION_NAMES = {
+    "sessionscoremp": "SessionScoreMP",
+    "sessionpercentage": "SessionPercentage",
+    "sessionrank": "SessionRank",
+    "nrboardssession": "NrBoardsSession",
+}
+_SESSION_COLUMNS = tuple(_SESSION_NAMES)
 
 
 def _mid_columns(columns: list[str]) -> list[str]:
@@ -505,6 +545,111 @@ def _event_title_and_date(games: list[PbnGame]) -> tuple[str, object]:
     return title, date
 
 
+_IMP_SCORING = {"IMP", "IMPS", "BUTLER", "CROSSIMP", "CROSSIMPS", "CROSS-IMP", "CROSS-IMPS"}
+_MP_SCORING = {"MP", "MP1", "MP2", "MATCHPOINTS", "MATCHPOINT", "MATCHPOINTSPAIRS"}
+
+
+def _scoring_parts(games: list[PbnGame]) -> set[str]:
+    parts: set[str] = set()
+    for g in games:
+        for part in (g.get("scoring") or "").replace(",", ";").split(";"):
+            if part.strip():
+                parts.add(part.strip().upper().replace(" ", ""))
+    return parts
+
+
+def _has_result(g: PbnGame) -> bool:
+    contract = (g.get("contract") or "").strip()
+    return bool(contract) and contract not in ("-", "?")
+
+
+_RUTER_EXPORT_SV = (
+    "Ladda upp PBN-exporten från Ruter med resultat per bricka (ScoreTable) och "
+    "resultatlista (TotalScoreTable)."
+)
+_RUTER_EXPORT_EN = (
+    "Upload the PBN export from Ruter with the board results (ScoreTable) and the ranking "
+    "list (TotalScoreTable)."
+)
+
+
+def _refuse_as_pairs(games: list[PbnGame]) -> ImportProblem | None:
+    """One message that says what a PBN file is when it is no matchpointed pairs result.
+
+    A hand record, a file with one game per table and no pair numbers (BBO, web pages), a
+    frequency table without pair numbers or an IMP-scored tournament gets one message naming
+    what the file is and what to upload instead, not one line per board.
+    """
+    score_tables = [g.tags["scoretable"] for g in games if "scoretable" in g.tags]
+    has_totals = any("totalscoretable" in g.tags for g in games)
+    boards = [g for g in games if (g.get("board") or "").strip()]
+    scoring = _scoring_parts(games)
+    if scoring & _IMP_SCORING and not scoring & _MP_SCORING:
+        shown = next((g.get("scoring") for g in games if g.get("scoring")), "")
+        return problem(
+            f'Filen är en IMP-räknad tävling ([Scoring "{shown}"]), inte en matchpoängräknad '
+            "partävling. DM-par räknas i matchpoäng: räkna tävlingen i matchpoäng i "
+            "resultatprogrammet och exportera PBN igen.",
+            f'The file is an IMP-scored event ([Scoring "{shown}"]), not a matchpointed pairs '
+            "event. DM pairs are scored in matchpoints: score the event in matchpoints in the "
+            "scoring program and export the PBN again.",
+            element="Scoring",
+            code="pbn-imp-scoring",
+        )
+    if not score_tables and not has_totals:
+        played = sum(1 for g in boards if _has_result(g))
+        if not played:
+            return problem(
+                f"Filen är en handlista ({len(boards)} givar med bara korten, inga resultat). "
+                + _RUTER_EXPORT_SV,
+                f"The file is a hand record ({len(boards)} deals with the cards only, no "
+                "results). " + _RUTER_EXPORT_EN,
+                element="Board",
+                code="pbn-hand-record",
+            )
+        return problem(
+            f"Filen har ett resultat per spelat bord ({played} givar med kontrakt) men inga "
+            "parnummer och ingen resultatlista (t.ex. en BBO-fil eller en sparad webbsida), "
+            "så resultaten kan inte kontrolleras eller kopplas till heatets par. "
+            + _RUTER_EXPORT_SV,
+            f"The file has one result per table played ({played} deals with a contract) but "
+            "no pair numbers and no ranking list (e.g. a BBO file or a saved web page), so the "
+            "results cannot be checked or matched to the heat's pairs. " + _RUTER_EXPORT_EN,
+            element="Board",
+            code="pbn-no-pair-numbers",
+        )
+    if score_tables:
+        without = [
+            t
+            for t in score_tables
+            if not {"pairid_ns", "pairid_ew"} & {column_name(x).lower() for x in t.value.split(";")}
+        ]
+        if len(without) == len(score_tables):
+            return problem(
+                f"Brickornas ScoreTable har inga parnummer (PairId_NS/PairId_EW saknas på alla "
+                f"{len(score_tables)} brickor): filen är en frekvenstabell som visar resultaten "
+                "men inte vilka par som fick dem. " + _RUTER_EXPORT_SV,
+                f"The boards' ScoreTable has no pair numbers (PairId_NS/PairId_EW missing on "
+                f"all {len(score_tables)} boards): the file is a frequency table showing the "
+                "results but not which pairs got them. " + _RUTER_EXPORT_EN,
+                line=score_tables[0].line,
+                element="ScoreTable",
+                code="pbn-frequency-table",
+            )
+    elif has_totals:
+        return problem(
+            "Filen har en resultatlista men inga resultat per bricka (ingen ScoreTable), t.ex. "
+            "en export utan brickresultat; brickresultaten behövs för kontrollen. "
+            + _RUTER_EXPORT_SV,
+            "The file has a ranking list but no board results (no ScoreTable), e.g. an export "
+            "without the travellers; the board results are needed for the checks. "
+            + _RUTER_EXPORT_EN,
+            element="ScoreTable",
+            code="pbn-no-boards",
+        )
+    return None
+
+
 def parse_pbn_pairs(text: str) -> ParsedPairEvent:
     """A pairs heat from PBN text (already decoded). See the module docstring.
 
@@ -533,6 +678,10 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
                 code="pbn-teams-as-pairs",
             )
         )
+
+    refusal = _refuse_as_pairs(games)
+    if refusal is not None:
+        raise ImportFailed(refusal)
 
     # ---- ranking list
     pairs: list[ParsedPair] = []
@@ -600,6 +749,26 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
                 code="pbn-no-boards",
             )
         )
+    over = [p for p in pairs if p.boards_played is not None and p.boards_played > len(boards)]
+    if boards and over:
+        most = max(p.boards_played for p in over)
+        c.errors = [
+            problem(
+                f"Resultatlistan räknar med fler brickor (NrBoards upp till {most}) än filen "
+                f"har ({len(boards)}): den gäller flera sessioner tillsammans, men filen har "
+                "bara den här sessionens brickor. Exportera sessionen med sessionens "
+                "resultatlista (SessionScoreMP/SessionPercentage), eller en fil med alla "
+                "sessionernas brickor.",
+                f"The ranking list counts more boards (NrBoards up to {most}) than the file "
+                f"holds ({len(boards)}): it covers several sessions together, but the file "
+                "only has this session's boards. Export the session with the session's "
+                "ranking list (SessionScoreMP/SessionPercentage), or a file with every "
+                "session's boards.",
+                line=over[0].line,
+                element="TotalScoreTable",
+                code="pbn-multi-session",
+            )
+        ]
     c.finish()
 
     parsed_boards = [ParsedBoard(number=n, lines=boards[n]) for n in sorted(boards)]
@@ -615,6 +784,58 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
         source_format="pbn",
         warnings=c.warnings,
     )
+
+
+_MID_TOKEN_RE = re.compile(r"\d+")
+_ZERO_MID_IN_NAME_RE = re.compile(r"[(\[]\s*0+\s*[)\]]")
+
+
+def _players_with_mids(
+    c: _Collector,
+    line_no: int,
+    who: str,
+    names_cell: str | None,
+    mid_cells: list[str | None],
+    *,
+    roster: bool = False,
+) -> list[ParsedPlayer]:
+    """Players from a names cell plus MID columns; no MID is ever dropped silently.
+
+    MIDs are normalised (leading zeros dropped); a MID that is only zeros (a director's or
+    guest's line) is skipped with a note. MIDs are given to the names in order; MIDs beyond the
+    names become players without a name (with a note), so the upload check still sees them.
+    """
+    players = list(_split_roster(names_cell) if roster else split_names(names_cell))
+    zeros = len(_ZERO_MID_IN_NAME_RE.findall(names_cell or ""))
+    # One slot per MID written, in order; a zero keeps its place (its player gets no MID).
+    slots: list[str | None] = []
+    for cell in mid_cells:
+        zeros += zero_mids(cell)
+        slots.extend(normalize_mid(t) for t in _MID_TOKEN_RE.findall(cell or ""))
+    if zeros:
+        c.warnings.append(
+            f"rad {line_no}: {who} har medlemsnummer 0 (inget medlemsnummer, t.ex. "
+            "tävlingsledaren); den spelaren matchas utan MID."
+        )
+    if not any(slots):
+        return players
+    if players and len(slots) != len(players):
+        c.warnings.append(
+            f"rad {line_no}: {who} har {len(players)} namn men {len(slots)} medlemsnummer; "
+            "de tilldelas i ordning"
+            + (
+                ", och de överblivna medlemsnumren behålls utan namn."
+                if len(slots) > len(players)
+                else "."
+            )
+        )
+    for k, m in enumerate(slots):
+        if k < len(players):
+            if m is not None:
+                players[k] = ParsedPlayer(mid=m, name=players[k].name)
+        elif m is not None:
+            players.append(ParsedPlayer(mid=m, name=""))
+    return players
 
 
 def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
@@ -634,6 +855,20 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
         return [], False
     total_col = next((x for x in _TOTAL_COLUMNS if x in columns), None)
     pct_col = next((x for x in _PERCENT_COLUMNS if x in columns), None)
+    rank_col, boards_col = "rank", "nrboards"
+    # Magic Contest, several sessions: Total* and NrBoards are cumulative; the Session*
+    # columns describe the boards in this file, so those are the ones to check and store.
+    session = [x for x in _SESSION_COLUMNS if x in columns]
+    if session:
+        total_col = "sessionscoremp" if "sessionscoremp" in columns else None
+        pct_col = "sessionpercentage" if "sessionpercentage" in columns else None
+        rank_col = "sessionrank" if "sessionrank" in columns else "rank"
+        boards_col = "nrboardssession" if "nrboardssession" in columns else ""
+        c.warnings.append(
+            "Resultatlistan har kolumner både för hela tävlingen och för sessionen; "
+            "sessionens (" + ", ".join(_SESSION_NAMES[x] for x in session) + ") används, "
+            "eftersom de gäller brickorna i filen."
+        )
     mid_cols = _mid_columns(columns)
     qual_col = next((x for x in _QUALIFIER_COLUMNS if x in columns), None)
 
@@ -656,21 +891,10 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
             continue
         if suffix and direction and not number.upper().endswith(("NS", "EW")):
             number = f"{number}{direction}"
-        players = list(split_names(row["names"].value if "names" in row else None))
-        mids: list[str] = []
-        for col in mid_cols:
-            mids.extend(split_mids(row[col].value))
-        if mids:
-            if not players:
-                players = [ParsedPlayer(mid=m, name="") for m in mids]
-            else:
-                if len(mids) != len(players):
-                    c.warnings.append(
-                        f"rad {line_no}: par {number} har {len(players)} namn men "
-                        f"{len(mids)} medlemsnummer; de tilldelas i ordning."
-                    )
-                for k, m in enumerate(mids[: len(players)]):
-                    players[k] = ParsedPlayer(mid=m, name=players[k].name)
+        names_cell = row["names"].value if "names" in row else None
+        players = _players_with_mids(
+            c, line_no, f"par {number}", names_cell, [row[col].value for col in mid_cols]
+        )
         qualifier = None
         if qual_col:
             qualifier = _qualifier(row[qual_col].value)
@@ -680,8 +904,10 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
                 players=tuple(players),
                 total=_cell_decimal(c, row.get(total_col), line_no, element, total_col or ""),
                 percentage=_cell_decimal(c, row.get(pct_col), line_no, element, pct_col or ""),
-                rank=_cell_int(c, row.get("rank"), line_no, element, "Rank"),
-                boards_played=_cell_int(c, row.get("nrboards"), line_no, element, "NrBoards"),
+                rank=_cell_int(c, row.get(rank_col), line_no, element, rank_col),
+                boards_played=_cell_int(
+                    c, row.get(boards_col) if boards_col else None, line_no, element, boards_col
+                ),
                 declared_qualifier=qualifier,
                 line=line_no,
             )
@@ -740,7 +966,12 @@ def _parse_score_table(
             try:
                 contract = normalize_contract(contract_cell.text)
             except ValueError:
-                adjusted = parse_artificial(contract_cell.text)
+                side = side_percentage(contract_cell.text)
+                adjusted = (
+                    f"A{side:02d}{100 - side:02d}"
+                    if side is not None
+                    else parse_artificial(contract_cell.text)
+                )
                 if adjusted is None:
                     c.bad_value(
                         line_no,
@@ -801,12 +1032,23 @@ _SCORE_COLUMN_NAMES = {"score_ns": "Score_NS", "score_ew": "Score_EW"}
 def _score_ns_from_row(
     c: _Collector, row: dict[str, Cell], line_no: int, element: str
 ) -> tuple[int | None, str | None]:
-    """(NS score, adjusted code) from Score_NS / Score_EW (or a ``Score`` "NS x" column)."""
+    """(NS score, adjusted code) from Score_NS / Score_EW (or a ``Score`` "NS x" column).
+
+    A per-side code (``A+``, ``A-``, ``AVE+`` ...; see :func:`side_percentage`) belongs to the
+    side whose column it is in: ``"A-" "A+"`` is 40 % for NS and 60 % for EW (``A4060``),
+    ``"A+" "A+"`` 60 % for both (``A6060``). A code in one column only gives the other side
+    the complement. A full code such as ``A6040`` names both sides itself (NS first).
+    """
     values: list[int] = []
     adjusted = None
+    sides: dict[str, int] = {}
     for column, sign in (("score_ns", 1), ("score_ew", -1)):
         cell = row.get(column)
         if cell is None or cell.empty:
+            continue
+        pct = side_percentage(cell.text)
+        if pct is not None:
+            sides[column] = pct
             continue
         art = parse_artificial(cell.text)
         if art and not _looks_numeric(cell.text):
@@ -820,8 +1062,8 @@ def _score_ns_from_row(
                 element,
                 _SCORE_COLUMN_NAMES[column],
                 cell.text,
-                "en poäng",
-                "a score",
+                "en poäng eller en justering (A+, A=, A-)",
+                "a score or an adjustment (A+, A=, A-)",
             )
             continue
         if value is None:
@@ -829,6 +1071,25 @@ def _score_ns_from_row(
         if cell.artificial:
             adjusted = adjusted or "^"
         values.append(sign * value)
+    if sides:
+        ns = sides.get("score_ns")
+        ew = sides.get("score_ew")
+        ns = 100 - ew if ns is None else ns
+        ew = 100 - ns if ew is None else ew
+        if values:
+            c.errors.append(
+                problem(
+                    f"{element}: ena sidan har en poäng och den andra en justering "
+                    "(A+/A=/A-); raden kan inte läsas.",
+                    f"{element}: one side has a score and the other an adjustment "
+                    "(A+/A=/A-); the line cannot be read.",
+                    line=line_no,
+                    element=element,
+                    code="pbn-score-conflict",
+                )
+            )
+            return None, None
+        return None, f"A{ns:02d}{ew:02d}"
     if "score" in row and not row["score"].empty and not values and adjusted is None:
         try:
             values.append(parse_score_tag(row["score"].text, None))
@@ -890,6 +1151,49 @@ _OPEN_ROOMS = {"OPEN", "ÖPPET", "OPPET", "ÖPPNA", "O", "1", "OPEN ROOM"}
 _CLOSED_ROOMS = {"CLOSED", "SLUTET", "SLUTNA", "C", "2", "CLOSED ROOM"}
 
 
+_TEAM_TAGS = ("hometeam", "visitteam", "awayteam", "room")
+
+
+def _refuse_as_teams(games: list[PbnGame]) -> ImportProblem | None:
+    """One message for a PBN file offered as teams that has no team matches at all."""
+    if any(g.tag(t) is not None for g in games for t in _TEAM_TAGS):
+        return None
+    if any(
+        key.endswith("table")
+        and all(
+            x in {column_name(y).lower() for y in tag.value.split(";")}
+            for x in _MATCH_TABLE_REQUIRED
+        )
+        for g in games
+        for key, tag in g.tags.items()
+    ):
+        return None
+    pairs_file = any("scoretable" in g.tags for g in games) or any(
+        "pairid" in {column_name(y).lower() for y in g.tags["totalscoretable"].value.split(";")}
+        for g in games
+        if "totalscoretable" in g.tags
+    )
+    if pairs_file:
+        return problem(
+            "Filen är en partävling (resultat med parnummer, ScoreTable/TotalScoreTable), men "
+            "den laddades upp som lagresultat. Ladda upp den under par, eller exportera "
+            "lagmatcherna (PBN med HomeTeam/VisitTeam/Room, eller CSV för lag).",
+            "The file is a pairs event (results with pair numbers, ScoreTable/TotalScoreTable) "
+            "but it was uploaded as a team result. Upload it as pairs, or export the team "
+            "matches (PBN with HomeTeam/VisitTeam/Room, or CSV for teams).",
+            element="ScoreTable",
+            code="pbn-pairs-as-teams",
+        )
+    return problem(
+        "Filen har inga lagmatcher: ingen giv har taggarna HomeTeam, VisitTeam och Room (t.ex. "
+        "en handlista). Exportera lagmatcherna som PBN från Ruter, eller använd CSV för lag.",
+        "The file has no team matches: no game has the HomeTeam, VisitTeam and Room tags (e.g. "
+        "a hand record). Export the team matches as PBN from Ruter, or use CSV for teams.",
+        element="HomeTeam",
+        code="pbn-no-team-tags",
+    )
+
+
 def parse_pbn_teams(text: str) -> ParsedTeamEvent:
     """A team event from PBN text: one game per table, grouped by round and teams.
 
@@ -912,6 +1216,9 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
     games adds that match with its IMPs.
     """
     games, problems = read_games(text)
+    refusal = _refuse_as_teams(games)
+    if refusal is not None:
+        raise ImportFailed(refusal)
     c = _Collector()
     c.extend(problems)
     title, date = _event_title_and_date(games)
@@ -925,6 +1232,10 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
     if no_round:
         c.warnings.append("Ingen Round-tagg i filen: alla matcher räknas som rond 1.")
 
+    # Some programs write HomeTeam/VisitTeam (and Round) only on the first game of a match:
+    # later games without them belong to the same match, with one note for the file.
+    carried: list[int] = []
+    last: dict[str, str] = {}
     for g in games:
         board_text = (g.get("board") or "").strip()
         if not board_text:
@@ -939,6 +1250,14 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
             continue
         home = (g.get("hometeam") or "").strip()
         away = (g.get("visitteam") or g.get("awayteam") or "").strip()
+        round_text = (g.get("round") or "").strip()
+        if home and away:
+            last = {"home": home, "away": away, "round": round_text}
+        elif not home and not away and last:
+            home, away = last["home"], last["away"]
+            if not round_text and last["round"]:
+                g.tags["round"] = PbnTag("Round", last["round"], g.start_line)
+            carried.append(g.start_line)
         room_text = (g.get("room") or "").strip().upper()
         missing = [
             name
@@ -1018,6 +1337,11 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
             if team_id not in teams:
                 teams[team_id] = ParsedTeam(id=team_id, name=name)
 
+    if carried:
+        c.warnings.append(
+            f"HomeTeam/VisitTeam saknas på {len(carried)} givar (första på rad {carried[0]}); "
+            "de räknas till samma match som närmast föregående giv med lagen."
+        )
     match_rows = _parse_match_table(c, games, name_to_id)
     c.finish()
     matches: list[ParsedMatch] = []
@@ -1272,20 +1596,14 @@ def _parse_team_totals(
             if col in row and row[col].value:
                 names_cell = row[col].value
                 break
-        players = list(_split_roster(names_cell))
-        mids: list[str] = []
-        for col in mid_cols:
-            mids.extend(split_mids(row[col].value))
-        if mids and not players:
-            players = [ParsedPlayer(mid=m, name="") for m in mids]
-        elif mids:
-            if len(mids) != len(players):
-                c.warnings.append(
-                    f"rad {line_no}: lag {team_id} har {len(players)} namn men {len(mids)} "
-                    "medlemsnummer; de tilldelas i ordning."
-                )
-            for k, m in enumerate(mids[: len(players)]):
-                players[k] = ParsedPlayer(mid=m, name=players[k].name)
+        players = _players_with_mids(
+            c,
+            line_no,
+            f"lag {team_id}",
+            names_cell,
+            [row[col].value for col in mid_cols],
+            roster=True,
+        )
         teams[team_id] = ParsedTeam(id=team_id, name=name, players=tuple(players))
         name_to_id[name] = team_id
         name_to_id[team_id] = team_id

@@ -62,6 +62,7 @@ from .model import (
     match_imps,
     normalize_contract,
     normalize_declarer,
+    normalize_mid,
     parse_date,
     parse_decimal,
     parse_int,
@@ -74,12 +75,6 @@ __all__ = ["XmlDocument", "load_xml", "parse_usebio", "parse_usebio_pairs", "par
 _DECL_RE = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._:-]+)[\"']", re.S)
 PAIR_EVENT_TYPES = {"MP_PAIRS", "PAIRS", "MATCHPOINT_PAIRS", "MP", ""}
 TEAM_EVENT_TYPES = {"TEAMS", "SWISS_TEAMS", "KO_TEAMS", "TEAMS_OF_FOUR", "MULTI_TEAMS"}
-UNSUPPORTED_PAIR_TYPES = {
-    "BUTLER_PAIRS": "Butler",
-    "CROSS_IMP": "cross-IMP",
-    "SWISS_PAIRS": "Swiss-par",
-    "INDIVIDUAL": "individuell",
-}
 
 
 # --------------------------------------------------------------------------- XML loading
@@ -317,7 +312,20 @@ class _Reader:
         out = []
         for pl in parent.iter("PLAYER"):
             name = self.text(pl, "PLAYER_NAME") or ""
-            mid = self.text(pl, "NATIONAL_ID_NUMBER")
+            raw_mid = self.text(pl, "NATIONAL_ID_NUMBER")
+            mid = normalize_mid(raw_mid)
+            if raw_mid is not None and mid is None and raw_mid.strip("0") == "":
+                line, path = self.where(pl, "NATIONAL_ID_NUMBER")
+                self.warnings.append(
+                    f"rad {line}: {name or path} har medlemsnummer {raw_mid} (inget "
+                    "medlemsnummer, t.ex. tävlingsledaren); spelaren matchas utan MID."
+                )
+            elif raw_mid is not None and mid is None:
+                line, path = self.where(pl, "NATIONAL_ID_NUMBER")
+                self.warnings.append(
+                    f"rad {line}: {name or path} har medlemsnummer {raw_mid!r}, som inte bara "
+                    "är siffror; spelaren matchas utan MID."
+                )
             out.append(ParsedPlayer(mid=mid, name=name))
         return tuple(out)
 
@@ -351,17 +359,76 @@ def _root_event(doc: XmlDocument) -> ET.Element:
     return event
 
 
-def _event_type(event: ET.Element) -> str:
-    etype = (event.get("EVENT_TYPE") or "").strip().upper()
-    if not etype:
-        part = event.find(".//PARTICIPANTS")
-        if part is not None:
-            etype = (part.get("EVENT_TYPE") or "").strip().upper()
-    if not etype and (
+MP_METHODS = {"MATCH_POINTS", "MATCHPOINTS", "MP", "MPS", ""}
+_METHOD_NAMES = {
+    "BUTLER_IMPS": ("Butler (IMP mot ett datum)", "Butler (IMPs against a datum)"),
+    "CROSS_IMPS": ("cross-IMP", "cross-IMP"),
+    "IMPS": ("IMP", "IMPs"),
+    "AGGREGATE": ("totalpoäng", "aggregate"),
+    "PAB": ("Point-a-board", "point-a-board"),
+    "BAM": ("BAM", "BAM"),
+}
+_TYPE_NAMES = {
+    "BUTLER_PAIRS": ("en Butler-partävling (IMP mot ett datum)", "a Butler pairs event"),
+    "CROSS_IMP": ("en cross-IMP-partävling", "a cross-IMP pairs event"),
+    "SWISS_PAIRS": ("en Swiss-partävling", "a Swiss pairs event"),
+    "INDIVIDUAL": ("en individuell tävling", "an individual event"),
+}
+
+
+def event_kind(event: ET.Element) -> tuple[str, str, str, str]:
+    """What a USEBIO ``EVENT`` is: ``(kind, what_sv, what_en, attributes)``.
+
+    ``kind`` is ``"pairs"`` (a matchpointed pairs result), ``"teams"`` or ``"other"``. Every
+    place that names the type is read: ``EVENT@EVENT_TYPE``, ``PARTICIPANTS@EVENT_TYPE``,
+    ``BOARD@EVENT_TYPE`` and the ``SCORING_METHOD`` / ``BOARD_SCORING_METHOD`` elements; a
+    pairs event counts as matchpointed only when none of them says otherwise. ``attributes``
+    lists what the file says (for the message).
+    """
+    found: list[tuple[str, str]] = []
+    top = (event.get("EVENT_TYPE") or "").strip().upper()
+    if top:
+        found.append(("EVENT_TYPE", top))
+    for part in event.iter("PARTICIPANTS"):
+        value = (part.get("EVENT_TYPE") or "").strip().upper()
+        if value:
+            found.append(("PARTICIPANTS@EVENT_TYPE", value))
+    for board in event.iter("BOARD"):
+        value = (board.get("EVENT_TYPE") or "").strip().upper()
+        if value:
+            found.append(("BOARD@EVENT_TYPE", value))
+    for tag in ("SCORING_METHOD", "BOARD_SCORING_METHOD"):
+        for elem in event.iter(tag):
+            value = (elem.text or "").strip().upper()
+            if value:
+                found.append((tag, value))
+    seen = list(dict.fromkeys(found))
+    attributes = ", ".join(f"{k}={v}" for k, v in seen)
+    types = {v for k, v in seen if k.endswith("EVENT_TYPE")}
+    methods = {v for k, v in seen if k.endswith("SCORING_METHOD")}
+    if not types and (
         event.find(".//MATCH") is not None or event.find(".//PARTICIPANTS/TEAM") is not None
     ):
-        etype = "TEAMS"
-    return etype
+        types = {"TEAMS"}
+    if types & TEAM_EVENT_TYPES:
+        return "teams", "en lagtävling", "a team event", attributes
+    for t in types:
+        if t in _TYPE_NAMES:
+            return "other", *_TYPE_NAMES[t], attributes
+    odd_methods = methods - MP_METHODS
+    if types <= PAIR_EVENT_TYPES and not odd_methods:
+        return "pairs", "en matchpoängräknad partävling", "a matchpointed pairs event", attributes
+    if types <= PAIR_EVENT_TYPES:
+        method = sorted(odd_methods)[0]
+        sv, en = _METHOD_NAMES.get(method, (method, method))
+        return "other", f"en partävling räknad i {sv}", f"a pairs event scored in {en}", attributes
+    unknown = ", ".join(sorted(types - PAIR_EVENT_TYPES))
+    return (
+        "other",
+        f"en tävling av okänd typ ({unknown})",
+        f"an event of an unknown type ({unknown})",
+        attributes,
+    )
 
 
 def _title_date(r: _Reader, event: ET.Element):
@@ -376,41 +443,51 @@ def _title_date(r: _Reader, event: ET.Element):
 
 
 def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent | ParsedTeamEvent:
-    """A USEBIO file as pairs or teams (``kind`` "pairs"/"teams"; ``None``: from EVENT_TYPE)."""
+    """A USEBIO file as pairs or teams (``kind`` "pairs"/"teams"; ``None``: from EVENT_TYPE).
+
+    Refused with one message that says what the file is: anything that is not a matchpointed
+    pairs result (Butler, cross-IMP, IMP-scored, Swiss, individual, an unknown type), and a
+    pairs file offered as teams or the other way round.
+    """
     doc = load_xml(data)
     event = _root_event(doc)
-    etype = _event_type(event)
-    is_teams = etype in TEAM_EVENT_TYPES
+    found, what_sv, what_en, attributes = event_kind(event)
     if kind is None:
-        kind = "teams" if is_teams else "pairs"
+        kind = "teams" if found == "teams" else "pairs"
+    if found == kind:
+        return _parse_teams(doc, event) if kind == "teams" else _parse_pairs(doc, event)
+    program = (event.findtext("PROGRAM_NAME") or "").strip()
+    origin_sv = f" från {program}" if program else ""
+    origin_en = f" from {program}" if program else ""
     if kind == "teams":
-        if not is_teams and etype:
-            raise _wrong_kind(doc, event, etype, "lag", "teams")
-        return _parse_teams(doc, event)
-    if is_teams:
-        raise _wrong_kind(doc, event, etype, "par", "pairs")
-    if etype in UNSUPPORTED_PAIR_TYPES:
-        raise fail(
-            f"Tävlingen är räknad som {UNSUPPORTED_PAIR_TYPES[etype]} (EVENT_TYPE={etype}). "
-            "DM-par räknas i matchpoäng; exportera en matchpoängräknad fil.",
-            f"The event is scored as {etype} (EVENT_TYPE={etype}). DM pairs are scored in "
-            "matchpoints; export a matchpointed file.",
-            line=doc.line(event),
-            element="EVENT@EVENT_TYPE",
-            code="usebio-event-type",
+        do_sv = "Exportera lagtävlingens resultat (USEBIO med MATCH, eller CSV för lag)."
+        do_en = "Export the team event's result (USEBIO with MATCH, or CSV for teams)."
+        if found == "pairs":
+            do_sv = "Ladda upp den under par, eller e" + do_sv[1:]
+            do_en = "Upload it as a pairs result, or e" + do_en[1:]
+        code = "usebio-wrong-kind" if found == "pairs" else "usebio-event-type"
+    elif found == "teams":
+        do_sv = "Ladda upp den som lagresultat."
+        do_en = "Upload it as a team result."
+        code = "usebio-wrong-kind"
+    else:
+        do_sv = (
+            "DM-par räknas i matchpoäng: räkna tävlingen i matchpoäng i resultatprogrammet "
+            "och exportera igen, eller ladda upp PBN-filen från Ruter."
         )
-    return _parse_pairs(doc, event)
-
-
-def _wrong_kind(doc, event, etype, kind_sv, kind_en) -> ImportFailed:
-    return fail(
-        f"Filen är en {'lagtävling' if kind_en == 'pairs' else 'partävling'} "
-        f"(EVENT_TYPE={etype}) men laddades upp som {kind_sv}resultat.",
-        f"The file is a {'team' if kind_en == 'pairs' else 'pairs'} event (EVENT_TYPE={etype}) "
-        f"but was uploaded as a {kind_en} result.",
+        do_en = (
+            "DM pairs are scored in matchpoints: score the event in matchpoints in the "
+            "scoring program and export again, or upload the PBN file from Ruter."
+        )
+        code = "usebio-event-type"
+    raise fail(
+        f"Filen är {what_sv}{origin_sv} ({attributes}), inte "
+        f"{'en lagtävling' if kind == 'teams' else 'en matchpoängräknad partävling'}. {do_sv}",
+        f"The file is {what_en}{origin_en} ({attributes}), not "
+        f"{'a team event' if kind == 'teams' else 'a matchpointed pairs event'}. {do_en}",
         line=doc.line(event),
         element="EVENT@EVENT_TYPE",
-        code="usebio-wrong-kind",
+        code=code,
     )
 
 

@@ -69,6 +69,7 @@ __all__ = [
     "compute_pair_scores",
     "compute_pair_totals",
     "normal_results",
+    "td_corrected_boards",
     "team_match_summary",
     "validate_pairs",
     "validate_teams",
@@ -186,7 +187,9 @@ class PairScore:
 
     ``total`` is on the event's scale, Neuberg-adjusted and factored to all the session's
     boards; ``raw_total`` is the same without factoring; ``percentage`` is exact (Fraction).
-    ``adjusted`` says whether the pair played a board with an adjusted score.
+    ``adjusted`` says whether the pair has an artificial adjusted score of its own (A6040 ...)
+    and ``adjusted_lines`` how many; adjusted scores of other pairs on the same board do not
+    count.
     """
 
     number: str
@@ -195,29 +198,53 @@ class PairScore:
     raw_total: Fraction
     percentage: Fraction | None
     adjusted: bool
+    adjusted_lines: int = 0
 
 
-def compute_pair_scores(event: ParsedPairEvent) -> dict[str, PairScore]:
+def _file_session_mp(bs: BoardScore, n: int, normal: int, scale: Fraction):
+    """The file's own matchpoints of a line on the MP1 scale, Neuberg-scaled to N like ours."""
+    t = bs.line
+    if t.artificial_percentages is not None or t.mp_ns is None or t.mp_ew is None:
+        return bs.mp_ns_session, bs.mp_ew_session
+    ns, ew = Fraction(t.mp_ns) / scale, Fraction(t.mp_ew) / scale
+    if normal and n != normal:
+        return neuberg(ns, n, normal), neuberg(ew, n, normal)
+    return ns, ew
+
+
+def compute_pair_scores(
+    event: ParsedPairEvent, *, file_mp_boards: frozenset[int] | set[int] | None = None
+) -> dict[str, PairScore]:
     """Every pair's total and percentage recomputed from the board results (reference §5.1).
 
     Per board: Law 78A matchpoints, Neuberg to the normal number of results N for boards with
     fewer (or artificial) results. Per pair: total = Σ MP′ × (boards in session / boards
     played); percentage = Σ MP′ / (boards played × 2(N − 1)) × 100. Pairs without results are
     left out.
+
+    On boards the tournament director corrected (:func:`td_corrected_boards`: the file's
+    matchpoints differ from the recomputation but add up and give the file's totals), the
+    file's matchpoints are used; ``file_mp_boards`` overrides which boards those are.
     """
+    if file_mp_boards is None:
+        file_mp_boards = td_corrected_boards(event)
     normal = normal_results(event)
     scale = Fraction(1, 2) if event.scoring_scale == "MP2" else Fraction(1)
     sums: dict[str, Fraction] = defaultdict(Fraction)
     counts: Counter = Counter()
-    adjusted: set[str] = set()
+    adjusted: Counter = Counter()
     for board in event.boards:
-        has_adj = any(t.adjusted for t in board.lines)
-        for bs in compute_board_matchpoints(board, normal):
-            for pair, value in ((bs.line.ns, bs.mp_ns_session), (bs.line.ew, bs.mp_ew_session)):
+        scores = compute_board_matchpoints(board, normal)
+        for bs in scores:
+            ns_value, ew_value = bs.mp_ns_session, bs.mp_ew_session
+            if board.number in file_mp_boards:
+                ns_value, ew_value = _file_session_mp(bs, len(scores), normal, scale)
+            own_adjusted = bs.line.artificial_percentages is not None
+            for pair, value in ((bs.line.ns, ns_value), (bs.line.ew, ew_value)):
                 sums[pair] += value
                 counts[pair] += 1
-                if has_adj:
-                    adjusted.add(pair)
+                if own_adjusted:
+                    adjusted[pair] += 1
     sessions = event.boards_in_session or len(event.boards)
     top = 2 * (normal - 1)
     out = {}
@@ -225,8 +252,81 @@ def compute_pair_scores(event: ParsedPairEvent) -> dict[str, PairScore]:
         raw = sums[pair]
         factored = raw * Fraction(sessions, played) if played else raw
         pct = raw / (played * top) * 100 if played and top else None
-        out[pair] = PairScore(pair, played, factored * scale, raw * scale, pct, pair in adjusted)
+        out[pair] = PairScore(
+            pair,
+            played,
+            factored * scale,
+            raw * scale,
+            pct,
+            adjusted[pair] > 0,
+            adjusted[pair],
+        )
     return out
+
+
+def _recomputed_mismatch(bs: BoardScore, tol: Fraction, scale: Fraction) -> bool:
+    """The file's MP_NS for a real (not artificial) line differs from the recomputation."""
+    t = bs.line
+    if t.artificial_percentages is not None or t.mp_ns is None:
+        return False
+    file_ns = Fraction(t.mp_ns) / scale
+    tol_ns = _value_tolerance(t.mp_ns, tol) / scale
+    candidates = [bs.mp_ns]
+    if bs.mp_ns_unscaled is not None and bs.mp_ns_unscaled != bs.mp_ns:
+        candidates.append(bs.mp_ns_unscaled)
+    return all(abs(file_ns - c) > tol_ns for c in candidates)
+
+
+def _sums_to_top(bs: BoardScore, tol: Fraction, scale: Fraction) -> bool:
+    t = bs.line
+    if t.artificial_percentages is not None:
+        return True
+    if t.mp_ns is None or t.mp_ew is None:
+        return False
+    both = (_value_tolerance(t.mp_ns, tol) + _value_tolerance(t.mp_ew, tol)) / scale
+    return abs((Fraction(t.mp_ns) + Fraction(t.mp_ew)) / scale - bs.top) <= both
+
+
+def td_corrected_boards(event: ParsedPairEvent, *, tolerance: Decimal = TOLERANCE) -> set[int]:
+    """Boards whose matchpoints the tournament director corrected by hand (issue 10).
+
+    A board counts when the file's matchpoints differ from the recomputation from the scores,
+    every real line's two sides still add up to the board's top, and, with the file's
+    matchpoints used on those boards, every pair's total and percentage in the ranking list
+    match. Otherwise (or when no board differs) the set is empty and the differences stay
+    errors.
+    """
+    tol = Fraction(tolerance)
+    scale = Fraction(1, 2) if event.scoring_scale == "MP2" else Fraction(1)
+    normal = normal_results(event)
+    boards: set[int] = set()
+    for board in event.boards:
+        scores = compute_board_matchpoints(board, normal)
+        if not any(_recomputed_mismatch(bs, tol, scale) for bs in scores):
+            continue
+        if not all(_sums_to_top(bs, tol, scale) for bs in scores):
+            return set()
+        boards.add(board.number)
+    if not boards:
+        return set()
+    with_file = compute_pair_scores(event, file_mp_boards=boards)
+    listed = [p for p in event.pairs if p.percentage is not None or p.total is not None]
+    if not listed:
+        return set()
+    for p in listed:
+        s = with_file.get(p.number)
+        if s is None:
+            return set()
+        if p.percentage is not None and (
+            s.percentage is None
+            or abs(Fraction(p.percentage) - s.percentage) > _pct_tolerance(p.percentage)
+        ):
+            return set()
+        if p.total is not None and all(
+            abs(Fraction(p.total) - c) > _pct_tolerance(p.total) for c in (s.total, s.raw_total)
+        ):
+            return set()
+    return boards
 
 
 def compute_pair_totals(event: ParsedPairEvent) -> dict[str, Decimal]:
@@ -261,6 +361,8 @@ def validate_pairs(
     scale = Fraction(1, 2) if event.scoring_scale == "MP2" else Fraction(1)
     known = {p.number for p in event.pairs}
     normal = normal_results(event)
+    unlisted: dict[str, tuple[int, int | None]] = {}
+    corrected = td_corrected_boards(event, tolerance=tolerance)
 
     for board in event.boards:
         el = f"bricka {board.number}"
@@ -286,13 +388,7 @@ def validate_pairs(
                 )  # fmt: skip
             for pair in (t.ns, t.ew):
                 if known and pair not in known:
-                    out.append(
-                        problem(
-                            f"Bricka {board.number}: par {pair} finns inte i resultatlistan.",
-                            f"Board {board.number}: pair {pair} is not in the ranking list.",
-                            line=t.line, element=el, code="unknown-pair",
-                        )
-                    )  # fmt: skip
+                    unlisted.setdefault(pair, (board.number, t.line))
                 if pair in seen and seen[pair] is not t:
                     out.append(
                         problem(
@@ -348,7 +444,7 @@ def validate_pairs(
                         )
                     )  # fmt: skip
                 continue
-            if file_ns is None:
+            if file_ns is None or board.number in corrected:
                 continue
             candidates = [bs.mp_ns]
             if bs.mp_ns_unscaled is not None and bs.mp_ns_unscaled != bs.mp_ns:
@@ -367,9 +463,58 @@ def validate_pairs(
                     )
                 )  # fmt: skip
 
+    out.extend(_unlisted_pairs(unlisted))
+    if corrected:
+        shown = ", ".join(str(b) for b in sorted(corrected))
+        out.append(
+            problem(
+                f"Brickor med ändrade matchpoäng: {shown}. Filens matchpoäng på "
+                f"{'brickan' if len(corrected) == 1 else 'brickorna'} skiljer sig från "
+                "omräkningen ur poängen, men de summerar till toppen och ger filens "
+                "slutsummor, så det ser ut som en rättning av tävlingsledaren. Filens "
+                "matchpoäng används; TK ska bekräfta rättningen.",
+                f"Boards with changed matchpoints: {shown}. The file's matchpoints on "
+                f"{'the board' if len(corrected) == 1 else 'these boards'} differ from the "
+                "recomputation from the scores, but they add up to the top and give the "
+                "file's totals, so it looks like a correction by the director. The file's "
+                "matchpoints are used; TK must confirm the correction.",
+                element="bricka " + shown, warning=True, code="td-correction",
+            )
+        )  # fmt: skip
     out.extend(_check_pair_totals(event))
     out.extend(_check_ranks(event, tol))
     return out
+
+
+def _unlisted_pairs(unlisted: dict[str, tuple[int, int | None]]) -> list[ImportProblem]:
+    """Pairs on the travellers but not in the ranking list: one message, not one per line."""
+    if not unlisted:
+        return []
+    if len(unlisted) == 1:
+        ((pair, (board, line)),) = unlisted.items()
+        return [
+            problem(
+                f"Bricka {board}: par {pair} finns inte i resultatlistan. Exportera filen igen "
+                "från resultatprogrammet med hela resultatlistan.",
+                f"Board {board}: pair {pair} is not in the ranking list. Export the file again "
+                "from the scoring program with the whole ranking list.",
+                line=line, element=f"bricka {board}", code="unknown-pair",
+            )
+        ]  # fmt: skip
+    names = list(unlisted)
+    shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
+    first_board, first_line = next(iter(unlisted.values()))
+    return [
+        problem(
+            f"{len(names)} par på brickorna finns inte i resultatlistan: {shown}. "
+            "Resultatlistan och brickresultaten hör inte ihop; exportera filen igen från "
+            "resultatprogrammet med hela resultatlistan.",
+            f"{len(names)} pairs on the boards are not in the ranking list: {shown}. The "
+            "ranking list and the board results do not belong together; export the file again "
+            "from the scoring program with the whole ranking list.",
+            line=first_line, element=f"bricka {first_board}", code="unknown-pair",
+        )
+    ]  # fmt: skip
 
 
 def _check_contract_score(board: int, t: TravellerLine, el: str) -> list[ImportProblem]:
@@ -407,6 +552,18 @@ def _check_contract_score(board: int, t: TravellerLine, el: str) -> list[ImportP
     ]
 
 
+ADJUSTED_POINTS_PER_LINE = Fraction(10)
+
+
+def adjusted_bound(score: PairScore) -> Fraction:
+    """How far (percentage points) a pair's stated percentage may differ from ours because of
+    its own adjusted scores: 10 points of one board per adjusted line (60 % against the
+    pair's own session average, Law 12C2), spread over the boards it played."""
+    if not score.adjusted_lines or not score.boards_played:
+        return Fraction(0)
+    return ADJUSTED_POINTS_PER_LINE * score.adjusted_lines / score.boards_played
+
+
 def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
     out: list[ImportProblem] = []
     scores = compute_pair_scores(event)
@@ -435,17 +592,20 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
         if p.percentage is not None and s.percentage is not None:
             tol = _pct_tolerance(p.percentage)
             diff = abs(Fraction(p.percentage) - s.percentage)
+            bound = adjusted_bound(s)
             if diff > tol:
-                if s.adjusted:
+                if s.adjusted_lines and diff <= tol + bound:
                     out.append(
                         problem(
                             f"Par {p.number}: filens procent {_show(p.percentage)} skiljer sig "
-                            f"lite från den omräknade {_show(s.percentage)} (liten skillnad, "
-                            "troligen av justerade resultat på brickor paret spelade).",
+                            f"lite från den omräknade {_show(s.percentage)}; paret har "
+                            f"{s.adjusted_lines} justerat resultat (A+/A-), som programmen "
+                            f"räknar olika (högst {_show(bound)} procentenheter tillåts).",
                             f"Pair {p.number}: the file's percentage {_show(p.percentage)} "
-                            f"differs from the recomputed {_show(s.percentage)} (small "
-                            "difference, probably from adjusted scores on boards the pair "
-                            "played).",
+                            f"differs a little from the recomputed {_show(s.percentage)}; the "
+                            f"pair has {s.adjusted_lines} adjusted score(s) (A+/A-), which "
+                            f"programs score differently (at most {_show(bound)} percentage "
+                            "points are allowed).",
                             line=p.line, element=el, warning=True, code="percentage-adjusted",
                         )
                     )  # fmt: skip

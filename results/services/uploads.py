@@ -134,6 +134,37 @@ def _store(data: bytes, filename: str, *, user, checksum: str, warnings, **targe
 # --------------------------------------------------------------------------------------------
 
 
+def _unknown_pairs_problem(unknown, heat_numbers: list[str]) -> ImportProblem:
+    """One summary for every pair of the file that is not entered in the heat."""
+    numbers = [p.number for p in unknown]
+    shown = ", ".join(numbers[:10]) + (", …" if len(numbers) > 10 else "")
+    directional = all(n.upper().endswith(("NS", "EW")) for n in numbers) and not any(
+        n.upper().endswith(("NS", "EW")) for n in heat_numbers
+    )
+    hint_sv = (
+        " Filen är en Mitchell med parnummer per riktning (1NS, 1EW …) men heatets par har "
+        "nummer utan riktning: ge paren samma nummer i Ruter som i anmälningslistan."
+        if directional
+        else " Kontrollera att filen är från rätt heat och att parnumren i Ruter är desamma "
+        "som i heatets anmälningslista."
+    )
+    hint_en = (
+        " The file is a Mitchell with pair numbers per direction (1NS, 1EW …) but the heat's "
+        "pairs are numbered without direction: give the pairs the same numbers in Ruter as in "
+        "the entry list."
+        if directional
+        else " Check that the file is from the right heat and that the pair numbers in Ruter "
+        "are those of the heat's entry list."
+    )
+    return problem(
+        f"{len(numbers)} par i filen finns inte i heatet: {shown}.{hint_sv}",
+        f"{len(numbers)} pairs in the file are not in the heat: {shown}.{hint_en}",
+        line=unknown[0].line,
+        element="par",
+        code="unknown-pair",
+    )
+
+
 def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> UploadOutcome:
     """A whole pairs heat (PBN or USEBIO) from the heat's organiser or TK."""
     require(can_manage_pair_heat(user, heat))
@@ -149,20 +180,13 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
         for e in heat.entries.select_related("player1", "player2").exclude(pair_number="")
     }
     by_number: dict[str, object] = {}
+    unknown_pairs = [pair for pair in event.pairs if pair.number not in entries]
+    if unknown_pairs:
+        problems.append(_unknown_pairs_problem(unknown_pairs, list(entries)))
     for pair in event.pairs:
         entry = entries.get(pair.number)
         where = f"par {pair.number}"
         if entry is None:
-            problems.append(
-                problem(
-                    f"Par {pair.number} finns inte bland heatets anmälda par. Kontrollera "
-                    "parnumren i Ruter mot anmälningslistan.",
-                    f"Pair {pair.number} is not among the heat's entered pairs.",
-                    line=pair.line,
-                    element=where,
-                    code="unknown-pair",
-                )
-            )
             continue
         mids = {p.mid for p in pair.players if p.mid}
         expected = {entry.player1.mid, entry.player2.mid}

@@ -85,7 +85,8 @@ def test_nested_session_section_mitchell_numbers_and_quirks():
     # Duplicate PAIR_NUMBERs with DIRECTION NS/EW → "1NS"/"1EW", also on the travellers.
     assert [p.number for p in event.pairs] == ["1NS", "2NS", "1EW", "2EW"]
     assert event.boards[0].lines[0].ns == "1NS" and event.boards[0].lines[0].ew == "1EW"
-    assert event.pairs[0].players[0].mid == "012345"  # MIDs stay strings (leading zero kept)
+    # MIDs are strings; the leading zero a scoring program pads with is dropped (issue 10).
+    assert event.pairs[0].players[0].mid == "12345"
     assert event.boards[0].lines[0].contract == "4H"
     assert event.boards[1].lines[0].contract == "Pass" and event.boards[1].lines[0].score_ns == 0
     assert event.boards[1].lines[1].adjusted == "A5050"

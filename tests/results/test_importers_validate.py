@@ -95,16 +95,28 @@ def test_percentages_within_tolerance_pass_and_mismatch_is_an_error():
     assert "45,83" in p.message_sv
 
 
-def test_percentage_mismatch_with_adjusted_scores_is_a_warning():
+def test_percentage_mismatch_with_adjusted_scores_is_a_warning_only_for_own_lines_and_small():
+    # A's own line on board 3 is A6040: A recomputes to 4 + 1 + 2.4 = 7.4 / 12 = 61.67 %
+    # (test_artificial_line_scaling). One adjusted line of three boards allows 10 / 3 = 3.33
+    # percentage points.
     board3 = [tl("A", "D", None, D("1.2"), D("0.8"), adjusted="A6040"), tl("B", "C", 140, 1, 1)]
-    event = small_event(pct={"A": D("48.00"), "E": D("30.00")}, board3=board3)
+    event = small_event(pct={"A": D("60.00"), "E": D("30.00")}, board3=board3)
     problems = validate_pairs(event)
     a = next(p for p in problems if p.element == "par A")
     assert not a.is_error and a.code == "percentage-adjusted"
-    assert "justerade" in a.message_sv
+    assert "1 justerat resultat" in a.message_sv and "3,33" in a.message_sv
     # E did not play the adjusted board: its mismatch stays an error.
     e = next(p for p in problems if p.element == "par E")
     assert e.is_error and e.code == "percentage"
+    # A 13.67-point difference is far beyond the bound: an error even with the adjusted line.
+    far = validate_pairs(small_event(pct={"A": D("48.00")}, board3=board3))
+    assert next(p for p in far if p.element == "par A").code == "percentage"
+    # B sat at the same board but its own line is real: B recomputes to 0 + 1 + 2 = 3 / 12
+    # = 25 % (board 3: its 140 alone is 0 of 0, Neuberg to 2 results 1, to 3 results 2), and
+    # a 2-point difference is an error, not excused by A's adjustment.
+    other = validate_pairs(small_event(pct={"B": D("27.00")}, board3=board3))
+    b = next(p for p in other if p.element == "par B")
+    assert b.is_error and b.code == "percentage" and "25,00" in b.message_sv
 
 
 def test_artificial_line_scaling():
