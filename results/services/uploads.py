@@ -42,6 +42,7 @@ from results.models import (
     ResultUpload,
     pair_key,
 )
+from results.services.recompute.common import lock_competition
 from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
 from ubf.rules.people import UBF
 from ubf.rules.vp import victory_points
@@ -76,16 +77,32 @@ def problem_dicts(problems, language: str = "sv") -> list[dict]:
     ]
 
 
-def _supersede(accepted, *results: str) -> list[ResultUpload]:
-    """Mark the accepted uploads superseded and delete the result rows they carried (the raw
-    files stay in the history). Returns them, newest first."""
+def _replace_accepted(
+    competition_id: int, accepted, data: bytes, filename: str, *, results=(), **fields
+) -> tuple[ResultUpload, list[ResultUpload]]:
+    """Store a file in place of the ``accepted`` uploads it corrects; inside the caller's
+    transaction.
+
+    Locks the competition's row first, the one lock order of every upload and recompute, so
+    that uploads and recomputes of one competition run one after the other. The earlier
+    uploads are marked superseded and the result rows they carried (``results``: related
+    names) are deleted; their raw files stay in the history. Returns the new upload and the
+    superseded ones, newest first."""
+    lock_competition(competition_id)
     previous = list(accepted)
     for old in previous:
         for name in results:
             getattr(old, name).all().delete()
         old.status = ResultUpload.Status.SUPERSEDED
         old.save(update_fields=["status"])
-    return previous
+    upload = _store(
+        data,
+        filename,
+        competition_id=competition_id,
+        supersedes=previous[0] if previous else None,
+        **fields,
+    )
+    return upload, previous
 
 
 def _cents(value) -> Decimal:
@@ -208,21 +225,16 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
 
     scores = compute_pair_scores(event)
     with transaction.atomic():
-        PairHeat.objects.select_for_update().get(pk=heat.pk)
-        previous = _supersede(
+        upload, _previous = _replace_accepted(
+            heat.competition_id,
             heat.uploads.filter(status=ResultUpload.Status.ACCEPTED),
-            "pair_results",
-            "travellers",
-        )
-        upload = _store(
             data,
             filename,
+            results=("pair_results", "travellers"),
+            heat=heat,
             user=user,
             checksum=checksum,
             warnings=warnings,
-            competition_id=heat.competition_id,
-            heat=heat,
-            supersedes=previous[0] if previous else None,
         )
         results = [
             PairResult(
@@ -351,20 +363,15 @@ def upload_pair_final(
         ).values_list("player__mid", flat=True)
     )
     with transaction.atomic():
-        PairCompetition.objects.select_for_update().get(pk=competition.pk)
-        previous = _supersede(
+        upload, _previous = _replace_accepted(
+            competition.pk,
             competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED),
-            "pair_final_results",
-            "pair_final_travellers",
-        )
-        upload = _store(
             data,
             filename,
+            results=("pair_final_results", "pair_final_travellers"),
             user=user,
             checksum=checksum,
             warnings=warnings,
-            competition=competition,
-            supersedes=previous[0] if previous else None,
         )
         results, stored = [], set()
         for number, key in key_of.items():
@@ -518,27 +525,22 @@ def upload_team_results(
     warnings = _errors_or_warnings(problems)
 
     with transaction.atomic():
-        TeamCompetition.objects.select_for_update().get(pk=competition.pk)
-        previous = list(
-            ResultUpload.objects.filter(status=ResultUpload.Status.ACCEPTED, round=round, **target)
-        )
-        upload = _store(
+        upload, previous = _replace_accepted(
+            competition.pk,
+            ResultUpload.objects.filter(status=ResultUpload.Status.ACCEPTED, round=round, **target),
             data,
             filename,
+            heat=heat,
+            round=round,
             user=user,
             checksum=checksum,
             warnings=warnings,
-            round=round,
-            supersedes=previous[0] if previous else None,
-            **target,
         )
         touched = set()
         for match, summary, swapped in updates:
             _apply_match(match, summary, swapped, upload)
             touched.add(match.id)
         for old in previous:
-            old.status = ResultUpload.Status.SUPERSEDED
-            old.save(update_fields=["status"])
             # Matches the earlier file had and the corrected one does not: back to unplayed.
             for match in old.matches.exclude(id__in=touched):
                 match.board_results.all().delete()

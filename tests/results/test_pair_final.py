@@ -138,7 +138,7 @@ def test_final_upload_identifies_pairs_by_mid_and_ranks_them(tk, run_on_commit):
     event = simulated_final()
     comp = build_final(event)
     outcome = run_on_commit(tk, comp, data=write_usebio_pairs(event), filename="final.xml")
-    assert outcome.upload.competition == comp
+    assert outcome.upload.competition_id == comp.pk and outcome.upload.heat_id is None
     assert PairFinalResult.objects.filter(competition=comp).count() == N_PAIRS
     stored_keys = set(PairFinalTraveller.objects.values_list("ns_key", flat=True))
     assert stored_keys <= {key_at(event, r) for r in range(1, N_PAIRS + 1)}

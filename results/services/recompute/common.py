@@ -7,12 +7,20 @@ import logging
 
 from django.utils import timezone
 
+from clubs.models import Competition
 from results.models import (
     RecomputeStatus,
     StandingSnapshot,
 )
 
 log = logging.getLogger(__name__)
+
+
+def lock_competition(competition_id: int) -> None:
+    """Lock the competition's row (``clubs.Competition``) for this transaction: the first lock
+    every upload and recompute of a competition takes, so they never wait on each other in
+    opposite orders."""
+    Competition.objects.select_for_update().get(pk=competition_id)
 
 
 def recompute_status(**which) -> RecomputeStatus:

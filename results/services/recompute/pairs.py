@@ -29,7 +29,7 @@ from results.models import (
     StandingSnapshot,
 )
 from results.services.allocation import Venue, allocate_final, venue_key
-from results.services.recompute.common import recompute_status, save_snapshots
+from results.services.recompute.common import lock_competition, recompute_status, save_snapshots
 from ubf.rules import replacement
 from ubf.rules.allocation import final_size_pairs
 from ubf.rules.heats import PairHeatEntries, qualifying_pairs
@@ -55,11 +55,8 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
     full recompute computed from the same data. ``None`` recomputes every heat (TK decisions
     such as a struck entry or a declared pair change more than one heat's inputs)."""
     with transaction.atomic():
-        competition = (
-            PairCompetition.objects.select_for_update()
-            .select_related("season")
-            .get(pk=pair_competition_id)
-        )
+        lock_competition(pair_competition_id)
+        competition = PairCompetition.objects.select_related("season").get(pk=pair_competition_id)
         status = recompute_status(competition=competition)
         status.started_at = clock.now()
         status.save(update_fields=["started_at"])

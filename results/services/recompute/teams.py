@@ -19,7 +19,7 @@ from results.models import (
     StandingSnapshot,
 )
 from results.services.allocation import Venue, allocate_final, venue_key
-from results.services.recompute.common import recompute_status, save_snapshots
+from results.services.recompute.common import lock_competition, recompute_status, save_snapshots
 from teams.models import (
     Lineup,
     Match,
@@ -65,11 +65,8 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
     the other heats keep their stored snapshots. ``None`` recomputes everything (TK decisions:
     W.O.s, penalties, line-ups and team status can change several heats at once)."""
     with transaction.atomic():
-        competition = (
-            TeamCompetition.objects.select_for_update()
-            .select_related("season")
-            .get(pk=team_competition_id)
-        )
+        lock_competition(team_competition_id)
+        competition = TeamCompetition.objects.select_related("season").get(pk=team_competition_id)
         status = recompute_status(competition=competition)
         status.started_at = clock.now()
         status.save(update_fields=["started_at"])
