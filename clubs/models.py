@@ -469,6 +469,37 @@ class HeatChangeRequest(Decided):
         verbose_name_plural = _("ändringsbegäran (heat)")
 
 
+class SeatOffer(models.Model):
+    """R-REPL-5, R-TEAM-REPL-1: an offer of a final seat given up, to the entry the replacement
+    chain names: when, the answer, who recorded it, and TK's reason when it departs from the
+    chain. Abstract: ``pairs.Offer`` and ``teams.TeamFinalOffer`` add the seat and the entry
+    it is offered to."""
+
+    class Answer(models.TextChoices):
+        PENDING = "pending", _("väntar på svar")
+        ACCEPTED = "accepted", _("tackat ja")
+        DECLINED = "declined", _("tackat nej")
+
+    offered_at = models.DateTimeField(_("erbjuden"))
+    answer = models.CharField(
+        _("svar"), max_length=10, choices=Answer.choices, default=Answer.PENDING
+    )
+    answered_at = models.DateTimeField(_("besvarad"), null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("registrerad av"),
+    )
+    override_reason = models.TextField(_("TK:s avsteg (motivering)"), blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["offered_at", "id"]
+
+
 class Decision(models.Model):
     """A typed, append-only record of a TK decision (R-GEN-3): who, when, what, why.
 

@@ -9,7 +9,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Club, Competition, Heat, HeatChangeRequest, Player, Season
+from clubs.models import Club, Competition, Heat, HeatChangeRequest, Player, Season, SeatOffer
 from ubf.rules.types import Discipline, HeatType
 
 
@@ -252,33 +252,18 @@ class FinalSeat(models.Model):
         verbose_name_plural = _("finalplatser (par)")
 
 
-class Offer(models.Model):
-    """R-REPL-5: an offer of a vacated seat: to whom, when, the answer, who recorded it."""
-
-    class Answer(models.TextChoices):
-        PENDING = "pending", _("väntar på svar")
-        ACCEPTED = "accepted", _("tackat ja")
-        DECLINED = "declined", _("tackat nej")
+class Offer(SeatOffer):
+    """R-REPL-5: an offer of a vacated seat in a pairs final, to a pair."""
 
     seat = models.ForeignKey(
         FinalSeat, on_delete=models.CASCADE, related_name="offers", verbose_name=_("finalplats")
     )
     entry = models.ForeignKey(PairEntry, on_delete=models.PROTECT, verbose_name=_("par"))
-    offered_at = models.DateTimeField(_("erbjuden"))
-    answer = models.CharField(
-        _("svar"), max_length=10, choices=Answer.choices, default=Answer.PENDING
-    )
-    answered_at = models.DateTimeField(_("besvarad"), null=True, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
-    )
-    override_reason = models.TextField(_("TK:s avsteg (motivering)"), blank=True)
     history = HistoricalRecords()
 
-    class Meta:
+    class Meta(SeatOffer.Meta):
         verbose_name = _("erbjudande (par)")
         verbose_name_plural = _("erbjudanden (par)")
-        ordering = ["offered_at"]
 
 
 class PairHeatChangeRequest(HeatChangeRequest):

@@ -9,7 +9,16 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Club, Competition, Decided, Heat, HeatChangeRequest, Player, Season
+from clubs.models import (
+    Club,
+    Competition,
+    Decided,
+    Heat,
+    HeatChangeRequest,
+    Player,
+    Season,
+    SeatOffer,
+)
 
 
 class TeamCompetition(Competition):
@@ -450,35 +459,21 @@ class Ruling(models.Model):
         verbose_name_plural = _("domslut")
 
 
-class TeamFinalOffer(models.Model):
+class TeamFinalOffer(SeatOffer):
     """R-TEAM-REPL-1 / R-REPL-5: an offer of a final seat a team gave up, to the team the
-    replacement chain names: to whom, when, the answer, who recorded it. ``seat`` is the chain's
-    name for the seat (the id of the team that first held it)."""
-
-    class Answer(models.TextChoices):
-        PENDING = "pending", _("väntar på svar")
-        ACCEPTED = "accepted", _("tackat ja")
-        DECLINED = "declined", _("tackat nej")
+    replacement chain names. ``seat`` is the chain's name for the seat (the id of the team
+    that first held it)."""
 
     competition = models.ForeignKey(
         TeamCompetition, on_delete=models.CASCADE, related_name="final_offers"
     )
     seat = models.CharField(_("finalplats"), max_length=40)
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="final_offers")
-    offered_at = models.DateTimeField(_("erbjuden"))
-    answer = models.CharField(
-        _("svar"), max_length=10, choices=Answer.choices, default=Answer.PENDING
-    )
-    answered_at = models.DateTimeField(_("besvarad"), null=True, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
-    )
     history = HistoricalRecords()
 
-    class Meta:
+    class Meta(SeatOffer.Meta):
         verbose_name = _("erbjudande (lagfinal)")
         verbose_name_plural = _("erbjudanden (lagfinal)")
-        ordering = ["offered_at", "id"]
 
     def __str__(self) -> str:
         return f"{self.team} ({self.get_answer_display()})"
