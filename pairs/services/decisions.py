@@ -140,6 +140,20 @@ def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetim
     offer.answered_at = when
     offer.recorded_by = user
     offer.save()
+    if answer == Offer.Answer.ACCEPTED:
+        # R-REPL-5: the pair that accepts holds a seat of its own from now on (the vacated
+        # seat and its offers stay as the chain's record); it can give it up in turn.
+        vacated = offer.seat
+        FinalSeat.objects.create(
+            competition=vacated.competition,
+            key=str(offer.entry_id),
+            origin_heat=vacated.origin_heat,
+            entry=offer.entry,
+            replaces=vacated,
+            source=FinalSeat.Source.REPLACEMENT,
+            status=FinalSeat.Status.CONFIRMED,
+            reason=f"R-REPL-5: tackade ja till platsen efter {vacated}",
+        )
     record_decision(
         f"pairs.offer.{answer}",
         offer,

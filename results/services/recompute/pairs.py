@@ -110,9 +110,12 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         names = {
             str(e.id): f"{e.player1.full_name} – {e.player2.full_name}" for e in entries.values()
         }
+        # R-REPL-7: a direct qualifier that gave its seat up keeps the seat reserved; the
+        # chain fills it. One that forfeited its place (R-DIRECT-2) has none.
         directs = list(
             DirectQualifier.objects.filter(
-                competition=competition, status=DirectQualifier.Status.REGISTERED
+                competition=competition,
+                status__in=[DirectQualifier.Status.REGISTERED, DirectQualifier.Status.DECLINED],
             ).select_related("player1", "player2")
         )
         direct_pairs = {frozenset((d.player1_id, d.player2_id)): d for d in directs}
@@ -167,7 +170,10 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
             names=names,
             **_pair_chain_inputs(competition),
         )
-        _sync_final_seats(competition, heats, venues, holders, chain, run.provisional)
+        dq_of_entry = {str(e): dq.id for (_h, e), dq in played_together.items()}
+        _sync_final_seats(
+            competition, heats, venues, holders, chain, run.provisional, direct, dq_of_entry
+        )
         _rank_pair_final(competition, rules)
 
         status.finished_at = clock.now()
@@ -276,35 +282,43 @@ def _pair_chain_inputs(competition: PairCompetition) -> dict:
             offers.append(
                 replacement.Offer(entry=str(offer.entry_id), seat=key, answer=offer.answer)
             )
-        if seat.status == FinalSeat.Status.VACATED and seat.entry_id:
-            withdrawals.append(replacement.Withdrawal(entry=str(seat.entry_id), reason=seat.reason))
+        if seat.status == FinalSeat.Status.VACATED and seat.holder_key:
+            withdrawals.append(replacement.Withdrawal(entry=seat.holder_key, reason=seat.reason))
     return {"offers": tuple(offers), "withdrawals": tuple(withdrawals)}
 
 
 def _seat_key(seat: FinalSeat) -> str:
-    if seat.direct_qualifier_id:
-        return f"dq:{seat.direct_qualifier_id}"
-    return str(seat.entry_id)
+    return seat.chain_key
 
 
-def _sync_final_seats(competition, heats, venues, holders, chain, provisional) -> None:
+def _sync_final_seats(
+    competition, heats, venues, holders, chain, provisional, direct, dq_of_entry
+) -> None:
     """Keep FinalSeat rows in step with the seat holders: seats whose holder changed while
     nothing was decided on them follow the ranking; a confirmed seat never moves (R-REPL-6);
-    once the allocation is final, each seat to be offered gets its pending Offer (R-REPL-5)."""
+    a direct qualifier has its seat, also one that played a heat (R-ALLOC-2); a seat its venue
+    cannot fill is a vacant seat (R-ALLOC-6); once the allocation is final, each seat to be
+    offered gets its pending Offer (R-REPL-5). A replacement's seat (made when it accepted an
+    offer) is the replacement's own and is left alone here."""
     heat_of_venue = {v.key: h for v, h in zip(venues, heats, strict=True)}
     existing = {
         _seat_key(s): s
-        for s in FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+        for s in FinalSeat.objects.filter(competition=competition)
+        .exclude(source=FinalSeat.Source.REPLACEMENT)
+        .prefetch_related("offers")
     }
     wanted: dict[str, tuple[str | None, str]] = {}
     for venue, keys in holders.holders.items():
         for key in keys:
             wanted[key] = (venue, FinalSeat.Source.ALLOCATION)
+    for key, venue in direct.items():
+        wanted[key] = (venue, FinalSeat.Source.DIRECT)
     for state in chain.seat_states:
-        if state.seat.startswith("dq:"):
-            wanted[state.seat] = (state.origin, FinalSeat.Source.DIRECT)
+        if state.original_holder is None:  # "<venue>#<n>": its venue has too few entries
+            wanted[state.seat] = (state.origin, FinalSeat.Source.ALLOCATION)
     for key, seat in existing.items():
-        untouched = seat.status == FinalSeat.Status.PROVISIONAL and not seat.offers.all()
+        undecided = seat.status == FinalSeat.Status.PROVISIONAL or seat.holder_key is None
+        untouched = undecided and not seat.offers.all()
         if key not in wanted and untouched:
             seat.delete()
         elif key not in wanted and seat.origin_heat_id:
@@ -317,23 +331,44 @@ def _sync_final_seats(competition, heats, venues, holders, chain, provisional) -
             newcomers = [k for k in holders.holders.get(venue, []) if k not in existing]
             if newcomers:
                 wanted.pop(newcomers[-1], None)
+    replacements = set(
+        FinalSeat.objects.filter(competition=competition, source=FinalSeat.Source.REPLACEMENT)
+        .exclude(status=FinalSeat.Status.VACATED)
+        .values_list("key", flat=True)
+    )
     for key, (venue, source) in wanted.items():
         if key in existing and existing[key].pk is not None:  # delete() above clears the pk
             continue
+        if key in replacements:  # already in the final on an accepted offer
+            continue
+        vacant = not key.isdigit() and not key.startswith("dq:")
+        if key.startswith("dq:"):
+            dq_id = int(key[3:])
+        else:
+            dq_id = dq_of_entry.get(key)
         FinalSeat.objects.create(
             competition=competition,
+            key=key,
             origin_heat=heat_of_venue.get(venue),
             entry_id=int(key) if key.isdigit() else None,
-            direct_qualifier_id=int(key[3:]) if key.startswith("dq:") else None,
+            direct_qualifier_id=dq_id,
             source=source,
-            status=FinalSeat.Status.PROVISIONAL,
-            reason="R-ALLOC-6" if source == FinalSeat.Source.ALLOCATION else "R-DIRECT-1",
+            status=FinalSeat.Status.VACATED if vacant else FinalSeat.Status.PROVISIONAL,
+            reason=(
+                "R-ALLOC-6: kvalplatsen har för få par för platsen; den erbjuds vidare."
+                if vacant
+                else "R-ALLOC-6"
+                if source == FinalSeat.Source.ALLOCATION
+                else "R-DIRECT-1"
+            ),
         )
     if provisional:
         return
     seats = {
         _seat_key(s): s
-        for s in FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+        for s in FinalSeat.objects.filter(competition=competition)
+        .exclude(source=FinalSeat.Source.REPLACEMENT)
+        .prefetch_related("offers")
     }
     offered: set[int] = set()
     for state in chain.seat_states:
