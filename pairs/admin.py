@@ -8,6 +8,7 @@ from clubs.admin_actions import (
     change_request_actions,
     service_action,
 )
+from clubs.i18n import render
 from pairs.services.decisions import decline_final_seat, record_offer_answer
 from pairs.services.heats import decide_heat_change, decide_pair_heat, invitation_problems
 
@@ -97,7 +98,7 @@ class PairHeatAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
     @admin.display(description="Inbjudan")
     def invitation_flag(self, obj):
         problems = invitation_problems(obj)
-        return "⚠ " + " ".join(p.message_sv for p in problems) if problems else "OK"
+        return "⚠ " + " ".join(render(p) for p in problems) if problems else "OK"
 
 
 @admin.register(PairEntry)

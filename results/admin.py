@@ -2,6 +2,7 @@ from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.admin_actions import DecisionLogMixin
+from clubs.i18n import render_with_clause
 
 from .models import (
     AllocationRun,
@@ -128,7 +129,7 @@ class LotAdmin(DecisionLogMixin, SimpleHistoryAdmin):
                         seats=data.get("seats") or 0,
                         explanation=data.get("explanation") or "",
                     ):
-                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                        self.add_error(None, render_with_clause(v))
                 return data
 
         return ManualLotForm

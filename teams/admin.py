@@ -10,6 +10,7 @@ from clubs.admin_actions import (
     change_request_actions,
     service_action,
 )
+from clubs.i18n import render_with_clause
 from teams.services.decisions import (
     award_walkover,
     decide_dispensation,
@@ -299,7 +300,7 @@ class PenaltyAdmin(DecidedColumnsMixin, SimpleHistoryAdmin):
                     for v in penalty_problems(
                         data["team"], data.get("match"), data.get("vp"), data.get("clause")
                     ):
-                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                        self.add_error(None, render_with_clause(v))
                 return data
 
         return PenaltyForm
@@ -359,7 +360,7 @@ class WalkOverAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHistoryAdmin)
                     for v in walkover_problems(
                         data["match"], data["offender"], data.get("reason") or ""
                     ):
-                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                        self.add_error(None, render_with_clause(v))
                 return data
 
         return WalkOverForm
@@ -431,7 +432,7 @@ class RulingAdmin(DecisionLogMixin, SimpleHistoryAdmin):
                         td_category=data.get("td_category") or "",
                         ruling=data.get("ruling") or "",
                     ):
-                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                        self.add_error(None, render_with_clause(v))
                 return data
 
         return RulingForm

@@ -31,6 +31,7 @@ from clubs.services.base import ServiceError, raise_on_errors, require
 from portal.models import FeeStatus
 from ubf.rules import fees as fee_rules
 from ubf.rules.fees import FeeLine, kr
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.people import PlayerInfo
 from ubf.rules.types import Gender, HeatType, Pin
 from ubf.rules.violations import Violation
@@ -500,8 +501,8 @@ def mark_fee(
             [
                 Violation(
                     "R-GEN-3",
-                    f"Okänd avgiftstyp: {kind!r}.",
-                    f"Unknown fee kind: {kind!r}.",
+                    gettext_noop("Okänd avgiftstyp: %(kind)r."),
+                    params={"kind": kind},
                 )
             ]
         )
@@ -519,38 +520,42 @@ def mark_fee(
         problems.append(
             Violation(
                 clause,
-                "Ange datum då avgiften togs upp eller lämnades till UBF.",
-                "Give the date the fee was collected or passed to UBF.",
+                gettext_noop("Ange datum då avgiften togs upp eller lämnades till UBF."),
             )
         )
-    for label_sv, label_en, d in (
-        ("inbetald", "collected", collected_on),
-        ("vidarebefordrad till UBF", "passed to UBF", passed_to_ubf_on),
+    for label, d in (
+        (gettext_noop("inbetald"), collected_on),
+        (gettext_noop("vidarebefordrad till UBF"), passed_to_ubf_on),
     ):
         if d is not None and d > today:
             problems.append(
                 Violation(
                     clause,
-                    f"Datumet {label_sv} ({d.isoformat()}) ligger i framtiden.",
-                    f"The date {label_en} ({d.isoformat()}) is in the future.",
+                    gettext_noop("Datumet %(label)s (%(date)s) ligger i framtiden."),
+                    params={"label": label, "date": d.isoformat()},
                 )
             )
     if new_passed is not None and new_collected is None:
         problems.append(
             Violation(
                 clause,
-                "Avgiften måste vara upptagen innan den lämnas till UBF: ange när den togs upp.",
-                "The fee must be collected before it is passed to UBF: give the date collected.",
+                gettext_noop(
+                    "Avgiften måste vara upptagen innan den lämnas till UBF: ange när den togs upp."
+                ),
             )
         )
     elif new_passed is not None and new_collected is not None and new_passed < new_collected:
         problems.append(
             Violation(
                 clause,
-                f"Avgiften kan inte ha lämnats till UBF ({new_passed.isoformat()}) innan den "
-                f"togs upp ({new_collected.isoformat()}).",
-                f"The fee cannot have been passed to UBF ({new_passed.isoformat()}) before it "
-                f"was collected ({new_collected.isoformat()}).",
+                gettext_noop(
+                    "Avgiften kan inte ha lämnats till UBF (%(new_passed_isoformat)s) innan den "
+                    "togs upp (%(new_collected_isoformat)s)."
+                ),
+                params={
+                    "new_passed_isoformat": new_passed.isoformat(),
+                    "new_collected_isoformat": new_collected.isoformat(),
+                },
             )
         )
     raise_on_errors(problems)

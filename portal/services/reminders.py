@@ -48,6 +48,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from clubs import clock
+from clubs.i18n import render
 from clubs.models import (
     UBF_DISTRICT_CODE,
     ClubOfficial,
@@ -282,7 +283,7 @@ def _invitations(season: Season, today: date) -> Iterator[Reminder]:
                     "due_by": due_by,
                     "days_before": days,
                     "clubs": clubs,
-                    "problems": [p.message_sv for p in problems],
+                    "problems": [render(p) for p in problems],
                 },
                 to=emails(tk_emails(), official_emails(clubs=clubs)),
             )
@@ -334,7 +335,7 @@ def _team_entries(season: Season, today: date) -> Iterator[Reminder]:
                 template="team_heat_too_few",
                 context={
                     **context,
-                    "message": notices[0].message_sv,
+                    "message": render(notices[0]),
                     "offer_heats": notices[0].data.get("offer_heats", []),
                 },
                 to=emails(tk_emails(), responsible_emails(heat), official_emails(clubs=clubs)),
@@ -413,7 +414,7 @@ def _unpaid_members(season: Season, today: date) -> Iterator[Reminder]:
                 "grace_days": rules.unpaid_fee_grace_days,
                 "paid_on": paid,
                 "repeat": step.due > first and not passed,
-                "message": found[0].message_sv if found else "",
+                "message": render(found[0]) if found else "",
             },
             to=tk if passed else emails(captain_emails(team), tk),
         )
@@ -563,7 +564,7 @@ def _direct_finals(season: Season, today: date) -> Iterator[Reminder]:
             context={
                 "competition": competition,
                 "end": end,
-                "notice": notice.message_sv,
+                "notice": render(notice),
                 "clause": notice.clause,
             },
             to=tk_emails(),

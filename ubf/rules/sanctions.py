@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
+from .i18n import gettext_noop
 from .season import DEFAULT_RULES, SeasonRules
 from .violations import Severity, Violation
 
@@ -83,8 +84,7 @@ def wo_award_refusal(role: str | None) -> Violation | None:
         return None
     return Violation(
         "R-TEAM-WO-1",
-        "Endast UBF TK kan döma ut W.O. och avgöra om force majeure föreligger.",
-        "Only UBF TK can award a W.O. and rule on force majeure.",
+        gettext_noop("Endast UBF TK kan döma ut W.O. och avgöra om force majeure föreligger."),
         data={"role": role},
     )
 
@@ -304,12 +304,13 @@ def unpaid_disqualification(
             False,
             Violation(
                 "R-TEAM-RES-1",
-                f"Medlemsavgiften är inte betald. Den måste nå SBF senast {deadline}, annars "
-                "diskvalificeras laget.",
-                f"The membership fee is unpaid. It must reach SBF by {deadline}, or the team is "
-                "disqualified.",
+                gettext_noop(
+                    "Medlemsavgiften är inte betald. Den måste nå SBF senast %(deadline)s, "
+                    "annars diskvalificeras laget."
+                ),
                 Severity.WARNING,
                 data={"deadline": deadline},
+                params={"deadline": deadline},
             ),
         )
     return UnpaidStatus(
@@ -317,10 +318,11 @@ def unpaid_disqualification(
         True,
         Violation(
             "R-TEAM-RES-1",
-            f"Medlemsavgiften nådde inte SBF senast {deadline} ({rules.unpaid_fee_grace_days} "
-            "dagar efter första förseelsen): laget diskvalificeras.",
-            f"The membership fee did not reach SBF by {deadline} ({rules.unpaid_fee_grace_days} "
-            "days after the first offence): the team is disqualified.",
+            gettext_noop(
+                "Medlemsavgiften nådde inte SBF senast %(deadline)s (%(unpaid_fee_grace_days)s "
+                "dagar efter första förseelsen): laget diskvalificeras."
+            ),
             data={"deadline": deadline, "paid_on": paid_on},
+            params={"deadline": deadline, "unpaid_fee_grace_days": rules.unpaid_fee_grace_days},
         ),
     )
