@@ -59,7 +59,10 @@ class PairCompetition(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"DM Par {self.get_discipline_display()} {self.season}"
+        return _("DM Par %(discipline)s %(season)s") % {
+            "discipline": self.get_discipline_display(),
+            "season": self.season,
+        }
 
 
 class PairHeat(models.Model):

@@ -44,7 +44,7 @@ class TeamCompetition(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"DM Lag {self.season}"
+        return _("DM Lag %(season)s") % {"season": self.season}
 
 
 class TeamHeat(models.Model):
