@@ -17,10 +17,13 @@ from ubf.rules.i18n import Text
 
 
 def render(message: Any, language: str | None = None) -> str:
-    """``message`` (a Violation or Message) in the active language, or in ``language``."""
+    """``message`` (a Violation, Message or FeeLine, or a bare msgid marked with gettext_noop)
+    in the active language, or in ``language``."""
     if language:
         with translation.override(language):
             return render(message)
+    if isinstance(message, str):
+        return gettext(message)
     template = gettext(message.template)
     params = message.params
     if not params:
