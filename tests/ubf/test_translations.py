@@ -19,8 +19,10 @@ from django.test import Client, override_settings
 from django.utils import translation
 
 from clubs.i18n import render
+from portal.templatetags.standings_i18n import decided_by_text
 from ubf.rules.eligibility import check_discipline, check_pair_district, check_pair_shape
 from ubf.rules.heats import direct_final_notice
+from ubf.rules.info import system_rules
 from ubf.rules.people import PlayerInfo
 from ubf.rules.types import Gender
 
@@ -217,6 +219,34 @@ def test_the_direct_final_notice_reads_in_both_languages(decide_by, sv_when, en_
         "Only 1 club(s) want to arrange qualifiers. TK must decide on a direct DM final on "
         f"the final's date, {en_when}.",
     )
+
+
+def test_the_system_rules_shown_on_the_team_page_read_in_english():
+    text = system_rules("teams", "final").text
+    with translation.override("en"):
+        assert render(text) == (
+            "B system. Alert and stop apply in every stage. Double and redouble are never "
+            "alerted whatever they mean, and bids from the four level up must not be alerted."
+        )
+    with translation.override("sv"):
+        assert render(text).startswith("B-system. Alert och stopp tillämpas i alla etapper.")
+
+
+@pytest.mark.parametrize(
+    ("decided_by", "sv", "en"),
+    [
+        ("imp_quotient", "Särskilt på IMP-kvot", "Tie broken on IMP quotient"),
+        ("lot", "Särskilt på lottning", "Tie broken on draw of lots"),
+        ("vp", "", ""),
+        (None, "", ""),
+    ],
+)
+def test_a_tie_break_on_the_standings_is_named_in_the_readers_language(decided_by, sv, en):
+    row = {"decided_by": decided_by}
+    with translation.override("sv"):
+        assert decided_by_text(row) == sv
+    with translation.override("en"):
+        assert decided_by_text(row) == en
 
 
 # ---------------------------------------------------------------------------------------------
