@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.template.loader import render_to_string
 from django.test import Client, override_settings
 from django.utils import translation
 
@@ -247,6 +248,26 @@ def test_a_tie_break_on_the_standings_is_named_in_the_readers_language(decided_b
         assert decided_by_text(row) == sv
     with translation.override("en"):
         assert decided_by_text(row) == en
+
+
+def test_a_reminder_mail_body_goes_through_the_catalogue():
+    context = {
+        "what": "SM-finalplatser",
+        "deadline": date(2017, 4, 9),
+        "days_left": 1,
+        "teams": [{"name": "Fyris"}],
+    }
+    with translation.override("en"):
+        body = render_to_string("email/protest_deadline.txt", context)
+    assert "To the captains of the DM Teams final" in body
+    assert (
+        "The last day to protest against an illegal player before the SM final places is "
+        "9 April 2017 (in 1 day). Later protests are rejected."
+    ) in body
+    assert "Rule: R-TEAM-RES-5." in body
+    with translation.override("sv"):
+        body = render_to_string("email/protest_deadline.txt", {**context, "days_left": 2})
+    assert "inför SM-finalplatser är 9 april 2017 (om 2 dagar). Senare protester avvisas." in body
 
 
 # ---------------------------------------------------------------------------------------------
