@@ -25,6 +25,7 @@ from django.db.models import Q
 
 from clubs import clock
 from clubs.decision_log import decision_log
+from clubs.i18n import render
 from clubs.models import Membership, Player
 from clubs.permissions import can_manage_team, is_tk
 from clubs.recompute import request_recompute
@@ -413,7 +414,7 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
         vp_offender=score.offender_vp,
         vp_non_offender=score.non_offender_vp,
         rule_sv=score.rule_sv,
-        rule_en=score.rule_en,
+        rule_en=render(score.rule, "en"),
         score_clause="R-TEAM-WO-2",
         masterpoints=0,
         previous=previous,

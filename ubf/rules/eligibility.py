@@ -581,9 +581,12 @@ class PartnerChoice:
 
     partner: str | None
     reason: str  # "only_partner", "declared", "dm_final", "none"
-    reason_sv: str
-    reason_en: str
+    text: Message  # why, rendered with clubs.i18n.render
     violations: tuple[Violation, ...] = ()
+
+    @property
+    def reason_sv(self) -> str:
+        return self.text.message_sv
 
 
 def sm_partner_for(
@@ -607,8 +610,10 @@ def sm_partner_for(
         return PartnerChoice(
             partners[0],
             "only_partner",
-            f"{player} kvalspelade bara med {partners[0]}.",
-            f"{player} played the qualifiers only with {partners[0]}.",
+            Message(
+                gettext_noop("%(player)s kvalspelade bara med %(partner)s."),
+                {"player": player, "partner": partners[0]},
+            ),
         )
     if declared_partner:
         if not declared_in_time:
@@ -642,14 +647,19 @@ def sm_partner_for(
             return PartnerChoice(
                 declared_partner,
                 "declared",
-                f"{player} har anmält {declared_partner} som partner till SM.",
-                f"{player} declared {declared_partner} as SM partner.",
+                Message(
+                    gettext_noop("%(player)s har anmält %(partner)s som partner till SM."),
+                    {"player": player, "partner": declared_partner},
+                ),
             )
     return PartnerChoice(
         dm_final_partner,
         "dm_final" if dm_final_partner else "none",
-        "Inget giltigt besked om partner: paret som spelade DM-finalen går vidare.",
-        "No valid partner declaration: the line-up that played the DM final goes on.",
+        Message(
+            gettext_noop(
+                "Inget giltigt besked om partner: paret som spelade DM-finalen går vidare."
+            )
+        ),
         tuple(violations),
     )
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
-from .i18n import gettext_noop
+from .i18n import Message, gettext_noop
 from .season import DEFAULT_RULES, SeasonRules
 from .violations import Severity, Violation
 
@@ -25,9 +25,12 @@ class WoScore:
 
     non_offender_vp: Decimal
     offender_vp: Decimal
-    rule_sv: str
-    rule_en: str
+    rule: Message  # rendered with clubs.i18n.render
     used_average: bool = False
+
+    @property
+    def rule_sv(self) -> str:
+        return self.rule.message_sv
 
     def __iter__(self):
         return iter((self.non_offender_vp, self.offender_vp))
@@ -98,23 +101,36 @@ def wo_score(
     other matches of the stage (``non_offender_average``, to two decimals) when higher."""
     winner = rules.wo_winner_vp.quantize(_CENT)
     loser = rules.wo_loser_vp.quantize(_CENT)
-    sv = f"W.O. enligt SBF:s generella regelverk (säsongens inställning): {winner}–{loser} VP"
-    en = f"W.O. by SBF's general rules (season setting): {winner}–{loser} VP"
+    figures = {"winner": winner, "loser": loser}
+    rule = Message(
+        gettext_noop(
+            "W.O. enligt SBF:s generella regelverk (säsongens inställning): %(winner)s–%(loser)s VP"
+        ),
+        figures,
+    )
     if rules.wo_winner_average_if_higher and non_offender_average is not None:
         average = Decimal(str(non_offender_average)).quantize(_CENT)
         if average > winner:
             return WoScore(
                 average,
                 loser,
-                f"W.O. enligt SBF:s generella regelverk: lagets snitt {average} VP i övriga "
-                f"matcher i etappen, högre än {winner}; motståndaren {loser} VP",
-                f"W.O. by SBF's general rules: the team's average {average} VP in its other "
-                f"matches of the stage, higher than {winner}; the offender {loser} VP",
+                Message(
+                    gettext_noop(
+                        "W.O. enligt SBF:s generella regelverk: lagets snitt %(average)s VP i "
+                        "övriga matcher i etappen, högre än %(winner)s; motståndaren %(loser)s VP"
+                    ),
+                    {**figures, "average": average},
+                ),
                 used_average=True,
             )
-        sv += f" (snittet {average} är inte högre)"
-        en += f" (the average {average} is not higher)"
-    return WoScore(winner, loser, sv, en)
+        rule = Message(
+            gettext_noop(
+                "W.O. enligt SBF:s generella regelverk (säsongens inställning): "
+                "%(winner)s–%(loser)s VP (snittet %(average)s är inte högre)"
+            ),
+            {**figures, "average": average},
+        )
+    return WoScore(winner, loser, rule)
 
 
 def walkover_match(
