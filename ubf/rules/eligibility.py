@@ -139,9 +139,9 @@ def check_pair_shape(pair: Sequence[PlayerInfo]) -> list[Violation]:
         return [
             _v(
                 "R-PAIR-1",
-                gettext_noop("Ett par består av två spelare, inte %(n_mids)s."),
+                gettext_noop("Ett par består av två spelare, inte %(count)s."),
                 mids=mids,
-                params={"n_mids": len(mids)},
+                params={"count": len(mids)},
             )
         ]
     if mids[0] == mids[1]:
