@@ -8,6 +8,7 @@ parameters. Every form, admin message, page and e-mail that shows one calls :fun
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils import translation
@@ -17,15 +18,19 @@ from ubf.rules.i18n import Text
 
 
 def render(message: Any, language: str | None = None) -> str:
-    """``message`` (a Violation, Message or FeeLine, or a bare msgid marked with gettext_noop)
-    in the active language, or in ``language``."""
+    """``message`` (a Violation, Message or FeeLine, its ``as_data`` form, or a bare msgid
+    marked with gettext_noop) in the active language, or in ``language``."""
     if language:
         with translation.override(language):
             return render(message)
+    if not message:
+        return ""  # gettext("") would be the catalogue's header
     if isinstance(message, str):
         return gettext(message)
-    template = gettext(message.template)
-    params = message.params
+    if isinstance(message, Mapping):  # ubf.rules.i18n.as_data, as a snapshot stores it
+        template, params = gettext(message["template"]), message.get("params") or {}
+    else:
+        template, params = gettext(message.template), message.params
     if not params:
         return template
     return template % {key: _value(value) for key, value in params.items()}

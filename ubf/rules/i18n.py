@@ -45,6 +45,22 @@ class Message:
         return self.message_sv
 
 
+def as_data(message: Any) -> dict:
+    """A message as plain JSON data (``{"template", "params"}``), for a snapshot that is
+    rendered later, when a page shows it; numbers stay numbers, anything else becomes its
+    Swedish text."""
+    return {
+        "template": str(message.template),
+        "params": {key: _data_value(value) for key, value in message.params.items()},
+    }
+
+
+def _data_value(value: Any) -> Any:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    return str(_swedish_value(value))
+
+
 def swedish(template: str, params: Mapping[str, Any]) -> str:
     """The Swedish text: the template (already Swedish) filled in, without any catalogue."""
     if not params:
