@@ -23,8 +23,10 @@ from clubs.i18n import render
 from portal.templatetags.standings_i18n import decided_by_text
 from ubf.rules.eligibility import check_discipline, check_pair_district, check_pair_shape
 from ubf.rules.heats import direct_final_notice
+from ubf.rules.i18n import as_data
 from ubf.rules.info import system_rules
 from ubf.rules.people import PlayerInfo
+from ubf.rules.sm import sm_places
 from ubf.rules.types import Gender
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -248,6 +250,19 @@ def test_a_tie_break_on_the_standings_is_named_in_the_readers_language(decided_b
         assert decided_by_text(row) == sv
     with translation.override("en"):
         assert decided_by_text(row) == en
+
+
+def test_an_sm_place_reason_kept_in_a_snapshot_renders_in_the_readers_language():
+    result = sm_places(["A", "B", "C"], out_of_district={"A"}, sm_places=2)
+    stored = json.loads(json.dumps(as_data(result.reasons["A"])))  # as the snapshot keeps it
+    with translation.override("en"):
+        assert (
+            render(stored)
+            == "R-PAIR-2: place 1 in the DM final; out-of-district pair 1 of at most 1"
+        )
+    with translation.override("sv"):
+        assert render(stored) == "R-PAIR-2: plats 1 i DM-finalen; utomdistriktspar 1 av högst 1"
+        assert render("") == ""
 
 
 def test_a_reminder_mail_body_goes_through_the_catalogue():
