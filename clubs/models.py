@@ -366,8 +366,11 @@ class Competition(models.Model):
 
     def __str__(self) -> str:
         if self.discipline == self.Discipline.TEAMS:
-            return f"DM Lag {self.season}"
-        return f"DM Par {self.get_discipline_display()} {self.season}"
+            return _("DM Lag %(season)s") % {"season": self.season}
+        return _("DM Par %(discipline)s %(season)s") % {
+            "discipline": self.get_discipline_display(),
+            "season": self.season,
+        }
 
     @property
     def kind(self) -> str:

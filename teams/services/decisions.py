@@ -25,13 +25,15 @@ from django.db.models import Q
 
 from clubs import clock
 from clubs.decision_log import decision_log
+from clubs.i18n import render
 from clubs.models import Membership, Player
 from clubs.permissions import can_manage_team, is_tk
 from clubs.recompute import request_recompute
 from clubs.selectors import player_infos, player_infos_for
 from clubs.services.base import raise_on_errors, record_decision, require
 from ubf.rules import eligibility, sanctions
-from ubf.rules.violations import Violation
+from ubf.rules.i18n import Message, gettext_noop
+from ubf.rules.violations import Severity, Violation
 
 from ..models import (
     Dispensation,
@@ -61,13 +63,13 @@ DISQUALIFYING_CLAUSES = ("R-TEAM-RES-1", "R-TEAM-RES-2", "R-TEAM-RES-3")
 def _require_tk(user, clause: str = "R-GEN-3") -> None:
     require(
         is_tk(user),
-        f"Endast UBF TK kan fatta detta beslut ({clause}).",
-        f"Only UBF TK can make this decision ({clause}).",
+        gettext_noop("Endast UBF TK kan fatta detta beslut (%(clause)s)."),
+        params={"clause": clause},
     )
 
 
-def _v(clause: str, sv: str, en: str, **data) -> Violation:
-    return Violation(clause=clause, message_sv=sv, message_en=en, data=data)
+def _v(clause: str, template: str, *, params: dict | None = None, **data) -> Violation:
+    return Violation(clause, template, data=data, params=params or {})
 
 
 def _reason_missing(reason: str | None, clause: str = "R-GEN-3") -> list[Violation]:
@@ -76,8 +78,9 @@ def _reason_missing(reason: str | None, clause: str = "R-GEN-3") -> list[Violati
     return [
         _v(
             clause,
-            "Skriv en motivering: varje TK-beslut sparas med vem, när och varför (R-GEN-3).",
-            "Give a reason: every TK decision is recorded with who, when and why (R-GEN-3).",
+            gettext_noop(
+                "Skriv en motivering: varje TK-beslut sparas med vem, när och varför (R-GEN-3)."
+            ),
             missing="reason",
         )
     ]
@@ -183,8 +186,7 @@ def _extra_player_problems(dispensation: Dispensation) -> list[Violation]:
         return [
             _v(
                 "R-TEAM-5",
-                "Dispens för sjunde/åttonde spelare måste ange spelaren.",
-                "A dispensation for a 7th/8th player must name the player.",
+                gettext_noop("Dispens för sjunde/åttonde spelare måste ange spelaren."),
             )
         ]
     problems = []
@@ -194,9 +196,11 @@ def _extra_player_problems(dispensation: Dispensation) -> list[Violation]:
         problems.append(
             _v(
                 "R-TEAM-5",
-                f"{player} står redan i laget som ordinarie spelare och behöver ingen dispens.",
-                f"{player} is already a regular member of the team and needs no dispensation.",
+                gettext_noop(
+                    "%(player)s står redan i laget som ordinarie spelare och behöver ingen dispens."
+                ),
                 mid=player.mid,
+                params={"player": player},
             )
         )
     today = clock.today()
@@ -204,11 +208,12 @@ def _extra_player_problems(dispensation: Dispensation) -> list[Violation]:
         problems.append(
             _v(
                 "R-TEAM-5",
-                f"Dispensen ska sökas och beviljas före speltillfället "
-                f"({dispensation.occasion_date.isoformat()}); det har redan varit.",
-                f"The dispensation must be sought and granted before the occasion "
-                f"({dispensation.occasion_date.isoformat()}), which has passed.",
+                gettext_noop(
+                    "Dispensen ska sökas och beviljas före speltillfället "
+                    "(%(occasion_date_isoformat)s); det har redan varit."
+                ),
                 occasion_date=dispensation.occasion_date,
+                params={"occasion_date_isoformat": dispensation.occasion_date.isoformat()},
             )
         )
     infos = player_infos_for(season, [e.player for e in entries] + [player])
@@ -228,8 +233,8 @@ def _extra_player_problems(dispensation: Dispensation) -> list[Violation]:
         problems.append(
             _v(
                 "R-TEAM-5",
-                "Spelaren finns i: " + ", ".join(f"{n} ({d})" for n, d in others) + ".",
-                "The player is found in: " + ", ".join(f"{n} ({d})" for n, d in others) + ".",
+                gettext_noop("Spelaren finns i: %(teams)s."),
+                params={"teams": ", ".join(f"{n} ({d})" for n, d in others)},
                 other_teams=others,
             )
         )
@@ -257,11 +262,14 @@ def decide_dispensation(user, dispensation: Dispensation, grant: bool, reason: s
         problems.append(
             _v(
                 "R-GEN-3",
-                f"Dispensen är redan {dispensation.get_status_display()}. Registrera en ny "
-                "ansökan om beslutet ska ändras.",
-                f"The dispensation has already been decided ({dispensation.status}). Record a "
-                "new request to change the decision.",
+                gettext_noop(
+                    "Dispensen är redan %(dispensation_status)s. Registrera en ny ansökan om "
+                    "beslutet ska ändras."
+                ),
                 status=dispensation.status,
+                params={
+                    "dispensation_status": dispensation.get_status_display(),
+                },
             )
         )
     clause = "R-TEAM-5" if dispensation.kind == Dispensation.Kind.EXTRA_PLAYER else "R-TEAM-3"
@@ -273,10 +281,11 @@ def decide_dispensation(user, dispensation: Dispensation, grant: bool, reason: s
             problems.append(
                 _v(
                     "R-TEAM-3",
-                    f"{team} har redan spelat: dispens för distriktsbalansen ska beviljas innan "
-                    "laget startar.",
-                    f"{team} has already played: a district-balance dispensation must be "
-                    "granted before the team starts.",
+                    gettext_noop(
+                        "%(team)s har redan spelat: dispens för distriktsbalansen ska beviljas "
+                        "innan laget startar."
+                    ),
+                    params={"team": team},
                 )
             )
         roster = player_infos_for(season, [e.player for e in team.roster.select_related("player")])
@@ -314,7 +323,11 @@ def decide_dispensation(user, dispensation: Dispensation, grant: bool, reason: s
 def _require_wo_power(user) -> None:
     if not is_tk(user):
         v = sanctions.wo_award_refusal(None)
-        require(False, f"{v.message_sv} ({v.clause})", f"{v.message_en} ({v.clause})")
+        require(
+            False,
+            gettext_noop("%(finding)s (%(clause)s)"),
+            params={"finding": v, "clause": v.clause},
+        )
 
 
 def _exclusions(match: Match, rules) -> dict:
@@ -329,8 +342,8 @@ def walkover_problems(match: Match, offender: Team, reason: str) -> list[Violati
         problems.append(
             _v(
                 "R-TEAM-WO-1",
-                f"{offender} spelar inte i matchen {match}.",
-                f"{offender} does not play in the match {match}.",
+                gettext_noop("%(offender)s spelar inte i matchen %(match)s."),
+                params={"offender": offender, "match": match},
             )
         )
     existing = WalkOver.objects.filter(match=match).first()
@@ -338,8 +351,8 @@ def walkover_problems(match: Match, offender: Team, reason: str) -> list[Violati
         problems.append(
             _v(
                 "R-TEAM-WO-1",
-                f"Matchen är redan W.O. (lämnad av {existing.offender}).",
-                f"The match is already a W.O. (given by {existing.offender}).",
+                gettext_noop("Matchen är redan W.O. (lämnad av %(offender)s)."),
+                params={"offender": existing.offender},
             )
         )
     return problems
@@ -401,7 +414,7 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
         vp_offender=score.offender_vp,
         vp_non_offender=score.non_offender_vp,
         rule_sv=score.rule_sv,
-        rule_en=score.rule_en,
+        rule_en=render(score.rule, "en"),
         score_clause="R-TEAM-WO-2",
         masterpoints=0,
         previous=previous,
@@ -447,8 +460,7 @@ def revoke_walkover(user, walkover: WalkOver, *, reason: str):
         problems.append(
             _v(
                 "R-TEAM-WO-1",
-                "W.O.:t gäller inte (redan återkallat).",
-                "The W.O. is not in force (already revoked).",
+                gettext_noop("W.O.:t gäller inte (redan återkallat)."),
             )
         )
     raise_on_errors(problems)
@@ -520,8 +532,8 @@ def penalty_problems(team: Team, match: Match | None, vp, clause: str) -> list[V
         problems.append(
             _v(
                 clause,
-                f"Avdraget måste vara större än 0 VP (angivet: {vp}).",
-                f"The penalty must be more than 0 VP (given: {vp}).",
+                gettext_noop("Avdraget måste vara större än 0 VP (angivet: %(vp)s)."),
+                params={"vp": vp},
             )
         )
     if match is None:
@@ -530,8 +542,8 @@ def penalty_problems(team: Team, match: Match | None, vp, clause: str) -> list[V
         problems.append(
             _v(
                 clause,
-                f"{team} spelar inte i matchen {match}.",
-                f"{team} does not play in the match {match}.",
+                gettext_noop("%(team)s spelar inte i matchen %(match)s."),
+                params={"team": team, "match": match},
             )
         )
         return problems
@@ -539,10 +551,11 @@ def penalty_problems(team: Team, match: Match | None, vp, clause: str) -> list[V
         problems.append(
             _v(
                 clause,
-                f"{team} har redan fått avdrag enligt {clause} för matchen {match}: högst ett "
-                "avdrag per match och regel.",
-                f"{team} has already been penalised under {clause} for the match {match}: at "
-                "most one penalty per match and clause.",
+                gettext_noop(
+                    "%(team)s har redan fått avdrag enligt %(clause)s för matchen %(match)s: "
+                    "högst ett avdrag per match och regel."
+                ),
+                params={"team": team, "clause": clause, "match": match},
             )
         )
     if clause == "R-TEAM-RES-1":
@@ -566,10 +579,11 @@ def penalty_problems(team: Team, match: Match | None, vp, clause: str) -> list[V
                 problems.append(
                     _v(
                         "R-TEAM-RES-1",
-                        f"Enligt laguppställningen spelade ingen spelare utan betald "
-                        f"medlemsavgift för {team} i matchen {match}.",
-                        f"By the line-up no player without a paid membership fee played for "
-                        f"{team} in the match {match}.",
+                        gettext_noop(
+                            "Enligt laguppställningen spelade ingen spelare utan betald "
+                            "medlemsavgift för %(team)s i matchen %(match)s."
+                        ),
+                        params={"team": team, "match": match},
                     )
                 )
     return problems
@@ -750,8 +764,10 @@ def disqualify_team(user, team: Team, *, clause: str, reason: str):
             + [
                 _v(
                     "R-TEAM-RES-4",
-                    f"Diskvalificering sker enligt R-TEAM-RES-1, -2 eller -3, inte {clause!r}.",
-                    f"Disqualification is under R-TEAM-RES-1, -2 or -3, not {clause!r}.",
+                    gettext_noop(
+                        "Diskvalificering sker enligt R-TEAM-RES-1, -2 eller -3, inte %(clause)r."
+                    ),
+                    params={"clause": clause},
                 )
             ]
         )
@@ -759,8 +775,8 @@ def disqualify_team(user, team: Team, *, clause: str, reason: str):
         problems.append(
             _v(
                 "R-TEAM-RES-4",
-                f"{team} är redan diskvalificerat.",
-                f"{team} is already disqualified.",
+                gettext_noop("%(team)s är redan diskvalificerat."),
+                params={"team": team},
             )
         )
     findings = _FINDERS[clause](team)
@@ -768,17 +784,16 @@ def disqualify_team(user, team: Team, *, clause: str, reason: str):
     if not grounds:
         if findings:
             # Not (yet) grounds for disqualification: show why (e.g. the 14 days still run).
-            problems += [
-                Violation(v.clause, v.message_sv, v.message_en, data=v.data) for v in findings
-            ]
+            problems += [dataclasses.replace(v, severity=Severity.ERROR) for v in findings]
         else:
             problems.append(
                 _v(
                     clause,
-                    f"Inget i systemet visar skäl att diskvalificera {team} enligt {clause} "
-                    "(kontrollera laguppställningar, medlemskap och dispenser).",
-                    f"Nothing in the system shows grounds to disqualify {team} under {clause} "
-                    "(check line-ups, memberships and dispensations).",
+                    gettext_noop(
+                        "Inget i systemet visar skäl att diskvalificera %(team)s enligt "
+                        "%(clause)s (kontrollera laguppställningar, medlemskap och dispenser)."
+                    ),
+                    params={"team": team, "clause": clause},
                 )
             )
     raise_on_errors(problems)
@@ -821,8 +836,7 @@ def file_protest(user, team: Team, *, concerning: str, text: str, filed_on: date
         problems.append(
             _v(
                 "R-TEAM-RES-5",
-                "Beskriv protesten: vilken spelare och vilken match.",
-                "Describe the protest: which player and which match.",
+                gettext_noop("Beskriv protesten: vilken spelare och vilken match."),
             )
         )
     today = clock.today()
@@ -830,16 +844,15 @@ def file_protest(user, team: Team, *, concerning: str, text: str, filed_on: date
         problems.append(
             _v(
                 "R-TEAM-RES-5",
-                f"Protestdatumet {filed_on.isoformat()} ligger i framtiden.",
-                f"The protest date {filed_on.isoformat()} is in the future.",
+                gettext_noop("Protestdatumet %(filed_on_isoformat)s ligger i framtiden."),
+                params={"filed_on_isoformat": filed_on.isoformat()},
             )
         )
     elif filed_on < today and not is_tk(user):
         problems.append(
             _v(
                 "R-TEAM-RES-5",
-                "Bara TK kan registrera en protest med ett tidigare datum än i dag.",
-                "Only TK can record a protest with a date before today.",
+                gettext_noop("Bara TK kan registrera en protest med ett tidigare datum än i dag."),
             )
         )
     problems += eligibility.check_protest(filed_on, concerning, season.rules())
@@ -862,14 +875,14 @@ def file_protest(user, team: Team, *, concerning: str, text: str, filed_on: date
 # ---------------------------------------------------------------------------------------------
 
 _WRITE_UP = (
-    ("hands", "kortsits", "hands"),
-    ("auction", "budgivning", "auction"),
-    ("play", "spelförlopp", "play"),
-    ("why_called", "varför tävlingsledaren tillkallades", "why the TD was called"),
-    ("ruling", "tävlingsledarens domslut", "the TD's ruling"),
-    ("appeal_grounds", "anledning till överklagandet", "grounds of appeal"),
-    ("other_side_view", "andra sidans synpunkter", "the other side's view"),
-    ("involved", "namn på samtliga inblandade", "names of everyone involved"),
+    ("hands", gettext_noop("kortsits")),
+    ("auction", gettext_noop("budgivning")),
+    ("play", gettext_noop("spelförlopp")),
+    ("why_called", gettext_noop("varför tävlingsledaren tillkallades")),
+    ("ruling", gettext_noop("tävlingsledarens domslut")),
+    ("appeal_grounds", gettext_noop("anledning till överklagandet")),
+    ("other_side_view", gettext_noop("andra sidans synpunkter")),
+    ("involved", gettext_noop("namn på samtliga inblandade")),
 )
 
 
@@ -877,27 +890,39 @@ def _td_names(td_names: str) -> list[str]:
     return [n.strip() for n in re.split(r",|;|\n| och | and ", td_names or "") if n.strip()]
 
 
-def _ruling_stage_problem(ruling: Ruling, expected: str, step_sv: str, step_en: str):
+def _ruling_stage_problem(ruling: Ruling, expected: str, step: str):
     if ruling.stage == expected:
         return []
     if ruling.stage == Ruling.Stage.FINAL:
-        sv = "Lagkommissionens beslut är slutgiltigt; ärendet kan inte drivas vidare."
-        en = "The Lagkommission's decision is final; the case cannot go further."
-    else:
-        sv = f"{step_sv} kan inte göras nu: ärendet är i steget {ruling.get_stage_display()!r}."
-        en = f"{step_en} cannot be done now: the case is at stage {ruling.stage!r}."
-    return [_v("R-RULING-3", sv, en, stage=ruling.stage)]
+        return [
+            _v(
+                "R-RULING-3",
+                gettext_noop(
+                    "Lagkommissionens beslut är slutgiltigt; ärendet kan inte drivas vidare."
+                ),
+                stage=ruling.stage,
+            )
+        ]
+    return [
+        _v(
+            "R-RULING-3",
+            gettext_noop("%(step)s kan inte göras nu: ärendet är i steget %(stage)s."),
+            params={"step": step, "stage": ruling.get_stage_display()},
+            stage=ruling.stage,
+        )
+    ]
 
 
-def _ruling_at(user, ruling: Ruling, clause: str, expected: str, step_sv: str, step_en: str):
-    """TK only: the ruling, locked, and the problem if its case is not at stage ``expected``."""
+def _ruling_at(user, ruling: Ruling, clause: str, expected: str, step: str):
+    """TK only: the ruling, locked, and the problem if its case is not at stage ``expected``
+    (``step``: what is being done, a Swedish msgid marked with gettext_noop)."""
     _require_tk(user, clause)
     ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
-    return ruling, _ruling_stage_problem(ruling, expected, step_sv, step_en)
+    return ruling, _ruling_stage_problem(ruling, expected, step)
 
 
-def _text_missing(text: str | None, sv: str, en: str) -> list[Violation]:
-    return [] if (text or "").strip() else [_v("R-RULING-3", sv, en)]
+def _text_missing(text: str | None, template: str) -> list[Violation]:
+    return [] if (text or "").strip() else [_v("R-RULING-3", template)]
 
 
 def _advance_ruling(
@@ -932,43 +957,42 @@ def ruling_problems(
         problems.append(
             _v(
                 "R-RULING-1",
-                f"Okänt slag av tävlingsledare: {td_category!r}.",
-                f"Unknown kind of tournament director: {td_category!r}.",
+                gettext_noop("Okänt slag av tävlingsledare: %(td_category)r."),
+                params={"td_category": td_category},
             )
         )
     names = _td_names(td_names)
     if not names:
-        problems.append(
-            _v("R-RULING-1", "Ange tävlingsledarens namn.", "Give the tournament director's name.")
-        )
+        problems.append(_v("R-RULING-1", gettext_noop("Ange tävlingsledarens namn.")))
     if not (ruling and ruling.strip()):
-        problems.append(_v("R-RULING-1", "Skriv domslutet.", "Write the ruling."))
+        problems.append(_v("R-RULING-1", gettext_noop("Skriv domslutet.")))
     teams = list(playing_td_teams)
     if td_category == Ruling.TdCategory.THREE_PLAYING:
         if len(names) < 3:
             problems.append(
                 _v(
                     "R-RULING-1",
-                    f"Spelande tävlingsledare dömer tre tillsammans; {len(names)} namn angivna.",
-                    f"Playing tournament directors rule three together; {len(names)} named.",
+                    gettext_noop(
+                        "Spelande tävlingsledare dömer tre tillsammans; %(n_names)s namn angivna."
+                    ),
+                    params={"n_names": len(names)},
                 )
             )
         if len({t.pk for t in teams}) != len(teams) or (teams and len(teams) < 3):
             problems.append(
                 _v(
                     "R-RULING-1",
-                    "De tre spelande tävlingsledarna ska komma från olika lag.",
-                    "The three playing tournament directors must come from different teams.",
+                    gettext_noop("De tre spelande tävlingsledarna ska komma från olika lag."),
                 )
             )
     if match.stage == Match.Stage.FINAL and td_category != Ruling.TdCategory.NON_PLAYING:
         problems.append(
             _v(
                 "R-RULING-1",
-                "I DM-lagfinalen ska en icke-spelande licensierad tävlingsledare finnas i "
-                "lokalen och döma.",
-                "At the DM team final a non-playing licensed tournament director must be "
-                "present and rule.",
+                gettext_noop(
+                    "I DM-lagfinalen ska en icke-spelande licensierad tävlingsledare finnas i "
+                    "lokalen och döma."
+                ),
                 td_category=td_category,
             )
         )
@@ -1048,8 +1072,7 @@ def appeal_to_jury(
         ruling,
         "R-RULING-2",
         Ruling.Stage.RULED,
-        "Överklagande till juryn",
-        "An appeal to the jury",
+        gettext_noop("Överklagande till juryn"),
     )
     values = {
         "hands": ruling.hands,
@@ -1061,23 +1084,23 @@ def appeal_to_jury(
         "other_side_view": other_side_view,
         "involved": involved,
     }
-    missing = [(sv, en) for key, sv, en in _WRITE_UP if not (values[key] or "").strip()]
+    missing: list = [what for key, what in _WRITE_UP if not (values[key] or "").strip()]
     lowered = (involved or "").lower()
     missing_tds = [n for n in _td_names(ruling.td_names) if n.lower() not in lowered]
     if (involved or "").strip() and missing_tds:
         missing.append(
-            (
-                "tävlingsledarens namn bland de inblandade (" + ", ".join(missing_tds) + ")",
-                "the TD's name among those involved (" + ", ".join(missing_tds) + ")",
+            Message(
+                gettext_noop("tävlingsledarens namn bland de inblandade (%(names)s)"),
+                {"names": ", ".join(missing_tds)},
             )
         )
     if missing:
         problems.append(
             _v(
                 "R-RULING-2",
-                "Överklagandet saknar: " + "; ".join(sv for sv, _ in missing) + ".",
-                "The appeal lacks: " + "; ".join(en for _, en in missing) + ".",
-                missing=[en for _, en in missing],
+                gettext_noop("Överklagandet saknar: %(missing)s."),
+                params={"missing": missing},
+                missing=[getattr(m, "message_sv", m) for m in missing],
             )
         )
     raise_on_errors(problems)
@@ -1114,22 +1137,21 @@ def draw_jury(user, ruling: Ruling, *, size: int = 3, seed: str | None = None) -
     not the team of a playing TD (:func:`jury_candidates`), with a recorded seed so the draw
     can be repeated."""
     ruling, problems = _ruling_at(
-        user, ruling, "R-RULING-3", Ruling.Stage.APPEALED, "Juryn", "The jury"
+        user, ruling, "R-RULING-3", Ruling.Stage.APPEALED, gettext_noop("Juryn")
     )
     if ruling.jury_teams.exists():
-        problems.append(
-            _v("R-RULING-3", "Juryn är redan lottad.", "The jury has already been drawn.")
-        )
+        problems.append(_v("R-RULING-3", gettext_noop("Juryn är redan lottad.")))
     candidates = jury_candidates(ruling)
     if size < 1 or len(candidates) < size:
         problems.append(
             _v(
                 "R-RULING-3",
-                f"Juryn ska ha {size} lag men bara {len(candidates)} lag i etappen är inte "
-                "inblandade.",
-                f"The jury needs {size} teams but only {len(candidates)} teams of the stage are "
-                "not involved.",
+                gettext_noop(
+                    "Juryn ska ha %(size)s lag men bara %(n_candidates)s lag i etappen är inte "
+                    "inblandade."
+                ),
                 candidates=len(candidates),
+                params={"size": size, "n_candidates": len(candidates)},
             )
         )
     raise_on_errors(problems)
@@ -1155,13 +1177,11 @@ def draw_jury(user, ruling: Ruling, *, size: int = 3, seed: str | None = None) -
 def record_jury_decision(user, ruling: Ruling, *, decision: str) -> Ruling:
     """R-RULING-3: the jury's decision (second instance), after it was drawn."""
     ruling, problems = _ruling_at(
-        user, ruling, "R-RULING-3", Ruling.Stage.APPEALED, "Juryns beslut", "A jury decision"
+        user, ruling, "R-RULING-3", Ruling.Stage.APPEALED, gettext_noop("Juryns beslut")
     )
     if not problems and not ruling.jury_teams.exists():
-        problems.append(
-            _v("R-RULING-3", "Juryn är inte lottad ännu.", "The jury has not been drawn yet.")
-        )
-    problems += _text_missing(decision, "Skriv juryns beslut.", "Write the jury's decision.")
+        problems.append(_v("R-RULING-3", gettext_noop("Juryn är inte lottad ännu.")))
+    problems += _text_missing(decision, gettext_noop("Skriv juryns beslut."))
     raise_on_errors(problems)
     ruling.jury_decision = decision.strip()
     return _advance_ruling(
@@ -1177,12 +1197,9 @@ def appeal_to_lagkommission(user, ruling: Ruling, *, grounds: str) -> Ruling:
         ruling,
         "R-RULING-3",
         Ruling.Stage.JURY,
-        "Överklagande till Lagkommissionen",
-        "An appeal to the Lagkommission",
+        gettext_noop("Överklagande till Lagkommissionen"),
     )
-    problems += _text_missing(
-        grounds, "Ange skälen för överklagandet.", "Give the grounds of the appeal."
-    )
+    problems += _text_missing(grounds, gettext_noop("Ange skälen för överklagandet."))
     raise_on_errors(problems)
     return _advance_ruling(
         user,
@@ -1202,12 +1219,9 @@ def record_lagkommission_decision(user, ruling: Ruling, *, decision: str) -> Rul
         ruling,
         "R-RULING-3",
         Ruling.Stage.LAGKOMMISSION,
-        "Lagkommissionens beslut",
-        "A Lagkommission decision",
+        gettext_noop("Lagkommissionens beslut"),
     )
-    problems += _text_missing(
-        decision, "Skriv Lagkommissionens beslut.", "Write the Lagkommission's decision."
-    )
+    problems += _text_missing(decision, gettext_noop("Skriv Lagkommissionens beslut."))
     raise_on_errors(problems)
     ruling.lagkommission_decision = decision.strip()
     return _advance_ruling(
@@ -1245,24 +1259,23 @@ def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answer
         problems.append(
             _v(
                 "R-REPL-5",
-                f"Svaret ska vara ja eller nej, inte {answer!r}.",
-                f"The answer must be accepted or declined, not {answer!r}.",
+                gettext_noop("Svaret ska vara ja eller nej, inte %(answer)r."),
+                params={"answer": answer},
             )
         )
     if offer.answer != TeamFinalOffer.Answer.PENDING:
         problems.append(
             _v(
                 "R-REPL-6",
-                f"Erbjudandet är redan besvarat ({offer.get_answer_display()}).",
-                f"The offer has already been answered ({offer.answer}).",
+                gettext_noop("Erbjudandet är redan besvarat (%(get_answer_display)s)."),
+                params={"get_answer_display": offer.get_answer_display()},
             )
         )
     if when < offer.offered_at or when > clock.now():
         problems.append(
             _v(
                 "R-REPL-5",
-                "Svarstiden måste ligga mellan erbjudandet och nu.",
-                "The answer time must lie between the offer and now.",
+                gettext_noop("Svarstiden måste ligga mellan erbjudandet och nu."),
             )
         )
     raise_on_errors(problems)

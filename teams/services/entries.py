@@ -60,20 +60,19 @@ from ubf.rules.eligibility import (
     check_team_roster,
     check_unpaid_fielded,
 )
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.people import PlayerInfo
 from ubf.rules.violations import Severity, Violation
 
 _CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
 
 
-def _err(clause: str, sv: str, en: str, **data) -> Violation:
-    return Violation(clause=clause, message_sv=sv, message_en=en, data=data)
+def _err(clause: str, template: str, *, params: dict | None = None, **data) -> Violation:
+    return Violation(clause, template, data=data, params=params or {})
 
 
-def _warn(clause: str, sv: str, en: str, **data) -> Violation:
-    return Violation(
-        clause=clause, message_sv=sv, message_en=en, severity=Severity.WARNING, data=data
-    )
+def _warn(clause: str, template: str, *, params: dict | None = None, **data) -> Violation:
+    return Violation(clause, template, Severity.WARNING, data, params or {})
 
 
 def _as_warning(v: Violation) -> Violation:
@@ -168,12 +167,13 @@ def _other_team_warnings(
         out.append(
             _warn(
                 "R-TEAM-RES-2",
-                f"{p.label()} står redan i ett annat lag denna säsong ({names}). Spelar hen för "
-                "det här laget diskvalificeras laget. TK har fått en flagga.",
-                f"{p.label()} is already on another team this season ({names}). If the player "
-                "plays for this team, the team is disqualified. TK has been flagged.",
+                gettext_noop(
+                    "%(player)s står redan i ett annat lag denna säsong (%(names)s). Spelar hen "
+                    "för det här laget diskvalificeras laget. TK har fått en flagga."
+                ),
                 mid=p.mid,
                 other_teams=[n for n, _ in teams],
+                params={"player": p.label(), "names": names},
             )
         )
     return out
@@ -203,10 +203,11 @@ def _request_balance_dispensation(team: Team, violation: Violation, user) -> Dis
 def _balance_warning(v: Violation) -> Violation:
     return _warn(
         "R-TEAM-3",
-        v.message_sv + " Laget är anmält och dispens har begärts hos TK; laget får inte starta "
-        "förrän TK har beviljat den.",
-        v.message_en + " The team is entered and a dispensation has been requested from TK; "
-        "the team may not start until TK grants it.",
+        gettext_noop(
+            "%(finding)s Laget är anmält och dispens har begärts hos TK; laget får inte starta "
+            "förrän TK har beviljat den."
+        ),
+        params={"finding": v},
         **v.data,
     )
 
@@ -249,11 +250,11 @@ def _check_team_data(
     missing = [
         label
         for label, value in (
-            ("lagets namn", name),
-            ("lagkaptenens MID", captain),
-            ("adress", address),
-            ("telefon", phone),
-            ("e-post", email),
+            (gettext_noop("lagets namn"), name),
+            (gettext_noop("lagkaptenens MID"), captain),
+            (gettext_noop("adress"), address),
+            (gettext_noop("telefon"), phone),
+            (gettext_noop("e-post"), email),
         )
         if not value
     ]
@@ -261,10 +262,11 @@ def _check_team_data(
         violations.append(
             _err(
                 "R-TEAM-REG-2",
-                "Anmälan saknar " + ", ".join(missing) + ". Vid anmälan ska lagets namn och "
-                "lagkaptenens namn, MID, adress, telefon och e-post uppges.",
-                "The entry lacks " + ", ".join(missing) + ". A team entry gives the team name "
-                "and the captain's name, MID, address, phone and e-mail.",
+                gettext_noop(
+                    "Anmälan saknar %(missing)s. Vid anmälan ska lagets namn och lagkaptenens "
+                    "namn, MID, adress, telefon och e-post uppges."
+                ),
+                params={"missing": missing},
                 missing=missing,
             )
         )
@@ -275,8 +277,8 @@ def _check_team_data(
             violations.append(
                 _err(
                     "R-TEAM-REG-2",
-                    f"E-postadressen {email!r} är inte giltig.",
-                    f"The e-mail address {email!r} is not valid.",
+                    gettext_noop("E-postadressen %(email)r är inte giltig."),
+                    params={"email": email},
                 )
             )
     if name:
@@ -287,8 +289,8 @@ def _check_team_data(
             violations.append(
                 _err(
                     "R-TEAM-REG-2",
-                    f"Lagnamnet {name!r} används redan i {competition}.",
-                    f"The team name {name!r} is already used in {competition}.",
+                    gettext_noop("Lagnamnet %(name)r används redan i %(competition)s."),
+                    params={"name": name, "competition": competition},
                 )
             )
     found, unknown = lookup_players(mids + ([captain] if captain else []), clause="R-TEAM-REG-2")
@@ -303,12 +305,12 @@ def _check_team_data(
             violations.append(
                 _err(
                     "R-TEAM-5",
-                    f"Högst {rules.roster_max} ordinarie spelare kan anmälas. En sjunde eller "
-                    "åttonde spelare får bara spela med dispens från TK, sökt före varje "
-                    "speltillfälle.",
-                    f"At most {rules.roster_max} regular players can be entered. A 7th or 8th "
-                    "player may play only with a dispensation from TK, sought before each "
-                    "occasion.",
+                    gettext_noop(
+                        "Högst %(roster_max)s ordinarie spelare kan anmälas. En sjunde eller "
+                        "åttonde spelare får bara spela med dispens från TK, sökt före varje "
+                        "speltillfälle."
+                    ),
+                    params={"roster_max": rules.roster_max},
                 )
             )
     players = [found[m] for m in dict.fromkeys(mids) if m in found]
@@ -393,8 +395,11 @@ def enter_team(
         violations.append(
             _err(
                 "R-TEAM-REG-2",
-                f"Heatet {heat.name} är {heat.get_status_display()} och tar inte emot lag.",
-                f"Heat {heat.name} is {heat.status} and takes no teams.",
+                gettext_noop("Heatet %(heat)s är %(heat_status)s och tar inte emot lag."),
+                params={
+                    "heat": heat.name,
+                    "heat_status": heat.get_status_display(),
+                },
             )
         )
     warnings = raise_on_errors(violations)
@@ -444,9 +449,11 @@ def update_roster(
             violations.append(
                 _err(
                     "R-TEAM-2",
-                    f"{m} står inte i lagets laguppställning och kan inte tas bort.",
-                    f"{m} is not on the team's roster and cannot be removed.",
+                    gettext_noop(
+                        "%(value)s står inte i lagets laguppställning och kan inte tas bort."
+                    ),
                     mid=m,
+                    params={"value": m},
                 )
             )
     for m in adds:
@@ -454,9 +461,9 @@ def update_roster(
             violations.append(
                 _err(
                     "R-TEAM-2",
-                    f"{m} står redan i laget.",
-                    f"{m} is already on the roster.",
+                    gettext_noop("%(value)s står redan i laget."),
                     mid=m,
+                    params={"value": m},
                 )
             )
     new_mids = [m for m in regulars if m not in removes] + [m for m in adds if m not in regulars]
@@ -477,10 +484,10 @@ def update_roster(
             violations.append(
                 _err(
                     "R-TEAM-5",
-                    "En sjunde eller åttonde spelare kan inte läggas till i laget; TK kan ge "
-                    "dispens för den spelaren för ett speltillfälle i taget.",
-                    "A 7th or 8th player cannot be added to the roster; TK may grant a "
-                    "dispensation for that player one occasion at a time.",
+                    gettext_noop(
+                        "En sjunde eller åttonde spelare kan inte läggas till i laget; TK kan ge "
+                        "dispens för den spelaren för ett speltillfälle i taget."
+                    ),
                 )
             )
     warnings = raise_on_errors(violations)
@@ -539,16 +546,17 @@ def request_extra_player(
         violations.append(
             _err(
                 "R-TEAM-5",
-                "Ange vilket speltillfälle (och dag) dispensen gäller.",
-                "Give the occasion (and date) the dispensation is for.",
+                gettext_noop("Ange vilket speltillfälle (och dag) dispensen gäller."),
             )
         )
     elif occasion_date < clock.today():
         violations.append(
             _err(
                 "R-TEAM-5",
-                f"Dispens ska sökas före speltillfället; {occasion_date} har redan varit.",
-                f"A dispensation is sought before the occasion; {occasion_date} has passed.",
+                gettext_noop(
+                    "Dispens ska sökas före speltillfället; %(occasion_date)s har redan varit."
+                ),
+                params={"occasion_date": occasion_date},
             )
         )
     regulars = _regular_players(team)
@@ -556,10 +564,11 @@ def request_extra_player(
         violations.append(
             _err(
                 "R-TEAM-5",
-                f"Laget har {len(regulars)} spelare; en sjunde spelare behövs först när laget "
-                f"har {rules.roster_max}. Lägg till spelaren i laguppställningen i stället.",
-                f"The team has {len(regulars)} players; a 7th player arises only with "
-                f"{rules.roster_max}. Add the player to the roster instead.",
+                gettext_noop(
+                    "Laget har %(n_regulars)s spelare; en sjunde spelare behövs först när laget "
+                    "har %(roster_max)s. Lägg till spelaren i laguppställningen i stället."
+                ),
+                params={"n_regulars": len(regulars), "roster_max": rules.roster_max},
             )
         )
     player = found.get(m)
@@ -567,7 +576,7 @@ def request_extra_player(
     if player is not None:
         if any(p.pk == player.pk for p in regulars):
             violations.append(
-                _err("R-TEAM-5", f"{m} står redan i laget.", f"{m} is already on the roster.")
+                _err("R-TEAM-5", gettext_noop("%(value)s står redan i laget."), params={"value": m})
             )
         same_day = Dispensation.objects.filter(
             team=team, kind=Dispensation.Kind.EXTRA_PLAYER, occasion_date=occasion_date
@@ -576,8 +585,11 @@ def request_extra_player(
             violations.append(
                 _err(
                     "R-TEAM-5",
-                    f"Dispens för {m} den {occasion_date} är redan begärd eller beviljad.",
-                    f"A dispensation for {m} on {occasion_date} is already requested or granted.",
+                    gettext_noop(
+                        "Dispens för %(value)s den %(occasion_date)s är redan begärd eller "
+                        "beviljad."
+                    ),
+                    params={"value": m, "occasion_date": occasion_date},
                 )
             )
         other_extras = [d.player for d in same_day.exclude(player=player).select_related("player")]
@@ -675,8 +687,8 @@ def register_direct_team(
         violations.append(
             _err(
                 "R-TEAM-DIRECT-1",
-                f"{competition} har redan ett direktkvalificerat lag.",
-                f"{competition} already has a directly qualified team.",
+                gettext_noop("%(competition)s har redan ett direktkvalificerat lag."),
+                params={"competition": competition},
             )
         )
     warnings = raise_on_errors(violations)
@@ -754,25 +766,26 @@ def record_lineup(
         violations.append(
             _err(
                 "R-TEAM-2",
-                f"{team} spelar inte i matchen {match}.",
-                f"{team} does not play in match {match}.",
+                gettext_noop("%(team)s spelar inte i matchen %(match)s."),
+                params={"team": team, "match": match},
             )
         )
     if match.status == Match.Status.WALKOVER:
         violations.append(
             _err(
                 "R-TEAM-WO-1",
-                "Matchen är avgjord på W.O. och har ingen laguppställning.",
-                "The match was decided by W.O. and has no line-up.",
+                gettext_noop("Matchen är avgjord på W.O. och har ingen laguppställning."),
             )
         )
     if match.halves == 1 and halves[1]:
         violations.append(
             _err(
                 "R-TEAM-KVAL-5",
-                f"Matchen spelas i ett segment ({match.boards} brickor); ange bara en "
-                "laguppställning.",
-                f"The match is one segment ({match.boards} boards); give only one line-up.",
+                gettext_noop(
+                    "Matchen spelas i ett segment (%(boards)s brickor); ange bara en "
+                    "laguppställning."
+                ),
+                params={"boards": match.boards},
             )
         )
     for number, mids in enumerate(halves[: match.halves], start=1):
@@ -780,11 +793,12 @@ def record_lineup(
             violations.append(
                 _err(
                     "R-TEAM-2",
-                    f"Halvlek {number}: laget ska ställa upp med fyra olika spelare "
-                    f"(angivna: {len(set(mids))}).",
-                    f"Half {number}: the team fields four different players "
-                    f"(given: {len(set(mids))}).",
+                    gettext_noop(
+                        "Halvlek %(number)s: laget ska ställa upp med fyra olika spelare "
+                        "(angivna: %(n_set)s)."
+                    ),
                     half=number,
+                    params={"number": number, "n_set": len(set(mids))},
                 )
             )
     all_mids = list(dict.fromkeys(m for h in halves for m in h))
@@ -813,24 +827,25 @@ def record_lineup(
                 violations.append(
                     _err(
                         "R-TEAM-RES-3",
-                        f"{infos[p.mid].label()} är sjunde/åttonde spelare utan beviljad dispens "
-                        f"för {on} (R-TEAM-5). Att ställa upp hen skulle diskvalificera laget; "
-                        "laguppställningen sparas inte.",
-                        f"{infos[p.mid].label()} is a 7th/8th player without a dispensation "
-                        f"granted for {on} (R-TEAM-5). Fielding the player would disqualify the "
-                        "team; the line-up is not saved.",
+                        gettext_noop(
+                            "%(infos)s är sjunde/åttonde spelare utan beviljad dispens för "
+                            "%(on)s (R-TEAM-5). Att ställa upp hen skulle diskvalificera laget; "
+                            "laguppställningen sparas inte."
+                        ),
                         mid=p.mid,
+                        params={"infos": infos[p.mid].label(), "on": on},
                     )
                 )
             else:
                 violations.append(
                     _err(
                         "R-TEAM-2",
-                        f"{infos[p.mid].label()} står inte i laget; lägg till spelaren i "
-                        "laguppställningen innan hen spelar.",
-                        f"{infos[p.mid].label()} is not on the roster; add the player before "
-                        "the player plays.",
+                        gettext_noop(
+                            "%(infos)s står inte i laget; lägg till spelaren i laguppställningen "
+                            "innan hen spelar."
+                        ),
                         mid=p.mid,
+                        params={"infos": infos[p.mid].label()},
                     )
                 )
     clash = (
@@ -842,9 +857,9 @@ def record_lineup(
         violations.append(
             _err(
                 "R-TEAM-RES-2",
-                f"{row.player} spelar för motståndarlaget i denna match.",
-                f"{row.player} plays for the opponents in this match.",
+                gettext_noop("%(player)s spelar för motståndarlaget i denna match."),
                 mid=row.player.mid,
+                params={"player": row.player},
             )
         )
     raise_on_errors(violations)

@@ -64,6 +64,7 @@ from ubf.rules.heats import (
     team_heat_club_violations,
     too_few_teams_at_close,
 )
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 
 __all__ = [
@@ -106,8 +107,11 @@ def team_schedule_violations(
         out.append(
             v(
                 "R-TEAM-KVAL-1",
-                f"Första speldagen ({first_date}) ligger efter sista speldagen ({last_date}).",
-                f"The first play day ({first_date}) is after the last ({last_date}).",
+                gettext_noop(
+                    "Första speldagen (%(first_date)s) ligger efter sista speldagen "
+                    "(%(last_date)s)."
+                ),
+                params={"first_date": first_date, "last_date": last_date},
             )
         )
     deadline = competition.heat_registration_deadline
@@ -126,18 +130,18 @@ def team_schedule_violations(
         out.append(
             v(
                 "R-TEAM-KVAL-2",
-                f"Sista anmälningsdag för lag ({entries_close}) måste ligga senast första "
-                f"speldagen ({first_date}).",
-                f"Entries must close ({entries_close}) no later than the first play day "
-                f"({first_date}).",
+                gettext_noop(
+                    "Sista anmälningsdag för lag (%(entries_close)s) måste ligga senast första "
+                    "speldagen (%(first_date)s)."
+                ),
+                params={"entries_close": entries_close, "first_date": first_date},
             )
         )
     if competition.is_direct_final:
         out.append(
             v(
                 "R-TEAM-DF-1",
-                "UBF TK har beslutat om direktfinal i DM Lag; inga klubbkval spelas.",
-                "UBF TK has decided on a direct final in DM Lag; there are no club qualifiers.",
+                gettext_noop("UBF TK har beslutat om direktfinal i DM Lag; inga klubbkval spelas."),
             )
         )
     return out
@@ -150,8 +154,7 @@ def _board_violations(boards_per_match, rules) -> list[Violation]:
         return [
             v(
                 "R-TEAM-KVAL-5",
-                "Ange antal brickor per match.",
-                "Give the number of boards per match.",
+                gettext_noop("Ange antal brickor per match."),
             )
         ]
     return [
@@ -180,14 +183,18 @@ def _club_violations(competition, clubs, *, exclude_heat=None) -> list[Violation
             out.append(
                 v(
                     "R-TEAM-KVAL-1",
-                    f"Klubben {org.club.name} står redan som arrangör av heatet {org.heat.name} "
-                    f"({org.heat.get_status_display()}) denna säsong. Be UBF TK ta bort det "
-                    "heatet innan klubben anmäler ett nytt.",
-                    f"Club {org.club.name} is still listed as arranger of the heat "
-                    f"{org.heat.name} ({org.heat.status}) this season. Ask UBF TK to remove "
-                    "that heat before the club registers a new one.",
+                    gettext_noop(
+                        "Klubben %(club)s står redan som arrangör av heatet %(heat)s "
+                        "(%(heat_status)s) denna säsong. Be UBF TK ta bort det heatet innan "
+                        "klubben anmäler ett nytt."
+                    ),
                     club=org.club.name,
                     heat=org.heat.name,
+                    params={
+                        "club": org.club.name,
+                        "heat": org.heat.name,
+                        "heat_status": org.heat.get_status_display(),
+                    },
                 )
             )
     out += team_heat_club_violations(
@@ -236,10 +243,7 @@ TEAM_HEATS = HeatKind(
     change_model=TeamHeatChangeRequest,
     approval_clause="R-TEAM-REG-1",
     can_manage=can_manage_team_heat,
-    manage_denied=(
-        "Du kan bara ändra kvalheat som du eller din klubb ansvarar för.",
-        "You may only change heats you or your club are responsible for.",
-    ),
+    manage_denied=gettext_noop("Du kan bara ändra kvalheat som du eller din klubb ansvarar för."),
     schedule_violations=team_schedule_violations,
     approval_violations=_approval_violations,
     decision_figures=_decision_figures,
@@ -288,17 +292,12 @@ def register_team_heat(
     rules = competition.season.rules()
     violations = unknown_club_violations(missing, "R-TEAM-KVAL-1")
     violations += _club_violations(competition, club_list)
-    violations += text_violations(
-        name, "R-TEAM-REG-1", "Ge kvalheatet ett namn.", "Give the heat a name."
-    )
-    violations += text_violations(
-        venue, "R-TEAM-REG-1", "Ange spelplats och lokal.", "Give the venue."
-    )
+    violations += text_violations(name, "R-TEAM-REG-1", gettext_noop("Ge kvalheatet ett namn."))
+    violations += text_violations(venue, "R-TEAM-REG-1", gettext_noop("Ange spelplats och lokal."))
     violations += text_violations(
         responsible_name,
         "R-TEAM-KVAL-3",
-        "Arrangören ska utse en heatansvarig: ange namnet.",
-        "The arranger names a heat responsible: give the name.",
+        gettext_noop("Arrangören ska utse en heatansvarig: ange namnet."),
     )
     try:
         validate_email(responsible_email or "")
@@ -306,8 +305,9 @@ def register_team_heat(
         violations.append(
             v(
                 "R-TEAM-KVAL-3",
-                "Ange heatansvarigs e-postadress; den är kontakten mellan heatet och UBF.",
-                "Give the heat responsible's e-mail address: the contact between heat and UBF.",
+                gettext_noop(
+                    "Ange heatansvarigs e-postadress; den är kontakten mellan heatet och UBF."
+                ),
             )
         )
     violations += _board_violations(boards_per_match, rules)
@@ -318,30 +318,28 @@ def register_team_heat(
         violations.append(
             v(
                 "R-TEAM-KVAL-2",
-                "Ange sista anmälningsdag för lag.",
-                "Give the closing date for team entries.",
+                gettext_noop("Ange sista anmälningsdag för lag."),
             )
         )
-    fee, fee_violations = parse_fee(start_fee, "R-TEAM-FEE-1", "startavgiften", "start fee")
+    fee, fee_violations = parse_fee(start_fee, "R-TEAM-FEE-1", gettext_noop("startavgiften"))
     violations += fee_violations
     if fee is not None and fee != rules.team_start_fee:
         violations.append(
             v(
                 "R-TEAM-FEE-1",
-                f"Startavgiften är {rules.team_start_fee} kr per lag (inte {fee} kr).",
-                f"The start fee is {rules.team_start_fee} SEK per team (not {fee}).",
+                gettext_noop("Startavgiften är %(team_start_fee)s kr per lag (inte %(fee)s kr)."),
+                params={"team_start_fee": rules.team_start_fee, "fee": fee},
             )
         )
     table_fee, table_violations = parse_fee(
-        table_fee_per_match, "R-TEAM-FEE-2", "bordsavgiften per match", "table fee per match"
+        table_fee_per_match, "R-TEAM-FEE-2", gettext_noop("bordsavgiften per match")
     )
     violations += table_violations
     if not (invitation_url or invitation_file):
         violations.append(
             v(
                 "R-TEAM-REG-1",
-                "Bifoga inbjudan till anmälan (fil eller länk).",
-                "Attach the invitation to the registration (a file or a link).",
+                gettext_noop("Bifoga inbjudan till anmälan (fil eller länk)."),
             )
         )
     raise_on_errors(violations)
@@ -438,8 +436,7 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
     )
     require(
         allowed,
-        "Bara UBF TK, eller den som ansvarar för båda heaten, kan flytta ett lag.",
-        "Only UBF TK, or someone responsible for both heats, may move a team.",
+        gettext_noop("Bara UBF TK, eller den som ansvarar för båda heaten, kan flytta ett lag."),
     )
     team = locked(Team, team, "competition__season", "heat")
     new_heat = locked(TeamHeat, new_heat)
@@ -448,32 +445,34 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
         violations.append(
             v(
                 "R-TEAM-KVAL-2",
-                "Laget kan bara flyttas till ett kvalheat i samma DM Lag.",
-                "A team can only move to a heat of the same DM Lag.",
+                gettext_noop("Laget kan bara flyttas till ett kvalheat i samma DM Lag."),
             )
         )
     if new_heat.status not in ACTIVE:
         violations.append(
             v(
                 "R-TEAM-KVAL-2",
-                f"Heatet {new_heat.name} är {new_heat.get_status_display()}.",
-                f"The heat {new_heat.name} is {new_heat.status}.",
+                gettext_noop("Heatet %(new_heat)s är %(new_heat_status)s."),
+                params={
+                    "new_heat": new_heat.name,
+                    "new_heat_status": new_heat.get_status_display(),
+                },
             )
         )
     if team.heat_id == new_heat.pk:
         violations.append(
             v(
                 "R-TEAM-KVAL-2",
-                f"Laget spelar redan i {new_heat.name}.",
-                f"The team already plays in {new_heat.name}.",
+                gettext_noop("Laget spelar redan i %(new_heat)s."),
+                params={"new_heat": new_heat.name},
             )
         )
     if team.status != Team.Status.ENTERED:
         violations.append(
             v(
                 "R-TEAM-KVAL-2",
-                f"Laget är {team.get_status_display()}.",
-                f"The team is {team.status}.",
+                gettext_noop("Laget är %(team_status)s."),
+                params={"team_status": team.get_status_display()},
             )
         )
     has_matches = Match.objects.filter(stage=Match.Stage.KVAL).filter(Q(home=team) | Q(away=team))
@@ -481,8 +480,9 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
         violations.append(
             v(
                 "R-TEAM-KVAL-2",
-                "Laget har redan matcher i sitt kvalheat; ta bort dem innan laget flyttas.",
-                "The team already has matches in its heat; remove them before moving it.",
+                gettext_noop(
+                    "Laget har redan matcher i sitt kvalheat; ta bort dem innan laget flyttas."
+                ),
             )
         )
     raise_on_errors(violations)
@@ -541,8 +541,7 @@ def decide_direct_final(user, competition, direct: bool, reason: str = "") -> Te
     reason. Recorded with who, when and why."""
     require(
         is_tk(user),
-        "Bara UBF TK beslutar om direktfinal.",
-        "Only UBF TK decides on a direct final.",
+        gettext_noop("Bara UBF TK beslutar om direktfinal."),
     )
     competition = locked(TeamCompetition, competition, "season")
     return decide_direct_final_for(

@@ -124,7 +124,7 @@ def test_r_pair_mp_1_applies_the_sbf_table():
     places = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6}
     result = pair_final_masterpoints(places, TABLE)
     assert result.points == {"a": 30, "b": 20, "c": 14, "d": 10, "e": 6, "f": 0}
-    assert result.reasons["a"] == "R-PAIR-MP-1: place 1 of 6"
+    assert result.reasons["a"].message_sv == "R-PAIR-MP-1: plats 1 av 6"
 
 
 def test_r_pair_mp_1_tied_places_share_by_averaging():

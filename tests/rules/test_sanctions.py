@@ -36,7 +36,7 @@ def test_r_team_wo_2_default_score_and_rule_text():
     score = wo_score()
     assert (score.non_offender_vp, score.offender_vp) == (D("12.00"), D("0.00"))
     assert tuple(score) == (D("12.00"), D("0.00"))
-    assert "12.00" in score.rule_sv and "SBF" in score.rule_en
+    assert "12.00" in score.rule_sv and "SBF" in score.rule_sv
     assert not score.used_average
 
 

@@ -70,8 +70,9 @@ def test_r_pair_2_sm_places_pass_over_out_of_district_pairs_beyond_the_cap():
     assert result.cap == 2
     assert result.qualified == ("X1", "U1", "X2", "U2")
     assert [p for p, _ in result.passed_over] == ["X3"]
-    assert "R-PAIR-2" in result.passed_over[0][1] and "place 4" in result.passed_over[0][1]
-    assert "out-of-district pair 2 of at most 2" in result.reasons["X2"]
+    why = result.passed_over[0][1].message_sv
+    assert "R-PAIR-2" in why and "plats 4" in why
+    assert "utomdistriktspar 2 av högst 2" in result.reasons["X2"].message_sv
 
 
 def test_r_pair_2_one_place_never_goes_out_of_district():

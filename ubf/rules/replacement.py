@@ -28,6 +28,7 @@ from operator import is_not, ne
 from typing import Any
 
 from .allocation import fmt_fraction
+from .i18n import gettext_noop
 from .violations import Severity, Violation
 
 __all__ = [
@@ -416,7 +417,7 @@ class ChainResult:
             lines.append(f"[{s.seat}]")
             lines.extend(f"  {step.clause}: {getattr(step, key)}" for step in s.steps)
         lines.extend(f"{step.clause}: {getattr(step, key)}" for step in self.other_steps)
-        lines.extend(v.message(key) for v in self.violations)
+        lines.extend(str(v) for v in self.violations)  # Swedish; pages use clubs.i18n.render
         return "\n".join(lines)
 
 
@@ -486,11 +487,12 @@ def run_chain(
                 violations.append(
                     _violation(
                         "R-ALLOC-6",
-                        f"{entry} står två gånger i rankningarna ({seen_in[entry]} och {venue}); "
-                        "bara den första räknas.",
-                        f"{entry} is listed twice in the rankings ({seen_in[entry]} and {venue}); "
-                        "only the first counts.",
+                        gettext_noop(
+                            "%(entry)s står två gånger i rankningarna (%(seen_in)s och "
+                            "%(venue)s); bara den första räknas."
+                        ),
                         entry=entry,
+                        params={"entry": entry, "seen_in": seen_in[entry], "venue": venue},
                     )
                 )
             else:
@@ -533,9 +535,9 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-6",
-                    f"{s.seat} har två finalplatser; bara den första räknas.",
-                    f"{s.seat} holds two final seats; only the first counts.",
+                    gettext_noop("%(seat)s har två finalplatser; bara den första räknas."),
                     entry=s.seat,
+                    params={"seat": s.seat},
                 )
             )
             continue
@@ -599,12 +601,13 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-5",
-                    f"Erbjudandet till {offer.entry} gäller en okänd plats ({offer.seat}) eller "
-                    f"har ett okänt svar ({offer.answer}); det räknas inte.",
-                    f"The offer to {offer.entry} names an unknown seat ({offer.seat}) or an "
-                    f"unknown answer ({offer.answer}); it is ignored.",
+                    gettext_noop(
+                        "Erbjudandet till %(entry)s gäller en okänd plats (%(seat)s) eller har "
+                        "ett okänt svar (%(answer)s); det räknas inte."
+                    ),
                     entry=offer.entry,
                     seat=offer.seat,
+                    params={"entry": offer.entry, "seat": offer.seat, "answer": offer.answer},
                 )
             )
             continue
@@ -612,12 +615,13 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-6",
-                    f"Erbjudandet till {offer.entry} gäller platsen {s.seat}, som {s.holder} "
-                    "redan har; det räknas inte.",
-                    f"The offer to {offer.entry} is for seat {s.seat}, which {s.holder} already "
-                    "holds; it is ignored.",
+                    gettext_noop(
+                        "Erbjudandet till %(entry)s gäller platsen %(seat)s, som %(holder)s "
+                        "redan har; det räknas inte."
+                    ),
                     entry=offer.entry,
                     seat=s.seat,
+                    params={"entry": offer.entry, "seat": s.seat, "holder": s.holder},
                 )
             )
             continue
@@ -626,12 +630,13 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-6",
-                    f"{offer.entry} har redan en finalplats ({other.seat}); erbjudandet om "
-                    f"platsen {s.seat} räknas inte.",
-                    f"{offer.entry} already holds a final seat ({other.seat}); the offer of seat "
-                    f"{s.seat} is ignored.",
+                    gettext_noop(
+                        "%(entry)s har redan en finalplats (%(seat)s); erbjudandet om platsen "
+                        "%(seat2)s räknas inte."
+                    ),
                     entry=offer.entry,
                     seat=s.seat,
+                    params={"entry": offer.entry, "seat": other.seat, "seat2": s.seat},
                 )
             )
             continue
@@ -639,24 +644,25 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-3",
-                    f"{offer.entry} har redan tackat nej och ska inte tillfrågas igen.",
-                    f"{offer.entry} has declined before and is not to be asked again.",
+                    gettext_noop("%(entry)s har redan tackat nej och ska inte tillfrågas igen."),
                     severity=Severity.WARNING,
                     entry=offer.entry,
                     seat=s.seat,
+                    params={"entry": offer.entry},
                 )
             )
         if s.pending is not None:
             violations.append(
                 _violation(
                     "R-REPL-5",
-                    f"Platsen {s.seat}: nytt erbjudande till {offer.entry} medan svaret från "
-                    f"{s.pending} saknas; det senare gäller.",
-                    f"Seat {s.seat}: a new offer to {offer.entry} while {s.pending}'s answer is "
-                    "missing; the later one counts.",
+                    gettext_noop(
+                        "Platsen %(seat)s: nytt erbjudande till %(entry)s medan svaret från "
+                        "%(pending)s saknas; det senare gäller."
+                    ),
                     severity=Severity.WARNING,
                     entry=offer.entry,
                     seat=s.seat,
+                    params={"seat": s.seat, "entry": offer.entry, "pending": s.pending},
                 )
             )
             s.pending = None
@@ -713,12 +719,13 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-5",
-                    f"Återbud från {w.entry}, som varken har en finalplats eller är utslagen i "
-                    "någon kvalplats.",
-                    f"Withdrawal by {w.entry}, which neither holds a seat nor is an eliminated "
-                    "entry of any venue.",
+                    gettext_noop(
+                        "Återbud från %(entry)s, som varken har en finalplats eller är utslagen "
+                        "i någon kvalplats."
+                    ),
                     severity=Severity.WARNING,
                     entry=w.entry,
+                    params={"entry": w.entry},
                 )
             )
         other_steps.append(
@@ -756,9 +763,9 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-5",
-                    f"TK:s beslut gäller en okänd plats ({o.seat}).",
-                    f"TK's decision names an unknown seat ({o.seat}).",
+                    gettext_noop("TK:s beslut gäller en okänd plats (%(seat)s)."),
                     seat=o.seat,
+                    params={"seat": o.seat},
                 )
             )
 
@@ -993,12 +1000,13 @@ def _override_step(
         violations.append(
             _violation(
                 "R-REPL-5",
-                f"TK:s beslut att fråga {o.entry} om platsen {s.seat} går inte att följa: "
-                f"{o.entry} har redan en plats, har lämnat återbud eller tillfrågas redan.",
-                f"TK's decision to ask {o.entry} for seat {s.seat} cannot be followed: "
-                f"{o.entry} already holds a seat, has withdrawn or is being asked already.",
+                gettext_noop(
+                    "TK:s beslut att fråga %(entry)s om platsen %(seat)s går inte att följa: "
+                    "%(entry)s har redan en plats, har lämnat återbud eller tillfrågas redan."
+                ),
                 entry=o.entry,
                 seat=s.seat,
+                params={"entry": o.entry, "seat": s.seat},
             )
         )
         return None
@@ -1015,6 +1023,11 @@ def _override_step(
 
 
 def _violation(
-    clause: str, sv: str, en: str, severity: Severity = Severity.ERROR, **data: Any
+    clause: str,
+    template: str,
+    severity: Severity = Severity.ERROR,
+    *,
+    params: dict | None = None,
+    **data: Any,
 ) -> Violation:
-    return Violation(clause, sv, en, severity, data)
+    return Violation(clause, template, severity, data, params or {})

@@ -33,6 +33,7 @@ from results.services.recompute.common import lock_competition, recompute_status
 from ubf.rules import replacement
 from ubf.rules.allocation import final_size_pairs
 from ubf.rules.heats import PairHeatEntries, qualifying_pairs
+from ubf.rules.i18n import as_data
 from ubf.rules.masterpoints import (
     pair_bonus,
     pair_final_masterpoints,
@@ -497,12 +498,16 @@ def _rank_pair_final(competition: PairCompetition, rules) -> None:
                 "title": award == 1,
                 "award_place": award,
                 "bonus_per_player": bonus.points.get(k, 0),
-                "award_passed_reason": passed_awards.get(k, "") if award is None else "",
+                "award_passed_reason": (
+                    as_data(passed_awards[k]) if award is None and k in passed_awards else ""
+                ),
                 "sm_place": sm.qualified.index(k) + 1 if k in sm.qualified else None,
-                "sm_reason": sm.reasons.get(k, "") or sm_passed.get(k, ""),
+                "sm_reason": as_data(sm.reasons.get(k) or sm_passed[k])
+                if k in sm.reasons or k in sm_passed
+                else "",
                 "sm_passed_over": k in sm_passed,
                 "masterpoints": _fmt_points(mp.points[k]) if mp else None,
-                "masterpoints_reason": mp.reasons[k] if mp else "",
+                "masterpoints_reason": as_data(mp.reasons[k]) if mp else "",
             }
         )
     data = {

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
+from django.utils.translation import gettext_noop
 
 from clubs import clock
 from clubs.models import HeatStatus, Representation
@@ -47,11 +48,11 @@ log = logging.getLogger(__name__)
 
 CRITERION_SV = {
     "vp": "VP",
-    "imp_quotient": "IMP-kvot",
-    "h2h_imps": "vunna IMP i inbördes möten",
-    "h2h_boards": "vunna brickor i inbördes möten",
-    "h2h_points": "vunna totalpoäng i inbördes möten",
-    "lot": "lottning",
+    "imp_quotient": gettext_noop("IMP-kvot"),
+    "h2h_imps": gettext_noop("vunna IMP i inbördes möten"),
+    "h2h_boards": gettext_noop("vunna brickor i inbördes möten"),
+    "h2h_points": gettext_noop("vunna totalpoäng i inbördes möten"),
+    "lot": gettext_noop("lottning"),
 }
 
 
@@ -454,9 +455,9 @@ def _row(s: TeamStanding, team: Team, dm_status, reasons) -> dict:
     reason = reasons.get(team.id)
     label = ""
     if team.status == Team.Status.DISQUALIFIED:
-        label = "diskvalificerat"
+        label = gettext_noop("diskvalificerat")
     elif team.status == Team.Status.EXCLUDED or reason:
-        label = "uteslutet"
+        label = gettext_noop("uteslutet")
     decided = CRITERION_SV.get(s.decided_by or "", "")
     return {
         "rank": s.rank,
