@@ -126,8 +126,11 @@ def test_entry_names_a_function_that_exists_and_has_a_caller(clause):
 
 @pytest.mark.parametrize("clause", sorted(ENTRIES))
 def test_entry_names_a_test_file_that_names_the_clause(clause):
-    files = [n.split("::")[0] for n in names(ENTRIES[clause][2])]
-    assert files, f"{clause}: name a test"
+    _, applied_by, tested_in = ENTRIES[clause]
+    files = [n.split("::")[0] for n in names(tested_in)]
+    if not files:  # only a clause that nothing applies may have no test
+        assert applied_by.startswith(NO_FUNCTION), f"{clause}: name a test"
+        return
     for f in files:
         path = ROOT / f
         assert path.is_file() and f.startswith("tests/"), f"{clause}: {f} is not a test file"

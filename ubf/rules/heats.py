@@ -1,5 +1,5 @@
-"""Qualifier heats and the team final's format: R-PAIR-KVAL-*, R-TEAM-KVAL-*, R-TEAM-FINAL-1,
-R-TEAM-DF-1 and R-PAIR-DF-1.
+"""Qualifier heats and direct finals: R-PAIR-KVAL-*, R-TEAM-KVAL-1, -2 and -5, R-TEAM-DF-1 and
+R-PAIR-DF-1.
 
 Every function returns its answer with the reasons (clause, figures) and never raises on data a
 person typed in: broken rules come back as :class:`~ubf.rules.violations.Violation` objects.
@@ -7,12 +7,10 @@ person typed in: broken rules come back as :class:`~ubf.rules.violations.Violati
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from fractions import Fraction
 
 from .season import DEFAULT_RULES, SeasonRules
 from .types import Discipline, HeatType, MasterpointColour
@@ -356,22 +354,6 @@ def invitation_violations(
 # ---------------------------------------------------------------------------------------------
 
 
-def team_heat_size_violations(
-    number_of_teams: int, rules: SeasonRules = DEFAULT_RULES
-) -> list[Violation]:
-    """R-TEAM-KVAL-1: a team heat is a round robin of at least ``rules.heat_min_teams`` teams."""
-    if number_of_teams >= rules.heat_min_teams:
-        return []
-    return [
-        Violation(
-            "R-TEAM-KVAL-1",
-            f"Kvalheatet har {number_of_teams} lag; minst {rules.heat_min_teams} krävs.",
-            f"The heat has {number_of_teams} teams; at least {rules.heat_min_teams} are needed.",
-            data={"teams": number_of_teams, "minimum": rules.heat_min_teams},
-        )
-    ]
-
-
 def team_heat_club_violations(
     arranging_clubs: Iterable[Hashable],
     other_heats_clubs: Iterable[Iterable[Hashable]] = (),
@@ -437,46 +419,6 @@ def too_few_teams_at_close(
             Severity.WARNING,
             data={"teams": teams_entered, "minimum": rules.heat_min_teams, "offer_heats": offers},
         )
-    ]
-
-
-def match_segments(boards: int, rules: SeasonRules = DEFAULT_RULES) -> list[int]:
-    """R-TEAM-KVAL-5: how a match's boards are played. Up to ``rules.single_segment_max_boards``
-    boards: one segment; more: two halves with a change, the first half taking the odd board
-    (20 → [10, 10], 17 → [9, 8]). No boards: no segments."""
-    if boards <= 0:
-        return []
-    if boards <= rules.single_segment_max_boards:
-        return [boards]
-    first = (boards + 1) // 2
-    return [first, boards - first]
-
-
-def half_minutes(
-    boards_in_half: int, *, dealt_at_table: bool = False, rules: SeasonRules = DEFAULT_RULES
-) -> int:
-    """R-TEAM-KVAL-6: playing time of one half (or of a one-segment match) in minutes.
-
-    ``rules.minutes_per_board`` (7.5) per board with pre-duplicated boards, rounded UP to the
-    nearest ``rules.half_rounding_minutes`` (5); plus ``rules.dealt_at_table_extra_minutes`` (5)
-    if the boards are dealt at the table. 12 boards → 90, 10 → 75, 8 → 60, 7 → 55 (52.5)."""
-    if boards_in_half <= 0:
-        return 0
-    raw = Fraction(rules.minutes_per_board) * boards_in_half
-    step = rules.half_rounding_minutes
-    minutes = math.ceil(raw / step) * step
-    if dealt_at_table:
-        minutes += rules.dealt_at_table_extra_minutes
-    return int(minutes)
-
-
-def match_minutes(
-    boards: int, *, dealt_at_table: bool = False, rules: SeasonRules = DEFAULT_RULES
-) -> list[int]:
-    """R-TEAM-KVAL-5, R-TEAM-KVAL-6: minutes for each segment of a match of ``boards`` boards."""
-    return [
-        half_minutes(b, dealt_at_table=dealt_at_table, rules=rules)
-        for b in match_segments(boards, rules)
     ]
 
 
@@ -548,66 +490,8 @@ def team_heat_board_violations(
 
 
 # ---------------------------------------------------------------------------------------------
-# Team final (R-TEAM-FINAL-1) and direct finals (R-TEAM-DF-1, R-PAIR-DF-1)
+# Direct finals (R-TEAM-DF-1, R-PAIR-DF-1)
 # ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FinalFormat:
-    """R-TEAM-FINAL-1: the format of a DM team final of ``teams`` teams."""
-
-    teams: int
-    boards_per_match: int | None
-    halves: tuple[int, ...]
-    minutes_per_half: int | None
-    rounds: int
-    central_days: int
-    violations: tuple[Violation, ...] = ()
-
-    @property
-    def is_valid(self) -> bool:
-        return not self.violations
-
-
-def final_format(number_of_teams: int, rules: SeasonRules = DEFAULT_RULES) -> FinalFormat:
-    """R-TEAM-FINAL-1: single round robin (rounds = teams − 1) over the central days; boards per
-    match from ``rules.final_boards_by_teams`` (8 teams → 24, 10 → 20) in two halves; minutes per
-    half from ``rules.final_half_minutes_by_boards`` (24 → 90, 20 → 75). Another number of teams
-    gives an ERROR violation and no boards."""
-    boards = rules.final_boards_by_teams.get(number_of_teams)
-    rounds = max(number_of_teams - 1, 0)
-    days = rules.team_final_central_days
-    if boards is None:
-        sizes = ", ".join(str(n) for n in sorted(rules.final_boards_by_teams))
-        return FinalFormat(
-            teams=number_of_teams,
-            boards_per_match=None,
-            halves=(),
-            minutes_per_half=None,
-            rounds=rounds,
-            central_days=days,
-            violations=(
-                Violation(
-                    "R-TEAM-FINAL-1",
-                    f"DM-lagfinalen spelas med {sizes} lag, inte {number_of_teams}.",
-                    f"The DM team final is played with {sizes} teams, not {number_of_teams}.",
-                    data={"teams": number_of_teams, "allowed": sorted(rules.final_boards_by_teams)},
-                ),
-            ),
-        )
-    first = (boards + 1) // 2
-    halves = (first, boards - first)
-    minutes = rules.final_half_minutes_by_boards.get(boards)
-    if minutes is None:
-        minutes = half_minutes(first, rules=rules)
-    return FinalFormat(
-        teams=number_of_teams,
-        boards_per_match=boards,
-        halves=halves,
-        minutes_per_half=minutes,
-        rounds=rounds,
-        central_days=days,
-    )
 
 
 def needs_direct_final(arranging_clubs: int, rules: SeasonRules = DEFAULT_RULES) -> bool:
