@@ -1,8 +1,10 @@
-"""Qualifier heats and the team final's format (ubf.rules.heats)."""
+"""Qualifier heats and direct finals (ubf.rules.heats)."""
 
 from dataclasses import replace
 from datetime import date
+from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -10,6 +12,7 @@ from ubf.rules.heats import (
     PairHeatEntries,
     change_needs_tk_approval,
     direct_final_notice,
+    half_minutes,
     heat_registration_violations,
     heat_session_violations,
     invitation_violations,
@@ -214,6 +217,31 @@ def test_r_team_kval_5_byes_are_ignored():
     matches = [("A", "B", 24), ("C", None, 0)] * 3
     out = team_heat_board_violations(matches)
     assert out[0].data["boards_by_team"] == {"C": 0}
+
+
+# --- R-TEAM-KVAL-6 -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "boards, minutes", [(12, 90), (10, 75), (8, 60), (7, 55), (1, 10), (3, 25), (15, 115)]
+)
+def test_r_team_kval_6_half_time_rounds_up_to_five_minutes(boards, minutes):
+    # Worked example: 7 boards = 52.5 minutes → 55.
+    assert half_minutes(boards) == minutes
+    assert half_minutes(boards, dealt_at_table=True) == minutes + 5
+
+
+@given(st.integers(1, 40))
+def test_r_team_kval_6_half_time_is_the_smallest_multiple_of_five_covering(boards):
+    m = half_minutes(boards)
+    assert m % 5 == 0
+    assert m >= Fraction(15, 2) * boards > m - 5
+
+
+def test_r_team_kval_6_half_time_is_season_configuration():
+    rules = replace(DEFAULT_RULES, minutes_per_board=Fraction(7), half_rounding_minutes=10)
+    assert half_minutes(12, rules=rules) == 90  # 84 → 90
+    assert half_minutes(10, rules=rules) == 70
 
 
 # --- R-TEAM-DF-1 / R-PAIR-DF-1 -------------------------------------------------------------

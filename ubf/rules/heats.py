@@ -1,5 +1,5 @@
-"""Qualifier heats and direct finals: R-PAIR-KVAL-*, R-TEAM-KVAL-1, -2 and -5, R-TEAM-DF-1 and
-R-PAIR-DF-1.
+"""Qualifier heats and direct finals: R-PAIR-KVAL-*, R-TEAM-KVAL-1, -2, -5 and -6, R-TEAM-DF-1
+and R-PAIR-DF-1.
 
 Every function returns its answer with the reasons (clause, figures) and never raises on data a
 person typed in: broken rules come back as :class:`~ubf.rules.violations.Violation` objects.
@@ -7,10 +7,12 @@ person typed in: broken rules come back as :class:`~ubf.rules.violations.Violati
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from fractions import Fraction
 
 from .season import DEFAULT_RULES, SeasonRules
 from .types import Discipline, HeatType, MasterpointColour
@@ -420,6 +422,24 @@ def too_few_teams_at_close(
             data={"teams": teams_entered, "minimum": rules.heat_min_teams, "offer_heats": offers},
         )
     ]
+
+
+def half_minutes(
+    boards_in_half: int, *, dealt_at_table: bool = False, rules: SeasonRules = DEFAULT_RULES
+) -> int:
+    """R-TEAM-KVAL-6: playing time of one half (or of a one-segment match) in minutes.
+
+    ``rules.minutes_per_board`` (7.5) per board with pre-duplicated boards, rounded UP to the
+    nearest ``rules.half_rounding_minutes`` (5); plus ``rules.dealt_at_table_extra_minutes`` (5)
+    if the boards are dealt at the table. 12 boards → 90, 10 → 75, 8 → 60, 7 → 55 (52.5)."""
+    if boards_in_half <= 0:
+        return 0
+    raw = Fraction(rules.minutes_per_board) * boards_in_half
+    step = rules.half_rounding_minutes
+    minutes = math.ceil(raw / step) * step
+    if dealt_at_table:
+        minutes += rules.dealt_at_table_extra_minutes
+    return int(minutes)
 
 
 def team_heat_board_violations(
