@@ -111,7 +111,8 @@ class Player(models.Model):
 
 
 class Season(models.Model):
-    """A playing season (e.g. "2016-2017") and every number SPEC.md calls season configuration.
+    """A playing season (e.g. "2016-2017") and every number the rulebook calls season
+    configuration (docs/rulebook.md).
 
     The scalar numbers TK is most likely to change are fields; the tables (bonus tables,
     final-size thresholds, SM cap) are in ``tables`` as JSON, defaulting to 2016-2017.

@@ -5,7 +5,8 @@ and ``TotalScoreTable`` (the ranking list) into a :class:`~.model.ParsedPairEven
 teams, the one-game-per-table idiom (``Room`` Open/Closed, ``HomeTeam``/``VisitTeam``,
 ``Round``, ``Score``, optional ``ScoreIMP``) into a :class:`~.model.ParsedTeamEvent`.
 
-What is handled (see shared/reference/result-formats.md §3):
+What is handled (PBN 2.1: file rules, score tags, ``ScoreTable``/``TotalScoreTable``; what
+clubs may upload: docs/result-formats.md):
 
 * ``%`` lines (comments and escapes such as ``% PBN 2.1``), ``;`` comment lines and ``{...}``
   commentary; games separated by empty lines; ``[Tag "value"]`` with ``\\"`` escapes.

@@ -2,8 +2,8 @@
 
 Pure functions; nothing raises on bad data: every finding is an
 :class:`~.model.ImportProblem` (Swedish first; ``severity`` ERROR refuses the upload, WARNING
-is shown to the heat responsible and TK). The checks follow shared/reference/result-formats.md
-§5.3, reproduced exactly on real Compscore3 USEBIO files.
+is shown to the heat responsible and TK). The checks are those listed in docs/result-formats.md
+("Kontroller efter inläsningen"), reproduced exactly on real Compscore3 USEBIO files.
 
 Pairs (:func:`validate_pairs`; the heats of R-PAIR-KVAL-5 and the final are matchpointed):
 

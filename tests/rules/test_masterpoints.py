@@ -9,7 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ubf.rules.masterpoints import (
-    PAIRS_FINAL_MOVEMENT,
     pair_bonus,
     pair_final_masterpoints,
     share_team_points,
@@ -164,10 +163,3 @@ def test_r_pair_mp_3_bonus_only_when_both_players_represent_ubf_and_passes_on():
     assert result.points == {"p2": 60, "p3": 40, "p4": 30}
     assert result.awards.champion == "p2"
     assert [p for p, _ in result.awards.passed_over] == ["out"]
-
-
-# --- R-PAIR-MP-4 ---------------------------------------------------------------------------
-
-
-def test_r_pair_mp_4_all_pairs_finals_are_barometer():
-    assert PAIRS_FINAL_MOVEMENT == "barometer"

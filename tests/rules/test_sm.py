@@ -127,6 +127,18 @@ def test_r_pair_4_champion_free_place_and_direct_final():
     assert (direct.total, direct.from_direct_final) == (23, 22)
 
 
+def test_r_pair_4_heats_counted_already_by_the_recompute():
+    # Two heats of 5 and 3 counted pairs, the champions (4th pair of the first) among them.
+    counted = [("Uppsala", ["a", "b", "c", "champ", "d"]), ("Enköping", ["e", "f", "g"])]
+    basis = sm_quota_basis(
+        counted_heats=counted, reigning_champion_free_place=True, champion_pair="champ"
+    )
+    assert (basis.total, basis.from_heats, basis.champion_free_place) == (8, 8, 0)
+    assert basis.per_heat == (("Uppsala", 5), ("Enköping", 3))
+    elsewhere = sm_quota_basis(counted_heats=counted, reigning_champion_free_place=True)
+    assert elsewhere.total == 5 + 3 + 1
+
+
 def test_r_pair_4_heat_that_does_not_count_adds_nothing():
     short = PairHeatEntries(HeatType.SILVER, ("a", "b", "c"), boards_played_max=20)
     assert sm_quota_basis([short]).total == 0

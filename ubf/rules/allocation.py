@@ -1,6 +1,6 @@
 """Final places: final size and the proportional allocation of seats to venues.
 
-Clauses applied here (``shared/SPEC.md``): R-ALLOC-1 (pairs final size), R-TEAM-ADV-1 (teams
+Clauses applied here (see docs/rulebook.md): R-ALLOC-1 (pairs final size), R-TEAM-ADV-1 (teams
 final size), R-ALLOC-2 (direct qualifiers take seats first), R-ALLOC-3 (proportional share,
 largest fractional parts), R-ALLOC-4 (equal fractions: larger share first), R-ALLOC-5 (lot
 between venues with equal entries, with five-season precedence) and R-ALLOC-6 (within a venue,

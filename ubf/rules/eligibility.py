@@ -15,9 +15,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, timedelta
-from enum import StrEnum
 
 from .i18n import Message, gettext_noop
 from .people import UBF, HeatPlayed, PlayerInfo, QualifierEntry, as_heat_played
@@ -281,24 +280,6 @@ def may_organiser_refuse(pair: Sequence[PlayerInfo]) -> bool:
     """R-PAIR-KVAL-4: an organiser may refuse a pair only if neither player represents a UBF
     club."""
     return is_out_of_district(pair)
-
-
-def check_refusal(pair: Sequence[PlayerInfo]) -> list[Violation]:
-    """R-PAIR-KVAL-4: the violation an attempted refusal of ``pair`` by the organiser gives
-    (ERROR if a player represents a UBF club, else none)."""
-    if may_organiser_refuse(pair):
-        return []
-    ubf = [p for p in pair if p.is_ubf]
-    return [
-        _v(
-            "R-PAIR-KVAL-4",
-            gettext_noop(
-                "Arrangören får inte neka paret att starta: %(ubf_0)s representerar en klubb i UBF."
-            ),
-            mids=[p.mid for p in ubf],
-            params={"ubf_0": ubf[0].label()},
-        )
-    ]
 
 
 def check_session_entry(
@@ -661,59 +642,6 @@ def sm_partner_for(
             )
         ),
         tuple(violations),
-    )
-
-
-class SmReserveStatus(StrEnum):
-    """R-PAIR-RES-5."""
-
-    COMPETING = "competing"
-    HORS_CONCOURS = "hors_concours"
-    REFUSED = "refused"
-
-
-@dataclass(frozen=True)
-class SmReserveOutcome:
-    status: SmReserveStatus
-    violations: tuple[Violation, ...] = field(default=())
-
-
-def sm_final_reserve_status(
-    reserve_used: bool, *, special_reasons: bool = False, after_play_started: bool = False
-) -> SmReserveOutcome:
-    """R-PAIR-RES-5: no reserve in the SM final (Open: also the semifinal) except for special
-    reasons arising after play started; the pair then plays hors concours (WARNING). Any other
-    reserve is refused (ERROR)."""
-    if not reserve_used:
-        return SmReserveOutcome(SmReserveStatus.COMPETING)
-    if special_reasons and after_play_started:
-        return SmReserveOutcome(
-            SmReserveStatus.HORS_CONCOURS,
-            (
-                _v(
-                    "R-PAIR-RES-5",
-                    gettext_noop(
-                        "Reserv insatt av särskilda skäl efter spelets start: paret spelar utom "
-                        "tävlan."
-                    ),
-                    WARNING,
-                    hors_concours=True,
-                ),
-            ),
-        )
-    return SmReserveOutcome(
-        SmReserveStatus.REFUSED,
-        (
-            _v(
-                "R-PAIR-RES-5",
-                gettext_noop(
-                    "Reserv får inte sättas in i SM-finalen (Open: även semifinalen) utom av "
-                    "särskilda skäl som uppkommit efter spelets start."
-                ),
-                special_reasons=special_reasons,
-                after_play_started=after_play_started,
-            ),
-        ),
     )
 
 
@@ -1448,11 +1376,3 @@ def check_protest(
             },
         )
     ]
-
-
-def protest_allowed(
-    protest_date: date, concerning: str, rules: SeasonRules = DEFAULT_RULES
-) -> bool:
-    """R-TEAM-RES-5: True if the protest is in time (see :func:`check_protest` for the
-    violation with its reason)."""
-    return not check_protest(protest_date, concerning, rules)

@@ -1,5 +1,5 @@
-"""Qualifier heats and the team final's format: R-PAIR-KVAL-*, R-TEAM-KVAL-*, R-TEAM-FINAL-1,
-R-TEAM-DF-1 and R-PAIR-DF-1.
+"""Qualifier heats and direct finals: R-PAIR-KVAL-*, R-TEAM-KVAL-1, -2, -5 and -6, R-TEAM-DF-1
+and R-PAIR-DF-1.
 
 Every function returns its answer with the reasons (clause, figures) and never raises on data a
 person typed in: broken rules come back as :class:`~ubf.rules.violations.Violation` objects.
@@ -374,22 +374,6 @@ def invitation_violations(
 # ---------------------------------------------------------------------------------------------
 
 
-def team_heat_size_violations(
-    number_of_teams: int, rules: SeasonRules = DEFAULT_RULES
-) -> list[Violation]:
-    """R-TEAM-KVAL-1: a team heat is a round robin of at least ``rules.heat_min_teams`` teams."""
-    if number_of_teams >= rules.heat_min_teams:
-        return []
-    return [
-        Violation(
-            "R-TEAM-KVAL-1",
-            gettext_noop("Kvalheatet har %(number_of_teams)s lag; minst %(heat_min_teams)s krävs."),
-            data={"teams": number_of_teams, "minimum": rules.heat_min_teams},
-            params={"number_of_teams": number_of_teams, "heat_min_teams": rules.heat_min_teams},
-        )
-    ]
-
-
 def team_heat_club_violations(
     arranging_clubs: Iterable[Hashable],
     other_heats_clubs: Iterable[Iterable[Hashable]] = (),
@@ -457,18 +441,6 @@ def too_few_teams_at_close(
     ]
 
 
-def match_segments(boards: int, rules: SeasonRules = DEFAULT_RULES) -> list[int]:
-    """R-TEAM-KVAL-5: how a match's boards are played. Up to ``rules.single_segment_max_boards``
-    boards: one segment; more: two halves with a change, the first half taking the odd board
-    (20 → [10, 10], 17 → [9, 8]). No boards: no segments."""
-    if boards <= 0:
-        return []
-    if boards <= rules.single_segment_max_boards:
-        return [boards]
-    first = (boards + 1) // 2
-    return [first, boards - first]
-
-
 def half_minutes(
     boards_in_half: int, *, dealt_at_table: bool = False, rules: SeasonRules = DEFAULT_RULES
 ) -> int:
@@ -485,16 +457,6 @@ def half_minutes(
     if dealt_at_table:
         minutes += rules.dealt_at_table_extra_minutes
     return int(minutes)
-
-
-def match_minutes(
-    boards: int, *, dealt_at_table: bool = False, rules: SeasonRules = DEFAULT_RULES
-) -> list[int]:
-    """R-TEAM-KVAL-5, R-TEAM-KVAL-6: minutes for each segment of a match of ``boards`` boards."""
-    return [
-        half_minutes(b, dealt_at_table=dealt_at_table, rules=rules)
-        for b in match_segments(boards, rules)
-    ]
 
 
 def team_heat_board_violations(
@@ -575,68 +537,8 @@ def team_heat_board_violations(
 
 
 # ---------------------------------------------------------------------------------------------
-# Team final (R-TEAM-FINAL-1) and direct finals (R-TEAM-DF-1, R-PAIR-DF-1)
+# Direct finals (R-TEAM-DF-1, R-PAIR-DF-1)
 # ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FinalFormat:
-    """R-TEAM-FINAL-1: the format of a DM team final of ``teams`` teams."""
-
-    teams: int
-    boards_per_match: int | None
-    halves: tuple[int, ...]
-    minutes_per_half: int | None
-    rounds: int
-    central_days: int
-    violations: tuple[Violation, ...] = ()
-
-    @property
-    def is_valid(self) -> bool:
-        return not self.violations
-
-
-def final_format(number_of_teams: int, rules: SeasonRules = DEFAULT_RULES) -> FinalFormat:
-    """R-TEAM-FINAL-1: single round robin (rounds = teams − 1) over the central days; boards per
-    match from ``rules.final_boards_by_teams`` (8 teams → 24, 10 → 20) in two halves; minutes per
-    half from ``rules.final_half_minutes_by_boards`` (24 → 90, 20 → 75). Another number of teams
-    gives an ERROR violation and no boards."""
-    boards = rules.final_boards_by_teams.get(number_of_teams)
-    rounds = max(number_of_teams - 1, 0)
-    days = rules.team_final_central_days
-    if boards is None:
-        sizes = ", ".join(str(n) for n in sorted(rules.final_boards_by_teams))
-        return FinalFormat(
-            teams=number_of_teams,
-            boards_per_match=None,
-            halves=(),
-            minutes_per_half=None,
-            rounds=rounds,
-            central_days=days,
-            violations=(
-                Violation(
-                    "R-TEAM-FINAL-1",
-                    gettext_noop(
-                        "DM-lagfinalen spelas med %(sizes)s lag, inte %(number_of_teams)s."
-                    ),
-                    data={"teams": number_of_teams, "allowed": sorted(rules.final_boards_by_teams)},
-                    params={"sizes": sizes, "number_of_teams": number_of_teams},
-                ),
-            ),
-        )
-    first = (boards + 1) // 2
-    halves = (first, boards - first)
-    minutes = rules.final_half_minutes_by_boards.get(boards)
-    if minutes is None:
-        minutes = half_minutes(first, rules=rules)
-    return FinalFormat(
-        teams=number_of_teams,
-        boards_per_match=boards,
-        halves=halves,
-        minutes_per_half=minutes,
-        rounds=rounds,
-        central_days=days,
-    )
 
 
 def needs_direct_final(arranging_clubs: int, rules: SeasonRules = DEFAULT_RULES) -> bool:

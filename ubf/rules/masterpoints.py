@@ -18,9 +18,6 @@ from .season import DEFAULT_RULES, SeasonRules
 from .sm import Awards, title_and_plaques
 from .types import Discipline
 
-#: R-PAIR-MP-4: every DM pairs final is played as a barometer.
-PAIRS_FINAL_MOVEMENT = "barometer"
-
 
 def _fraction(value: Number | Decimal | str) -> Fraction:
     if isinstance(value, float):

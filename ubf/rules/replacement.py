@@ -1,6 +1,6 @@
 """The replacement chain: who is asked when a final seat is given up.
 
-Clauses applied here (``shared/SPEC.md``): R-REPL-1 (own venue's nearest eliminated entry
+Clauses applied here (see docs/rulebook.md): R-REPL-1 (own venue's nearest eliminated entry
 first), R-REPL-2 (then the other venues' nearest eliminated entries, by closeness), R-REPL-3
 (then back to the own venue's list, then the others by closeness; nobody left: TK decides),
 R-REPL-4 (two seats given up in one venue: its next two are asked; a decline there moves that
@@ -11,8 +11,8 @@ seat given up by a direct qualifier that played no heat has no own venue) and R-
 
 Closeness of the k-th eliminated entry at venue v (rank r = seats_v + k, 1-based, in the
 venue's ranking without struck entries and direct qualifiers) is r − share_v; the smallest
-goes first; ties: larger share first, then venue key. SPEC.md says "then lot" for the last
-tie; the contract fixes the venue key, and the chain flags such a tie in its reason so that TK
+goes first; ties: larger share first, then venue key. R-REPL-2 says "then lot" for the last
+tie; here the venue key decides, and the chain flags such a tie in its reason so that TK
 can decide otherwise (R-REPL-5).
 """
 

@@ -1,4 +1,5 @@
-"""Walk-overs, unpaid players and disqualification: R-TEAM-WO-1..3, R-TEAM-RES-1, R-TEAM-RES-4.
+"""Walk-overs, unpaid players' VP penalties and disqualification: R-TEAM-WO-1..3, R-TEAM-RES-1
+(the 14-day deadline is :func:`ubf.rules.eligibility.unpaid_deadline_passed`), R-TEAM-RES-4.
 
 Matches are :class:`Match` values; functions return new lists and never change their input.
 """
@@ -9,12 +10,11 @@ import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
 from decimal import Decimal
 
 from .i18n import Message, gettext_noop
 from .season import DEFAULT_RULES, SeasonRules
-from .violations import Severity, Violation
+from .violations import Violation
 
 _CENT = Decimal("0.01")
 
@@ -291,54 +291,3 @@ def unpaid_penalties(
                 penalties[team] += rules.unpaid_player_penalty_vp
                 offences.append((match, team, offenders))
     return UnpaidPenalties(dict(penalties), tuple(offences))
-
-
-@dataclass(frozen=True)
-class UnpaidStatus:
-    """R-TEAM-RES-1: whether an unpaid player's team is disqualified, with the deadline."""
-
-    deadline: date
-    disqualified: bool
-    violation: Violation | None = None
-
-
-def unpaid_disqualification(
-    first_offence: date,
-    paid_on: date | None,
-    today: date,
-    rules: SeasonRules = DEFAULT_RULES,
-) -> UnpaidStatus:
-    """R-TEAM-RES-1: if the fee has not reached SBF within ``rules.unpaid_fee_grace_days`` (14)
-    days of the first offence, the team is disqualified (then R-TEAM-RES-4 applies). Before the
-    deadline an unpaid fee is a WARNING; after it, an ERROR."""
-    deadline = first_offence + timedelta(days=rules.unpaid_fee_grace_days)
-    if paid_on is not None and paid_on <= deadline:
-        return UnpaidStatus(deadline, False)
-    if paid_on is None and today <= deadline:
-        return UnpaidStatus(
-            deadline,
-            False,
-            Violation(
-                "R-TEAM-RES-1",
-                gettext_noop(
-                    "Medlemsavgiften är inte betald. Den måste nå SBF senast %(deadline)s, "
-                    "annars diskvalificeras laget."
-                ),
-                Severity.WARNING,
-                data={"deadline": deadline},
-                params={"deadline": deadline},
-            ),
-        )
-    return UnpaidStatus(
-        deadline,
-        True,
-        Violation(
-            "R-TEAM-RES-1",
-            gettext_noop(
-                "Medlemsavgiften nådde inte SBF senast %(deadline)s (%(unpaid_fee_grace_days)s "
-                "dagar efter första förseelsen): laget diskvalificeras."
-            ),
-            data={"deadline": deadline, "paid_on": paid_on},
-            params={"deadline": deadline, "unpaid_fee_grace_days": rules.unpaid_fee_grace_days},
-        ),
-    )

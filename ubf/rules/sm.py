@@ -95,6 +95,7 @@ class QuotaBasis:
 def sm_quota_basis(
     heats: Iterable[PairHeatEntries] = (),
     *,
+    counted_heats: Iterable[tuple[Hashable, Iterable[Hashable]]] = (),
     direct_final_pairs: int = 0,
     reigning_champion_free_place: bool = False,
     champion_pair: Hashable | None = None,
@@ -104,7 +105,10 @@ def sm_quota_basis(
     of a silver heat, the declared pairs of a bronze heat, never a pair struck under
     R-PAIR-KVAL-7, nobody from a heat that does not count), plus the pairs of a direct final,
     plus one for a reigning champion holding a free place. A champion pair that also played a
-    heat (``champion_pair`` found among the counted pairs) is not counted twice."""
+    heat (``champion_pair`` found among the counted pairs) is not counted twice.
+
+    ``counted_heats``: heats whose qualifying pairs are already known (``(key, pairs)``, e.g.
+    the recompute's, which counted them with :func:`~ubf.rules.heats.qualifying_pairs`)."""
     per_heat: list[tuple[Hashable, int]] = []
     counted: set = set()
     from_heats = 0
@@ -113,6 +117,11 @@ def sm_quota_basis(
         per_heat.append((heat.key if heat.key is not None else number, q.count))
         from_heats += q.count
         counted.update(q.pairs)
+    for key, pairs in counted_heats:
+        pairs = set(pairs)
+        per_heat.append((key, len(pairs)))
+        from_heats += len(pairs)
+        counted.update(pairs)
     champion = 0
     reasons = [f"{from_heats} pairs started in DM kval", f"{direct_final_pairs} in a direct final"]
     if reigning_champion_free_place:

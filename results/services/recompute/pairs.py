@@ -40,6 +40,7 @@ from ubf.rules.masterpoints import (
 )
 from ubf.rules.people import UBF
 from ubf.rules.sm import sm_places as sm_places_rule
+from ubf.rules.sm import sm_quota_basis
 from ubf.rules.standings import plaque_places, rank_pairs
 from ubf.rules.types import Discipline
 
@@ -176,6 +177,24 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
             competition, heats, venues, holders, chain, run.provisional, direct, dq_of_entry
         )
         _rank_pair_final(competition, rules)
+        # R-PAIR-4: the pairs that started in DM kval (the heats' qualifying pairs, counted
+        # above) or in a direct final, plus the reigning champions' free place.
+        champion_entry = next((str(e) for (_h, e), _dq in played_together.items()), None)
+        basis = sm_quota_basis(
+            counted_heats=[(v.label, v.ranking) for v in venues],
+            direct_final_pairs=PairFinalResult.objects.filter(competition=competition).count()
+            if competition.is_direct_final
+            else 0,
+            reigning_champion_free_place=bool(directs),
+            champion_pair=champion_entry,
+        )
+        run.explanation["sm_quota_basis"] = {
+            "total": basis.total,
+            "from_heats": basis.from_heats,
+            "from_direct_final": basis.from_direct_final,
+            "champion_free_place": basis.champion_free_place,
+        }
+        run.save(update_fields=["explanation"])
 
         status.finished_at = clock.now()
         status.runs += 1
