@@ -9,6 +9,7 @@ is written, so nothing is partly saved.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -16,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from clubs.i18n import render, render_with_clause
 from clubs.models import Decision
 from ubf.rules.i18n import Message, gettext_noop
-from ubf.rules.violations import Violation, errors
+from ubf.rules.violations import Severity, Violation, errors
 
 
 class ServiceError(Exception):
@@ -31,6 +32,39 @@ class ServiceError(Exception):
 
     def messages(self, language: str | None = None) -> list[str]:
         return [render_with_clause(v, language) for v in self.violations]
+
+
+def error(clause: str, template: str, *, params: dict | None = None, **data: Any) -> Violation:
+    """A broken rule that refuses the action: ``template`` is a Swedish msgid marked with
+    ``gettext_noop``; ``params`` fill it, ``data`` carries the figures for pages and logs."""
+    return Violation(clause, template, Severity.ERROR, data, params or {})
+
+
+def warning(clause: str, template: str, *, params: dict | None = None, **data: Any) -> Violation:
+    """As :func:`error`, for a problem that lets the action through and is flagged to TK."""
+    return Violation(clause, template, Severity.WARNING, data, params or {})
+
+
+def as_warning(violation: Violation) -> Violation:
+    """The same violation, downgraded to a warning (TK acting where a club may not)."""
+    return replace(violation, severity=Severity.WARNING)
+
+
+REASON_REQUIRED = gettext_noop(
+    "Skriv en motivering: varje TK-beslut sparas med vem, när och varför (R-GEN-3)."
+)
+
+
+def reason_required(reason: str | None, clause: str = "R-GEN-3") -> list[Violation]:
+    """R-GEN-3: a decision says why. The one check and the one text for every decision."""
+    if (reason or "").strip():
+        return []
+    return [error(clause, REASON_REQUIRED, missing="reason")]
+
+
+def text_required(value: str | None, clause: str, template: str) -> list[Violation]:
+    """An empty required text (a name, a venue, a jury's decision) refused with ``template``."""
+    return [] if (value or "").strip() else [error(clause, template)]
 
 
 def refuse(clause: str, template: str, *, params: dict | None = None, **data: Any) -> ServiceError:

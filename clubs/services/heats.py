@@ -28,10 +28,10 @@ from clubs import clock
 from clubs.models import Club, Decided, Decision, HeatChangeRequest, HeatStatus
 from clubs.permissions import can_act_for_club, is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import raise_on_errors, record_decision, require
+from clubs.services.base import error, raise_on_errors, reason_required, record_decision, require
 from ubf.rules.heats import change_needs_tk_approval
 from ubf.rules.i18n import gettext_noop
-from ubf.rules.violations import Severity, Violation
+from ubf.rules.violations import Violation
 
 #: A heat that still counts: applied for or approved (not rejected, not cancelled).
 ACTIVE = (HeatStatus.APPLIED, HeatStatus.APPROVED)
@@ -40,17 +40,6 @@ ACTIVE = (HeatStatus.APPLIED, HeatStatus.APPROVED)
 # ---------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------
-
-
-def v(
-    clause: str,
-    template: str,
-    severity: Severity = Severity.ERROR,
-    *,
-    params: dict | None = None,
-    **data,
-) -> Violation:
-    return Violation(clause, template, severity, data, params or {})
 
 
 def get_obj(model, obj_or_id):
@@ -91,29 +80,13 @@ def unknown_club_violations(missing: list, clause: str) -> list[Violation]:
     if not missing:
         return []
     return [
-        v(
+        error(
             clause,
             gettext_noop("Okända klubbar: %(map)s."),
             clubs=missing,
             params={"map": ", ".join(map(str, missing))},
         )
     ]
-
-
-def reason_violations(reason: str | None, clause: str = "R-GEN-3") -> list[Violation]:
-    """R-GEN-3: a decision against someone (a rejection) says why."""
-    if (reason or "").strip():
-        return []
-    return [
-        v(
-            clause,
-            gettext_noop("Ange skälet till beslutet; det sparas och visas för klubben."),
-        )
-    ]
-
-
-def text_violations(value: str | None, clause: str, template: str) -> list[Violation]:
-    return [] if (value or "").strip() else [v(clause, template)]
 
 
 #: What a club may not do to a heat after the deadline: action → (heat closed, deadline passed).
@@ -147,7 +120,7 @@ def direct_change_violations(
     out: list[Violation] = []
     if status not in ACTIVE:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
                 closed,
                 status=status,
@@ -156,7 +129,7 @@ def direct_change_violations(
         )
     if deadline is not None and change_needs_tk_approval(today, deadline) and not is_tk(user):
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
                 late,
                 deadline=deadline,
@@ -186,7 +159,7 @@ def parse_fee(value, clause: str, what: str) -> tuple[Decimal | None, list]:
         amount = None
     if amount is None or not amount.is_finite() or amount < 0:
         return None, [
-            v(
+            error(
                 clause,
                 gettext_noop("Ange %(what)s i kronor (0 eller mer)."),
                 params={"what": what},
@@ -260,7 +233,7 @@ def decide_heat(kind: HeatKind, user, heat, approve: bool, reason: str = ""):
     violations: list[Violation] = []
     if heat.status in (HeatStatus.CANCELLED, new):
         violations.append(
-            v(
+            error(
                 "R-GEN-3",
                 gettext_noop("Heatet %(heat)s är redan %(heat_status)s."),
                 params={
@@ -272,7 +245,7 @@ def decide_heat(kind: HeatKind, user, heat, approve: bool, reason: str = ""):
     if approve:
         violations += kind.approval_violations(heat)
     else:
-        violations += reason_violations(reason)
+        violations += reason_required(reason)
     raise_on_errors(violations)
 
     previous = heat.status
@@ -385,7 +358,7 @@ def decide_direct_final_for(
     violations: list[Violation] = []
     if bool(notice) != bool(direct) and not (reason or "").strip():
         violations.append(
-            v(
+            error(
                 clause,
                 gettext_noop(
                     "%(arranging)s klubb(ar) arrangerar godkända kval; beslutet går emot "
@@ -457,7 +430,7 @@ def request_heat_change(
     violations: list[Violation] = []
     if kind not in HeatChangeRequest.Kind.values:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
                 gettext_noop("Ange om heatet ska flyttas eller ställas in."),
                 kind=kind,
@@ -465,7 +438,7 @@ def request_heat_change(
         )
     if heat.status not in ACTIVE:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
                 gettext_noop("Heatet är %(heat_status)s och kan inte ändras."),
                 params={"heat_status": heat.get_status_display()},
@@ -476,7 +449,7 @@ def request_heat_change(
     )
     if open_requests.exists():
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
                 gettext_noop("Det finns redan en obesvarad ändringsbegäran för heatet."),
             )
@@ -484,7 +457,7 @@ def request_heat_change(
     first = second = None
     if kind == HeatChangeRequest.Kind.MOVE:
         if new_first_date is None:
-            violations.append(v("R-PAIR-KVAL-2", gettext_noop("Ange det nya datumet.")))
+            violations.append(error("R-PAIR-KVAL-2", gettext_noop("Ange det nya datumet.")))
         else:
             first, second = shifted_dates(*heat_kind.dates(heat), new_first_date, new_second_date)
             violations += heat_kind.schedule_violations(heat.competition, first, second)
@@ -512,18 +485,18 @@ def decide_heat_change(heat_kind: HeatKind, user, request, approve: bool, reason
     violations: list[Violation] = []
     if request.status != Decided.Status.REQUESTED:
         violations.append(
-            v(
+            error(
                 "R-GEN-3",
                 gettext_noop("Begäran är redan %(request_status)s."),
                 params={"request_status": request.get_status_display()},
             )
         )
     if not approve:
-        violations += reason_violations(reason)
+        violations += reason_required(reason)
     else:
         if heat.status not in ACTIVE:
             violations.append(
-                v(
+                error(
                     "R-PAIR-KVAL-2",
                     gettext_noop("Heatet är %(heat_status)s och kan inte ändras."),
                     params={"heat_status": heat.get_status_display()},

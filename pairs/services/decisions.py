@@ -13,27 +13,10 @@ from clubs import clock
 from clubs.models import Representation
 from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import raise_on_errors, record_decision, require
+from clubs.services.base import error, raise_on_errors, reason_required, record_decision, require
 from ubf.rules.i18n import gettext_noop
-from ubf.rules.violations import Violation
 
 from ..models import DirectQualifier, FinalSeat, Offer, PairEntry
-
-
-def _v(clause: str, template: str, *, params: dict | None = None, **data) -> Violation:
-    return Violation(clause, template, data=data, params=params or {})
-
-
-def _reason_missing(reason: str | None, clause: str) -> list[Violation]:
-    if reason and reason.strip():
-        return []
-    return [
-        _v(
-            clause,
-            gettext_noop("Skriv en motivering: beslutet sparas med vem, när och varför (R-GEN-3)."),
-            missing="reason",
-        )
-    ]
 
 
 def can_act_for_pair(user, holder, season) -> bool:
@@ -62,11 +45,11 @@ def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
     season = seat.competition.season
     holder = seat.entry or seat.direct_qualifier
     require(holder is not None and can_act_for_pair(user, holder, season) or is_tk(user))
-    problems = _reason_missing(reason, "R-REPL-1")
+    problems = reason_required(reason, "R-REPL-1")
     if seat.status == FinalSeat.Status.VACATED:
-        problems.append(_v("R-REPL-1", gettext_noop("Platsen är redan lämnad.")))
+        problems.append(error("R-REPL-1", gettext_noop("Platsen är redan lämnad.")))
     if holder is None:
-        problems.append(_v("R-REPL-1", gettext_noop("Ingen har platsen ännu.")))
+        problems.append(error("R-REPL-1", gettext_noop("Ingen har platsen ännu.")))
     raise_on_errors(problems)
     seat.status = FinalSeat.Status.VACATED
     seat.reason = f"Lämnad {clock.today().isoformat()}: {reason.strip()}"
@@ -106,7 +89,7 @@ def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetim
     problems = []
     if answer not in (Offer.Answer.ACCEPTED, Offer.Answer.DECLINED):
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
                 gettext_noop("Svaret ska vara ja eller nej, inte %(answer)r."),
                 params={"answer": answer},
@@ -114,7 +97,7 @@ def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetim
         )
     if offer.answer != Offer.Answer.PENDING:
         problems.append(
-            _v(
+            error(
                 "R-REPL-6",
                 gettext_noop("Erbjudandet är redan besvarat (%(answer)s, %(answered_at)s)."),
                 params={
@@ -125,13 +108,13 @@ def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetim
         )
     if when < offer.offered_at:
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
                 gettext_noop("Svaret kan inte ha kommit före erbjudandet."),
             )
         )
     if when > clock.now():
-        problems.append(_v("R-REPL-5", gettext_noop("Svarstiden ligger i framtiden.")))
+        problems.append(error("R-REPL-5", gettext_noop("Svarstiden ligger i framtiden.")))
     raise_on_errors(problems)
     offer.answer = answer
     offer.answered_at = when
@@ -176,10 +159,10 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
         FinalSeat.objects.select_for_update().select_related("competition__season").get(pk=seat.pk)
     )
     season = seat.competition.season
-    problems = _reason_missing(reason, "R-REPL-5")
+    problems = reason_required(reason, "R-REPL-5")
     if entry.heat.competition_id != seat.competition_id:
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
                 gettext_noop("Paret %(entry)s har inte kvalat i %(competition)s."),
                 params={"entry": entry, "competition": seat.competition},
@@ -187,7 +170,7 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
         )
     if entry.status != PairEntry.Status.ENTERED:
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
                 gettext_noop("Paret %(entry)s är %(entry_status)s och kan inte erbjudas plats."),
                 params={
@@ -203,7 +186,7 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
     )
     if holds:
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
                 gettext_noop("Paret %(entry)s har redan en finalplats."),
                 params={"entry": entry},
@@ -211,7 +194,7 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
         )
     if Offer.objects.filter(seat=seat, answer=Offer.Answer.PENDING).exists():
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
                 gettext_noop("Ett erbjudande om platsen väntar på svar; registrera svaret först."),
             )

@@ -16,7 +16,7 @@ heat dates change, calling it again moves the strike to whichever heat is now th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 
 from django.db import transaction
@@ -30,10 +30,13 @@ from clubs.recompute import request_recompute
 from clubs.selectors import lookup_players, normalise_mid, player_infos
 from clubs.services.base import (
     acting_user_id,
+    as_warning,
+    error,
     flag_warnings,
     raise_on_errors,
     record_decision,
     require,
+    warning,
 )
 from pairs.models import (
     FINAL_SESSION,
@@ -67,25 +70,13 @@ from ubf.rules.eligibility import (
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import HeatPlayed, PlayerInfo, QualifierEntry
 from ubf.rules.types import HeatType
-from ubf.rules.violations import Severity, Violation
+from ubf.rules.violations import Violation
 
 #: Prefix of ``PairEntry.status_reason`` for a strike under R-PAIR-KVAL-7; only such strikes
 #: are undone by :func:`restrike_discipline` (a strike for another reason is left alone).
 KVAL7_PREFIX = "R-PAIR-KVAL-7: "
 
 _CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
-
-
-def _err(clause: str, template: str, *, params: dict | None = None, **data) -> Violation:
-    return Violation(clause, template, data=data, params=params or {})
-
-
-def _warn(clause: str, template: str, *, params: dict | None = None, **data) -> Violation:
-    return Violation(clause, template, Severity.WARNING, data, params or {})
-
-
-def _as_warning(v: Violation) -> Violation:
-    return replace(v, severity=Severity.WARNING)
 
 
 # ------------------------------------------------------------------------------------------
@@ -300,10 +291,10 @@ def _apply_season_rules(
 def _consequence_warnings(
     changes: list[StrikeChange], forfeited: list[DirectQualifier]
 ) -> list[Violation]:
-    out = [_as_warning(v) for c in changes if c.struck for v in c.violations]
+    out = [as_warning(v) for c in changes if c.struck for v in c.violations]
     for dq in forfeited:
         out.append(
-            _warn(
+            warning(
                 "R-DIRECT-2",
                 gettext_noop(
                     "Direktplatsen för %(player1)s – %(player2)s är förverkad: en spelare har "
@@ -375,7 +366,7 @@ def enter_pair(
     players, violations = lookup_players([m1, m2], clause="R-GEN-2")
     if heat.status in _CLOSED_HEAT:
         violations.append(
-            _err(
+            error(
                 "R-PAIR-KVAL-1",
                 gettext_noop("Heatet %(heat)s är %(heat_status)s och tar inte emot anmälningar."),
                 params={
@@ -387,7 +378,7 @@ def enter_pair(
     violations += check_session_entry(None, session, (), rules=rules)
     if heat.heat_type == HeatType.SILVER and not takes_part_in_qualifier:
         violations.append(
-            _err(
+            error(
                 "R-PAIR-KVAL-5",
                 gettext_noop(
                     "I ett silverkval deltar varje par i DM-kvalet; paret kan inte anmälas som "
@@ -417,7 +408,7 @@ def enter_pair(
                 continue
             for m in {m1, m2} & {e.player1.mid, e.player2.mid}:
                 violations.append(
-                    _err(
+                    error(
                         "R-PAIR-1",
                         gettext_noop(
                             "Spelaren %(mid)s är redan anmäld i heatet %(heat)s (par "
@@ -448,7 +439,7 @@ def enter_pair(
         )
         if may_organiser_refuse(pair):
             violations.append(
-                _err(
+                error(
                     "R-PAIR-KVAL-4",
                     gettext_noop(
                         "Anmälan tas inte emot: %(why)s, och ingen av spelarna representerar "
@@ -460,7 +451,7 @@ def enter_pair(
             )
         else:
             violations.append(
-                _warn(
+                warning(
                     "R-PAIR-KVAL-4",
                     gettext_noop(
                         "Paret anmäls trots att %(why)s: arrangören får inte neka ett par med "
@@ -480,7 +471,7 @@ def enter_pair(
         .exists()
     ):
         violations.append(
-            _err(
+            error(
                 "",
                 gettext_noop("Parnummer %(number)s används redan i heatet."),
                 params={"number": number},
@@ -554,18 +545,18 @@ def notify_reserve(
     players, violations = lookup_players([replaced, reserve], clause=clause)
     if not replaced or not reserve:
         violations.append(
-            _err(
+            error(
                 clause,
                 gettext_noop("Ange både den ordinarie spelarens och reservens MID."),
             )
         )
     if entry.status == PairEntry.Status.WITHDRAWN:
-        violations.append(_err(clause, gettext_noop("Paret har återtagit sin anmälan.")))
+        violations.append(error(clause, gettext_noop("Paret har återtagit sin anmälan.")))
     if final:
         seat = FinalSeat.objects.filter(entry=entry).exclude(status=FinalSeat.Status.VACATED)
         if not seat.exists():
             violations.append(
-                _err(
+                error(
                     "R-PAIR-RES-2",
                     gettext_noop("Paret har ingen plats i DM-finalen."),
                 )
@@ -575,7 +566,7 @@ def notify_reserve(
         sessions = [FINAL_SESSION]
     elif session not in _sessions(heat):
         violations.append(
-            _err(
+            error(
                 "R-PAIR-RES-1",
                 gettext_noop("Heatet har inget speltillfälle %(session)s."),
                 session=session,
@@ -589,7 +580,7 @@ def notify_reserve(
         sessions = _sessions(heat)
     if not in_time:
         violations.append(
-            _err(
+            error(
                 clause,
                 gettext_noop(
                     "Reserven måste anmälas i förväg till arrangören, före speldagen "
@@ -603,7 +594,7 @@ def notify_reserve(
         )
     if replaced and replaced not in regulars:
         violations.append(
-            _err(
+            error(
                 clause,
                 gettext_noop(
                     "%(replaced)s är inte ordinarie spelare i paret (%(regulars_0)s, "
@@ -615,7 +606,7 @@ def notify_reserve(
         )
     if reserve and reserve in regulars:
         violations.append(
-            _err(
+            error(
                 clause,
                 gettext_noop(
                     "%(reserve)s är redan ordinarie spelare i paret och kan inte vara dess reserv."
@@ -715,7 +706,7 @@ def register_direct_qualifier(
     )
     if DirectQualifier.objects.filter(competition=competition).exists():
         violations.append(
-            _err(
+            error(
                 "R-DIRECT-1",
                 gettext_noop("%(competition)s har redan ett direktkvalificerat par."),
                 params={"competition": competition},

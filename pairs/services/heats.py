@@ -22,7 +22,7 @@ from django.db import transaction
 from clubs import clock
 from clubs.models import Club, HeatStatus
 from clubs.permissions import can_manage_pair_heat, is_tk
-from clubs.services.base import raise_on_errors, require
+from clubs.services.base import error, raise_on_errors, require, text_required
 from clubs.services.heats import (
     ACTIVE,
     HeatKind,
@@ -36,9 +36,7 @@ from clubs.services.heats import (
     move_heat,
     parse_fee,
     require_for_clubs,
-    text_violations,
     unknown_club_violations,
-    v,
 )
 from clubs.services.heats import (
     decide_heat_change as shared_decide_heat_change,
@@ -100,7 +98,7 @@ def pair_schedule_violations(
     out: list[Violation] = []
     if competition.discipline != Discipline.DAM and None in (start, end, deadline):
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-1",
                 gettext_noop(
                     "UBF TK har inte fastställt kvalperiod och sista anmälningsdag för "
@@ -121,7 +119,7 @@ def pair_schedule_violations(
     out += heat_session_violations([()] * len(dates), rules)
     if first_date is not None and last_date is not None and last_date <= first_date:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-6",
                 gettext_noop(
                     "Speltillfälle 2 (%(session2_date)s) måste ligga efter speltillfälle 1 "
@@ -132,7 +130,7 @@ def pair_schedule_violations(
         )
     if competition.is_direct_final:
         out.append(
-            v(
+            error(
                 "R-PAIR-DF-1",
                 gettext_noop(
                     "UBF TK har beslutat om direktfinal i %(competition)s; inga klubbkval spelas."
@@ -154,14 +152,14 @@ def _invitation_field_violations(
     out: list[Violation] = []
     if requires_preregistration and last_registration_day is None:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
                 gettext_noop("Föranmälan krävs: ange sista anmälningsdag."),
             )
         )
     if last_registration_day and first_date and last_registration_day > first_date:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
                 gettext_noop(
                     "Sista anmälningsdag (%(last_registration_day)s) ligger efter heatets start "
@@ -175,7 +173,7 @@ def _invitation_field_violations(
         )
     if pair_limit is not None and int(pair_limit) < 1:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
                 gettext_noop(
                     "Högsta antal par måste vara minst 1 (lämna tomt om antalet inte är begränsat)."
@@ -251,16 +249,16 @@ def register_pair_heat(
     violations = unknown_club_violations(missing, "R-PAIR-KVAL-1")
     if not club_list and not missing:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-1",
                 gettext_noop("Ange vilken klubb (eller vilka klubbar) som arrangerar heatet."),
             )
         )
-    violations += text_violations(name, "R-PAIR-KVAL-3", gettext_noop("Ge kvalheatet ett namn."))
-    violations += text_violations(venue, "R-PAIR-KVAL-3", gettext_noop("Ange spelplats."))
+    violations += text_required(name, "R-PAIR-KVAL-3", gettext_noop("Ge kvalheatet ett namn."))
+    violations += text_required(venue, "R-PAIR-KVAL-3", gettext_noop("Ange spelplats."))
     if heat_type not in HeatType._value2member_map_:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-5",
                 gettext_noop("Ange i anmälan om heatet är silverkval eller bronskval."),
                 heat_type=heat_type,
@@ -385,7 +383,7 @@ def record_invitation(
     violations: list[Violation] = []
     if heat.status not in ACTIVE:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
                 gettext_noop("Heatet är %(heat_status)s."),
                 params={"heat_status": heat.get_status_display()},
@@ -393,7 +391,7 @@ def record_invitation(
         )
     if sent_on > today:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
                 gettext_noop("Inbjudan kan inte ha skickats %(sent_on)s: det är i framtiden."),
                 params={"sent_on": sent_on},
@@ -401,7 +399,7 @@ def record_invitation(
         )
     if not (url or file or heat.invitation_url or heat.invitation_file):
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
                 gettext_noop(
                     "Inbjudan ska skickas elektroniskt: bifoga en fil eller ange en länk."

@@ -30,7 +30,14 @@ from clubs.models import Membership, Player
 from clubs.permissions import can_manage_team, is_tk
 from clubs.recompute import request_recompute
 from clubs.selectors import player_infos, player_infos_for
-from clubs.services.base import raise_on_errors, record_decision, require
+from clubs.services.base import (
+    error,
+    raise_on_errors,
+    reason_required,
+    record_decision,
+    require,
+    text_required,
+)
 from ubf.rules import eligibility, sanctions
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.violations import Severity, Violation
@@ -66,24 +73,6 @@ def _require_tk(user, clause: str = "R-GEN-3") -> None:
         gettext_noop("Endast UBF TK kan fatta detta beslut (%(clause)s)."),
         params={"clause": clause},
     )
-
-
-def _v(clause: str, template: str, *, params: dict | None = None, **data) -> Violation:
-    return Violation(clause, template, data=data, params=params or {})
-
-
-def _reason_missing(reason: str | None, clause: str = "R-GEN-3") -> list[Violation]:
-    if reason and reason.strip():
-        return []
-    return [
-        _v(
-            clause,
-            gettext_noop(
-                "Skriv en motivering: varje TK-beslut sparas med vem, när och varför (R-GEN-3)."
-            ),
-            missing="reason",
-        )
-    ]
 
 
 def _decide(record, user, status: str, reason: str) -> None:
@@ -184,7 +173,7 @@ def _extra_player_problems(dispensation: Dispensation) -> list[Violation]:
     player = dispensation.player
     if player is None:
         return [
-            _v(
+            error(
                 "R-TEAM-5",
                 gettext_noop("Dispens för sjunde/åttonde spelare måste ange spelaren."),
             )
@@ -194,7 +183,7 @@ def _extra_player_problems(dispensation: Dispensation) -> list[Violation]:
     own = next((e for e in entries if e.player_id == player.pk), None)
     if own is not None and not own.is_extra:
         problems.append(
-            _v(
+            error(
                 "R-TEAM-5",
                 gettext_noop(
                     "%(player)s står redan i laget som ordinarie spelare och behöver ingen dispens."
@@ -206,7 +195,7 @@ def _extra_player_problems(dispensation: Dispensation) -> list[Violation]:
     today = clock.today()
     if dispensation.occasion_date and dispensation.occasion_date < today:
         problems.append(
-            _v(
+            error(
                 "R-TEAM-5",
                 gettext_noop(
                     "Dispensen ska sökas och beviljas före speltillfället "
@@ -231,7 +220,7 @@ def _extra_player_problems(dispensation: Dispensation) -> list[Violation]:
     ]
     if others:
         problems.append(
-            _v(
+            error(
                 "R-TEAM-5",
                 gettext_noop("Spelaren finns i: %(teams)s."),
                 params={"teams": ", ".join(f"{n} ({d})" for n, d in others)},
@@ -257,10 +246,10 @@ def decide_dispensation(user, dispensation: Dispensation, grant: bool, reason: s
     dispensation = Dispensation.objects.select_for_update().get(pk=dispensation.pk)
     team = dispensation.team
     season = team.competition.season
-    problems = _reason_missing(reason)
+    problems = reason_required(reason)
     if dispensation.status != REQUESTED:
         problems.append(
-            _v(
+            error(
                 "R-GEN-3",
                 gettext_noop(
                     "Dispensen är redan %(dispensation_status)s. Registrera en ny ansökan om "
@@ -279,7 +268,7 @@ def decide_dispensation(user, dispensation: Dispensation, grant: bool, reason: s
     if grant and dispensation.kind == Dispensation.Kind.DISTRICT_BALANCE:
         if _has_started(team):
             problems.append(
-                _v(
+                error(
                     "R-TEAM-3",
                     gettext_noop(
                         "%(team)s har redan spelat: dispens för distriktsbalansen ska beviljas "
@@ -337,10 +326,10 @@ def _exclusions(match: Match, rules) -> dict:
 def walkover_problems(match: Match, offender: Team, reason: str) -> list[Violation]:
     """R-TEAM-WO-1: what stops a W.O.: no reason, an offender not in the match, a match that is
     already a W.O."""
-    problems = _reason_missing(reason, "R-TEAM-WO-1")
+    problems = reason_required(reason, "R-TEAM-WO-1")
     if offender.pk not in (match.home_id, match.away_id):
         problems.append(
-            _v(
+            error(
                 "R-TEAM-WO-1",
                 gettext_noop("%(offender)s spelar inte i matchen %(match)s."),
                 params={"offender": offender, "match": match},
@@ -349,7 +338,7 @@ def walkover_problems(match: Match, offender: Team, reason: str) -> list[Violati
     existing = WalkOver.objects.filter(match=match).first()
     if existing is not None and existing.status == GRANTED:
         problems.append(
-            _v(
+            error(
                 "R-TEAM-WO-1",
                 gettext_noop("Matchen är redan W.O. (lämnad av %(offender)s)."),
                 params={"offender": existing.offender},
@@ -455,10 +444,10 @@ def revoke_walkover(user, walkover: WalkOver, *, reason: str):
     earlier status and figures, and an exclusion that rested on it (R-TEAM-WO-3) is lifted."""
     _require_wo_power(user)
     walkover = WalkOver.objects.select_for_update().select_related("match").get(pk=walkover.pk)
-    problems = _reason_missing(reason, "R-TEAM-WO-1")
+    problems = reason_required(reason, "R-TEAM-WO-1")
     if walkover.status != GRANTED:
         problems.append(
-            _v(
+            error(
                 "R-TEAM-WO-1",
                 gettext_noop("W.O.:t gäller inte (redan återkallat)."),
             )
@@ -530,7 +519,7 @@ def penalty_problems(team: Team, match: Match | None, vp, clause: str) -> list[V
     problems = []
     if vp is not None and Decimal(vp) <= 0:
         problems.append(
-            _v(
+            error(
                 clause,
                 gettext_noop("Avdraget måste vara större än 0 VP (angivet: %(vp)s)."),
                 params={"vp": vp},
@@ -540,7 +529,7 @@ def penalty_problems(team: Team, match: Match | None, vp, clause: str) -> list[V
         return problems
     if team.pk not in (match.home_id, match.away_id):
         problems.append(
-            _v(
+            error(
                 clause,
                 gettext_noop("%(team)s spelar inte i matchen %(match)s."),
                 params={"team": team, "match": match},
@@ -549,7 +538,7 @@ def penalty_problems(team: Team, match: Match | None, vp, clause: str) -> list[V
         return problems
     if Penalty.objects.filter(team=team, match=match, clause=clause, status=GRANTED).exists():
         problems.append(
-            _v(
+            error(
                 clause,
                 gettext_noop(
                     "%(team)s har redan fått avdrag enligt %(clause)s för matchen %(match)s: "
@@ -577,7 +566,7 @@ def penalty_problems(team: Team, match: Match | None, vp, clause: str) -> list[V
             )
             if team.pk not in result.penalties:
                 problems.append(
-                    _v(
+                    error(
                         "R-TEAM-RES-1",
                         gettext_noop(
                             "Enligt laguppställningen spelade ingen spelare utan betald "
@@ -600,7 +589,7 @@ def impose_penalty(
     _require_tk(user, clause)
     team = Team.objects.select_for_update().get(pk=team.pk)
     season = team.competition.season
-    problems = _reason_missing(reason, clause)
+    problems = reason_required(reason, clause)
     problems += penalty_problems(team, match, vp, clause)
     raise_on_errors(problems)
     amount = Decimal(vp) if vp is not None else season.rules().unpaid_player_penalty_vp
@@ -757,12 +746,12 @@ def disqualify_team(user, team: Team, *, clause: str, reason: str):
     _require_tk(user, clause if clause in DISQUALIFYING_CLAUSES else "R-TEAM-RES-4")
     team = Team.objects.select_for_update().get(pk=team.pk)
     season = team.competition.season
-    problems = _reason_missing(reason, "R-TEAM-RES-4")
+    problems = reason_required(reason, "R-TEAM-RES-4")
     if clause not in DISQUALIFYING_CLAUSES:
         raise_on_errors(
             problems
             + [
-                _v(
+                error(
                     "R-TEAM-RES-4",
                     gettext_noop(
                         "Diskvalificering sker enligt R-TEAM-RES-1, -2 eller -3, inte %(clause)r."
@@ -773,7 +762,7 @@ def disqualify_team(user, team: Team, *, clause: str, reason: str):
         )
     if team.status == Team.Status.DISQUALIFIED:
         problems.append(
-            _v(
+            error(
                 "R-TEAM-RES-4",
                 gettext_noop("%(team)s är redan diskvalificerat."),
                 params={"team": team},
@@ -787,7 +776,7 @@ def disqualify_team(user, team: Team, *, clause: str, reason: str):
             problems += [dataclasses.replace(v, severity=Severity.ERROR) for v in findings]
         else:
             problems.append(
-                _v(
+                error(
                     clause,
                     gettext_noop(
                         "Inget i systemet visar skäl att diskvalificera %(team)s enligt "
@@ -834,7 +823,7 @@ def file_protest(user, team: Team, *, concerning: str, text: str, filed_on: date
     problems = []
     if not (text and text.strip()):
         problems.append(
-            _v(
+            error(
                 "R-TEAM-RES-5",
                 gettext_noop("Beskriv protesten: vilken spelare och vilken match."),
             )
@@ -842,7 +831,7 @@ def file_protest(user, team: Team, *, concerning: str, text: str, filed_on: date
     today = clock.today()
     if filed_on > today:
         problems.append(
-            _v(
+            error(
                 "R-TEAM-RES-5",
                 gettext_noop("Protestdatumet %(filed_on_isoformat)s ligger i framtiden."),
                 params={"filed_on_isoformat": filed_on.isoformat()},
@@ -850,7 +839,7 @@ def file_protest(user, team: Team, *, concerning: str, text: str, filed_on: date
         )
     elif filed_on < today and not is_tk(user):
         problems.append(
-            _v(
+            error(
                 "R-TEAM-RES-5",
                 gettext_noop("Bara TK kan registrera en protest med ett tidigare datum än i dag."),
             )
@@ -895,7 +884,7 @@ def _ruling_stage_problem(ruling: Ruling, expected: str, step: str):
         return []
     if ruling.stage == Ruling.Stage.FINAL:
         return [
-            _v(
+            error(
                 "R-RULING-3",
                 gettext_noop(
                     "Lagkommissionens beslut är slutgiltigt; ärendet kan inte drivas vidare."
@@ -904,7 +893,7 @@ def _ruling_stage_problem(ruling: Ruling, expected: str, step: str):
             )
         ]
     return [
-        _v(
+        error(
             "R-RULING-3",
             gettext_noop("%(step)s kan inte göras nu: ärendet är i steget %(stage)s."),
             params={"step": step, "stage": ruling.get_stage_display()},
@@ -919,10 +908,6 @@ def _ruling_at(user, ruling: Ruling, clause: str, expected: str, step: str):
     _require_tk(user, clause)
     ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
     return ruling, _ruling_stage_problem(ruling, expected, step)
-
-
-def _text_missing(text: str | None, template: str) -> list[Violation]:
-    return [] if (text or "").strip() else [_v("R-RULING-3", template)]
 
 
 def _advance_ruling(
@@ -955,7 +940,7 @@ def ruling_problems(
     problems = []
     if td_category not in Ruling.TdCategory.values:
         problems.append(
-            _v(
+            error(
                 "R-RULING-1",
                 gettext_noop("Okänt slag av tävlingsledare: %(td_category)r."),
                 params={"td_category": td_category},
@@ -963,14 +948,14 @@ def ruling_problems(
         )
     names = _td_names(td_names)
     if not names:
-        problems.append(_v("R-RULING-1", gettext_noop("Ange tävlingsledarens namn.")))
+        problems.append(error("R-RULING-1", gettext_noop("Ange tävlingsledarens namn.")))
     if not (ruling and ruling.strip()):
-        problems.append(_v("R-RULING-1", gettext_noop("Skriv domslutet.")))
+        problems.append(error("R-RULING-1", gettext_noop("Skriv domslutet.")))
     teams = list(playing_td_teams)
     if td_category == Ruling.TdCategory.THREE_PLAYING:
         if len(names) < 3:
             problems.append(
-                _v(
+                error(
                     "R-RULING-1",
                     gettext_noop(
                         "Spelande tävlingsledare dömer tre tillsammans; %(n_names)s namn angivna."
@@ -980,14 +965,14 @@ def ruling_problems(
             )
         if len({t.pk for t in teams}) != len(teams) or (teams and len(teams) < 3):
             problems.append(
-                _v(
+                error(
                     "R-RULING-1",
                     gettext_noop("De tre spelande tävlingsledarna ska komma från olika lag."),
                 )
             )
     if match.stage == Match.Stage.FINAL and td_category != Ruling.TdCategory.NON_PLAYING:
         problems.append(
-            _v(
+            error(
                 "R-RULING-1",
                 gettext_noop(
                     "I DM-lagfinalen ska en icke-spelande licensierad tävlingsledare finnas i "
@@ -1096,7 +1081,7 @@ def appeal_to_jury(
         )
     if missing:
         problems.append(
-            _v(
+            error(
                 "R-RULING-2",
                 gettext_noop("Överklagandet saknar: %(missing)s."),
                 params={"missing": missing},
@@ -1140,11 +1125,11 @@ def draw_jury(user, ruling: Ruling, *, size: int = 3, seed: str | None = None) -
         user, ruling, "R-RULING-3", Ruling.Stage.APPEALED, gettext_noop("Juryn")
     )
     if ruling.jury_teams.exists():
-        problems.append(_v("R-RULING-3", gettext_noop("Juryn är redan lottad.")))
+        problems.append(error("R-RULING-3", gettext_noop("Juryn är redan lottad.")))
     candidates = jury_candidates(ruling)
     if size < 1 or len(candidates) < size:
         problems.append(
-            _v(
+            error(
                 "R-RULING-3",
                 gettext_noop(
                     "Juryn ska ha %(size)s lag men bara %(n_candidates)s lag i etappen är inte "
@@ -1180,8 +1165,8 @@ def record_jury_decision(user, ruling: Ruling, *, decision: str) -> Ruling:
         user, ruling, "R-RULING-3", Ruling.Stage.APPEALED, gettext_noop("Juryns beslut")
     )
     if not problems and not ruling.jury_teams.exists():
-        problems.append(_v("R-RULING-3", gettext_noop("Juryn är inte lottad ännu.")))
-    problems += _text_missing(decision, gettext_noop("Skriv juryns beslut."))
+        problems.append(error("R-RULING-3", gettext_noop("Juryn är inte lottad ännu.")))
+    problems += text_required(decision, "R-RULING-3", gettext_noop("Skriv juryns beslut."))
     raise_on_errors(problems)
     ruling.jury_decision = decision.strip()
     return _advance_ruling(
@@ -1199,7 +1184,7 @@ def appeal_to_lagkommission(user, ruling: Ruling, *, grounds: str) -> Ruling:
         Ruling.Stage.JURY,
         gettext_noop("Överklagande till Lagkommissionen"),
     )
-    problems += _text_missing(grounds, gettext_noop("Ange skälen för överklagandet."))
+    problems += text_required(grounds, "R-RULING-3", gettext_noop("Ange skälen för överklagandet."))
     raise_on_errors(problems)
     return _advance_ruling(
         user,
@@ -1221,7 +1206,9 @@ def record_lagkommission_decision(user, ruling: Ruling, *, decision: str) -> Rul
         Ruling.Stage.LAGKOMMISSION,
         gettext_noop("Lagkommissionens beslut"),
     )
-    problems += _text_missing(decision, gettext_noop("Skriv Lagkommissionens beslut."))
+    problems += text_required(
+        decision, "R-RULING-3", gettext_noop("Skriv Lagkommissionens beslut.")
+    )
     raise_on_errors(problems)
     ruling.lagkommission_decision = decision.strip()
     return _advance_ruling(
@@ -1257,7 +1244,7 @@ def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answer
     problems = []
     if answer not in (TeamFinalOffer.Answer.ACCEPTED, TeamFinalOffer.Answer.DECLINED):
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
                 gettext_noop("Svaret ska vara ja eller nej, inte %(answer)r."),
                 params={"answer": answer},
@@ -1265,7 +1252,7 @@ def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answer
         )
     if offer.answer != TeamFinalOffer.Answer.PENDING:
         problems.append(
-            _v(
+            error(
                 "R-REPL-6",
                 gettext_noop("Erbjudandet är redan besvarat (%(get_answer_display)s)."),
                 params={"get_answer_display": offer.get_answer_display()},
@@ -1273,7 +1260,7 @@ def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answer
         )
     if when < offer.offered_at or when > clock.now():
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
                 gettext_noop("Svarstiden måste ligga mellan erbjudandet och nu."),
             )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 
 from django.core.exceptions import ValidationError
@@ -35,10 +35,13 @@ from clubs.selectors import (
 )
 from clubs.services.base import (
     acting_user_id,
+    as_warning,
+    error,
     flag_warnings,
     raise_on_errors,
     record_decision,
     require,
+    warning,
 )
 from teams.models import (
     Dispensation,
@@ -62,21 +65,9 @@ from ubf.rules.eligibility import (
 )
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.people import PlayerInfo
-from ubf.rules.violations import Severity, Violation
+from ubf.rules.violations import Violation
 
 _CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
-
-
-def _err(clause: str, template: str, *, params: dict | None = None, **data) -> Violation:
-    return Violation(clause, template, data=data, params=params or {})
-
-
-def _warn(clause: str, template: str, *, params: dict | None = None, **data) -> Violation:
-    return Violation(clause, template, Severity.WARNING, data, params or {})
-
-
-def _as_warning(v: Violation) -> Violation:
-    return replace(v, severity=Severity.WARNING)
 
 
 def _authenticated(user):
@@ -165,7 +156,7 @@ def _other_team_warnings(
             continue
         names = ", ".join(n for n, _ in teams)
         out.append(
-            _warn(
+            warning(
                 "R-TEAM-RES-2",
                 gettext_noop(
                     "%(player)s står redan i ett annat lag denna säsong (%(names)s). Spelar hen "
@@ -201,7 +192,7 @@ def _request_balance_dispensation(team: Team, violation: Violation, user) -> Dis
 
 
 def _balance_warning(v: Violation) -> Violation:
-    return _warn(
+    return warning(
         "R-TEAM-3",
         gettext_noop(
             "%(finding)s Laget är anmält och dispens har begärts hos TK; laget får inte starta "
@@ -260,7 +251,7 @@ def _check_team_data(
     ]
     if missing:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-REG-2",
                 gettext_noop(
                     "Anmälan saknar %(missing)s. Vid anmälan ska lagets namn och lagkaptenens "
@@ -275,7 +266,7 @@ def _check_team_data(
             validate_email(email)
         except ValidationError:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-REG-2",
                     gettext_noop("E-postadressen %(email)r är inte giltig."),
                     params={"email": email},
@@ -287,7 +278,7 @@ def _check_team_data(
             clash = clash.exclude(pk=exclude_team.pk)
         if clash.exists():
             violations.append(
-                _err(
+                error(
                     "R-TEAM-REG-2",
                     gettext_noop("Lagnamnet %(name)r används redan i %(competition)s."),
                     params={"name": name, "competition": competition},
@@ -303,7 +294,7 @@ def _check_team_data(
             (balance if v.clause == "R-TEAM-3" else violations).append(v)
         if len(set(mids)) > rules.roster_max:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-5",
                     gettext_noop(
                         "Högst %(roster_max)s ordinarie spelare kan anmälas. En sjunde eller "
@@ -393,7 +384,7 @@ def enter_team(
     violations = data.violations
     if heat.status in _CLOSED_HEAT:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-REG-2",
                 gettext_noop("Heatet %(heat)s är %(heat_status)s och tar inte emot lag."),
                 params={
@@ -447,7 +438,7 @@ def update_roster(
     for m in removes:
         if m not in regulars:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-2",
                     gettext_noop(
                         "%(value)s står inte i lagets laguppställning och kan inte tas bort."
@@ -459,7 +450,7 @@ def update_roster(
     for m in adds:
         if m in regulars and m not in removes:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-2",
                     gettext_noop("%(value)s står redan i laget."),
                     mid=m,
@@ -482,7 +473,7 @@ def update_roster(
                 violations.append(v)
         if len(new_mids) > rules.roster_max:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-5",
                     gettext_noop(
                         "En sjunde eller åttonde spelare kan inte läggas till i laget; TK kan ge "
@@ -544,14 +535,14 @@ def request_extra_player(
     found, violations = lookup_players([m], clause="R-TEAM-5")
     if not occasion or occasion_date is None:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-5",
                 gettext_noop("Ange vilket speltillfälle (och dag) dispensen gäller."),
             )
         )
     elif occasion_date < clock.today():
         violations.append(
-            _err(
+            error(
                 "R-TEAM-5",
                 gettext_noop(
                     "Dispens ska sökas före speltillfället; %(occasion_date)s har redan varit."
@@ -562,7 +553,7 @@ def request_extra_player(
     regulars = _regular_players(team)
     if len(regulars) < rules.roster_max:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-5",
                 gettext_noop(
                     "Laget har %(n_regulars)s spelare; en sjunde spelare behövs först när laget "
@@ -576,14 +567,16 @@ def request_extra_player(
     if player is not None:
         if any(p.pk == player.pk for p in regulars):
             violations.append(
-                _err("R-TEAM-5", gettext_noop("%(value)s står redan i laget."), params={"value": m})
+                error(
+                    "R-TEAM-5", gettext_noop("%(value)s står redan i laget."), params={"value": m}
+                )
             )
         same_day = Dispensation.objects.filter(
             team=team, kind=Dispensation.Kind.EXTRA_PLAYER, occasion_date=occasion_date
         ).exclude(status=Dispensation.Status.REJECTED)
         if same_day.filter(player=player).exists():
             violations.append(
-                _err(
+                error(
                     "R-TEAM-5",
                     gettext_noop(
                         "Dispens för %(value)s den %(occasion_date)s är redan begärd eller "
@@ -685,7 +678,7 @@ def register_direct_team(
         .exists()
     ):
         violations.append(
-            _err(
+            error(
                 "R-TEAM-DIRECT-1",
                 gettext_noop("%(competition)s har redan ett direktkvalificerat lag."),
                 params={"competition": competition},
@@ -764,7 +757,7 @@ def record_lineup(
     violations: list[Violation] = []
     if team.pk not in (match.home_id, match.away_id):
         violations.append(
-            _err(
+            error(
                 "R-TEAM-2",
                 gettext_noop("%(team)s spelar inte i matchen %(match)s."),
                 params={"team": team, "match": match},
@@ -772,14 +765,14 @@ def record_lineup(
         )
     if match.status == Match.Status.WALKOVER:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-WO-1",
                 gettext_noop("Matchen är avgjord på W.O. och har ingen laguppställning."),
             )
         )
     if match.halves == 1 and halves[1]:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-KVAL-5",
                 gettext_noop(
                     "Matchen spelas i ett segment (%(boards)s brickor); ange bara en "
@@ -791,7 +784,7 @@ def record_lineup(
     for number, mids in enumerate(halves[: match.halves], start=1):
         if len(mids) != 4 or len(set(mids)) != 4:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-2",
                     gettext_noop(
                         "Halvlek %(number)s: laget ska ställa upp med fyra olika spelare "
@@ -825,7 +818,7 @@ def record_lineup(
         for v in check_fielded_extra_players(regular_infos, [infos[p.mid]], rules=rules):
             if v.clause == "R-TEAM-RES-3":
                 violations.append(
-                    _err(
+                    error(
                         "R-TEAM-RES-3",
                         gettext_noop(
                             "%(infos)s är sjunde/åttonde spelare utan beviljad dispens för "
@@ -838,7 +831,7 @@ def record_lineup(
                 )
             else:
                 violations.append(
-                    _err(
+                    error(
                         "R-TEAM-2",
                         gettext_noop(
                             "%(infos)s står inte i laget; lägg till spelaren i laguppställningen "
@@ -855,7 +848,7 @@ def record_lineup(
     )
     for row in clash:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-RES-2",
                 gettext_noop("%(player)s spelar för motståndarlaget i denna match."),
                 mid=row.player.mid,
@@ -884,7 +877,7 @@ def record_lineup(
             }
             dates = [d for _, d in matches if d is not None] + [on]
             warnings += [
-                _as_warning(v)
+                as_warning(v)
                 for v in check_unpaid_fielded(
                     infos[p.mid],
                     min(dates),
@@ -898,7 +891,7 @@ def record_lineup(
     played_elsewhere = _earlier_teams(season, fielded, exclude_team=team, on_roster=False, until=on)
     for p in fielded:
         warnings += [
-            _as_warning(v)
+            as_warning(v)
             for v in check_other_team_player(
                 infos[p.mid], team.name, played_elsewhere.get(p.mid, ()), found_on=today
             )

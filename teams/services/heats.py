@@ -26,7 +26,7 @@ from clubs import clock
 from clubs.models import HeatStatus
 from clubs.permissions import can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import raise_on_errors, record_decision, require
+from clubs.services.base import error, raise_on_errors, record_decision, require, text_required
 from clubs.services.heats import (
     ACTIVE,
     HeatKind,
@@ -39,9 +39,7 @@ from clubs.services.heats import (
     move_heat,
     parse_fee,
     require_for_clubs,
-    text_violations,
     unknown_club_violations,
-    v,
 )
 from clubs.services.heats import (
     decide_heat_change as shared_decide_heat_change,
@@ -105,7 +103,7 @@ def team_schedule_violations(
     dates = sorted({d for d in (first_date, last_date) if d is not None})
     if first_date and last_date and first_date > last_date:
         out.append(
-            v(
+            error(
                 "R-TEAM-KVAL-1",
                 gettext_noop(
                     "Första speldagen (%(first_date)s) ligger efter sista speldagen "
@@ -128,7 +126,7 @@ def team_schedule_violations(
         )
     if entries_close and first_date and entries_close > first_date:
         out.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
                 gettext_noop(
                     "Sista anmälningsdag för lag (%(entries_close)s) måste ligga senast första "
@@ -139,7 +137,7 @@ def team_schedule_violations(
         )
     if competition.is_direct_final:
         out.append(
-            v(
+            error(
                 "R-TEAM-DF-1",
                 gettext_noop("UBF TK har beslutat om direktfinal i DM Lag; inga klubbkval spelas."),
             )
@@ -152,7 +150,7 @@ def _board_violations(boards_per_match, rules) -> list[Violation]:
     number of teams and is checked on the schedule, not here)."""
     if not isinstance(boards_per_match, int) or boards_per_match < 1:
         return [
-            v(
+            error(
                 "R-TEAM-KVAL-5",
                 gettext_noop("Ange antal brickor per match."),
             )
@@ -181,7 +179,7 @@ def _club_violations(competition, clubs, *, exclude_heat=None) -> list[Violation
             active.setdefault(org.heat_id, []).append(org.club.name)
         elif org.club_id in ours:
             out.append(
-                v(
+                error(
                     "R-TEAM-KVAL-1",
                     gettext_noop(
                         "Klubben %(club)s står redan som arrangör av heatet %(heat)s "
@@ -292,9 +290,9 @@ def register_team_heat(
     rules = competition.season.rules()
     violations = unknown_club_violations(missing, "R-TEAM-KVAL-1")
     violations += _club_violations(competition, club_list)
-    violations += text_violations(name, "R-TEAM-REG-1", gettext_noop("Ge kvalheatet ett namn."))
-    violations += text_violations(venue, "R-TEAM-REG-1", gettext_noop("Ange spelplats och lokal."))
-    violations += text_violations(
+    violations += text_required(name, "R-TEAM-REG-1", gettext_noop("Ge kvalheatet ett namn."))
+    violations += text_required(venue, "R-TEAM-REG-1", gettext_noop("Ange spelplats och lokal."))
+    violations += text_required(
         responsible_name,
         "R-TEAM-KVAL-3",
         gettext_noop("Arrangören ska utse en heatansvarig: ange namnet."),
@@ -303,7 +301,7 @@ def register_team_heat(
         validate_email(responsible_email or "")
     except ValidationError:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-3",
                 gettext_noop(
                     "Ange heatansvarigs e-postadress; den är kontakten mellan heatet och UBF."
@@ -316,7 +314,7 @@ def register_team_heat(
     )
     if entries_close is None:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
                 gettext_noop("Ange sista anmälningsdag för lag."),
             )
@@ -325,7 +323,7 @@ def register_team_heat(
     violations += fee_violations
     if fee is not None and fee != rules.team_start_fee:
         violations.append(
-            v(
+            error(
                 "R-TEAM-FEE-1",
                 gettext_noop("Startavgiften är %(team_start_fee)s kr per lag (inte %(fee)s kr)."),
                 params={"team_start_fee": rules.team_start_fee, "fee": fee},
@@ -337,7 +335,7 @@ def register_team_heat(
     violations += table_violations
     if not (invitation_url or invitation_file):
         violations.append(
-            v(
+            error(
                 "R-TEAM-REG-1",
                 gettext_noop("Bifoga inbjudan till anmälan (fil eller länk)."),
             )
@@ -443,14 +441,14 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
     violations: list[Violation] = []
     if new_heat.competition_id != team.competition_id:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
                 gettext_noop("Laget kan bara flyttas till ett kvalheat i samma DM Lag."),
             )
         )
     if new_heat.status not in ACTIVE:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
                 gettext_noop("Heatet %(new_heat)s är %(new_heat_status)s."),
                 params={
@@ -461,7 +459,7 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
         )
     if team.heat_id == new_heat.pk:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
                 gettext_noop("Laget spelar redan i %(new_heat)s."),
                 params={"new_heat": new_heat.name},
@@ -469,7 +467,7 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
         )
     if team.status != Team.Status.ENTERED:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
                 gettext_noop("Laget är %(team_status)s."),
                 params={"team_status": team.get_status_display()},
@@ -478,7 +476,7 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
     has_matches = Match.objects.filter(stage=Match.Stage.KVAL).filter(Q(home=team) | Q(away=team))
     if has_matches.exists():
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
                 gettext_noop(
                     "Laget har redan matcher i sitt kvalheat; ta bort dem innan laget flyttas."
