@@ -443,6 +443,50 @@ def _why_moved(s: _Seat) -> tuple[str, str]:
     return (f"{s.last_out} tackade nej eller lämnade återbud", f"{s.last_out} declined or withdrew")
 
 
+@dataclass
+class _Replay:
+    """What :func:`run_chain` knows while it replays the record: the seats, who holds them,
+    who was asked, who declined or withdrew, and the notes and violations found on the way."""
+
+    prepared: _Prepared
+    withdrawals: Sequence[Withdrawal]
+    direct_map: dict[str, str | None]
+    noun_sv: str
+    noun_en: str
+    violations: list[Violation] = field(default_factory=list)
+    other_steps: list[ChainStep] = field(default_factory=list)
+    seat_list: list[_Seat] = field(default_factory=list)
+    by_id: dict[str, _Seat] = field(default_factory=dict)
+    withdrawn_at: dict[str, int] = field(default_factory=dict)
+    declined: set[str] = field(default_factory=set)
+    asked: dict[str, str] = field(default_factory=dict)  # entry -> the seat it was asked for
+    holder_of: dict[str, _Seat] = field(default_factory=dict)
+
+    def figures(self, entry: str) -> dict[str, Any]:
+        where = self.prepared.where(entry)
+        return self.prepared.figures(*where) if where else {"venue": None}
+
+    def venue_of(self, entry: str) -> str | None:
+        where = self.prepared.where(entry)
+        return where[0] if where else None
+
+    def withdraw(self, s: _Seat, entry: str) -> None:
+        w = self.withdrawals[self.withdrawn_at[entry]]
+        s.holder = None
+        s.vacated_at = self.withdrawn_at[entry]
+        clause = "R-REPL-7" if s.origin is None else "R-REPL-1"
+        s.steps.append(
+            ChainStep(
+                "withdrawn",
+                entry,
+                clause,
+                f"{entry} lämnar sin finalplats" + (f" ({w.reason})" if w.reason else "") + ".",
+                f"{entry} gives up its final seat" + (f" ({w.reason})" if w.reason else "") + ".",
+                data={"at": w.at, "recorded_by": w.recorded_by, "reason": w.reason},
+            )
+        )
+
+
 def run_chain(
     seats: Mapping[str, int],
     shares: Mapping[str, Fraction],
@@ -476,10 +520,24 @@ def run_chain(
     (R-REPL-5); an offer made on an override does not move the seat's place in the chain.
     """
     noun_sv, noun_en = ("laget", "team") if team else ("paret", "pair")
-    prepared = _prepared(shares, seats, rankings)
-    violations: list[Violation] = []
-    other_steps: list[ChainStep] = []
+    r = _Replay(
+        prepared=_prepared(shares, seats, rankings),
+        withdrawals=withdrawals,
+        direct_map=dict(direct) if isinstance(direct, Mapping) else dict.fromkeys(direct),
+        noun_sv=noun_sv,
+        noun_en=noun_en,
+    )
+    _check_rankings(r, rankings)
+    _seat_the_final(r, seats, rankings, holders)
+    _replay_holders(r)
+    _replay_offers(r, offers, overrides)
+    _note_other_withdrawals(r)
+    return _next_steps(r, overrides)
 
+
+def _check_rankings(r: _Replay, rankings: Mapping[str, Sequence[str]]) -> None:
+    """R-ALLOC-6: an entry listed at two venues counts at the first only."""
+    violations = r.violations
     seen_in: dict[str, str] = {}
     for venue, venue_ranking in rankings.items():
         for entry in venue_ranking:
@@ -498,11 +556,11 @@ def run_chain(
             else:
                 seen_in[entry] = venue
 
-    direct_map: dict[str, str | None] = (
-        dict(direct) if isinstance(direct, Mapping) else dict.fromkeys(direct)
-    )
 
-    # --- the seats of the final -------------------------------------------------------------
+def _seat_the_final(r: _Replay, seats, rankings, holders) -> None:
+    """The seats of the final: each venue's holders, a vacant seat for each one its venue
+    cannot fill (R-ALLOC-6), a seat for each direct qualifier (R-ALLOC-2)."""
+    violations, direct_map = r.violations, r.direct_map
     seat_list: list[_Seat] = []
     for venue in dict.fromkeys([*seats, *rankings]):
         n = max(0, int(seats.get(venue, 0)))
@@ -543,39 +601,19 @@ def run_chain(
             continue
         by_id[s.seat] = s
     seat_list = list(by_id.values())
+    r.seat_list, r.by_id = seat_list, by_id
+    for i, w in enumerate(r.withdrawals):
+        r.withdrawn_at.setdefault(w.entry, i)
 
-    withdrawn_at: dict[str, int] = {}
-    for i, w in enumerate(withdrawals):
-        withdrawn_at.setdefault(w.entry, i)
-    override_pairs = {(o.seat, o.entry) for o in overrides}
-    declined: set[str] = set()
-    asked: dict[str, str] = {}  # entry -> seat it was asked for (any answer)
 
-    def figures(entry: str) -> dict[str, Any]:
-        where = prepared.where(entry)
-        return prepared.figures(*where) if where else {"venue": None}
-
-    def venue_of(entry: str) -> str | None:
-        where = prepared.where(entry)
-        return where[0] if where else None
-
-    def withdraw(s: _Seat, entry: str) -> None:
-        w = withdrawals[withdrawn_at[entry]]
-        s.holder = None
-        s.vacated_at = withdrawn_at[entry]
-        clause = "R-REPL-7" if s.origin is None else "R-REPL-1"
-        s.steps.append(
-            ChainStep(
-                "withdrawn",
-                entry,
-                clause,
-                f"{entry} lämnar sin finalplats" + (f" ({w.reason})" if w.reason else "") + ".",
-                f"{entry} gives up its final seat" + (f" ({w.reason})" if w.reason else "") + ".",
-                data={"at": w.at, "recorded_by": w.recorded_by, "reason": w.reason},
-            )
-        )
-
-    # --- replay: original holders -----------------------------------------------------------
+def _replay_holders(r: _Replay) -> None:
+    """Replay the original holders: each holds its seat unless it withdrew."""
+    seat_list, direct_map, withdrawn_at, withdraw = (
+        r.seat_list,
+        r.direct_map,
+        r.withdrawn_at,
+        r.withdraw,
+    )
     for s in seat_list:
         if s.original is not None:
             s.steps.append(
@@ -592,9 +630,22 @@ def run_chain(
             )
             if s.original in withdrawn_at:
                 withdraw(s, s.original)
-    holder_of = {s.original: s for s in seat_list if s.original is not None}
+    r.holder_of = {s.original: s for s in seat_list if s.original is not None}
 
-    # --- replay: offers in the order made ---------------------------------------------------
+
+def _replay_offers(r: _Replay, offers: Sequence[Offer], overrides: Sequence[Override]) -> None:
+    """Replay the offers in the order made (R-REPL-5): accepted offers hold (R-REPL-6), a
+    declined or withdrawn entry is out, and a seat moves on in the chain after each answer."""
+    violations = r.violations
+    by_id = r.by_id
+    withdrawn_at = r.withdrawn_at
+    declined = r.declined
+    asked = r.asked
+    holder_of = r.holder_of
+    figures = r.figures
+    venue_of = r.venue_of
+    withdraw = r.withdraw
+    override_pairs = {(o.seat, o.entry) for o in overrides}
     for offer in offers:
         s = by_id.get(offer.seat)
         if s is None or offer.answer not in ANSWERS:
@@ -710,7 +761,17 @@ def run_chain(
             _advance(s, venue_of(offer.entry))
             s.last_out = offer.entry
 
-    # --- withdrawals of entries that hold no seat: they are only left out ---------------------
+
+def _note_other_withdrawals(r: _Replay) -> None:
+    """Withdrawals of entries that hold no seat: they are only left out (R-REPL-5)."""
+    prepared = r.prepared
+    withdrawals = r.withdrawals
+    noun_sv = r.noun_sv
+    noun_en = r.noun_en
+    violations = r.violations
+    other_steps = r.other_steps
+    asked = r.asked
+    holder_of = r.holder_of
     for w in withdrawals:
         if w.entry in holder_of or w.entry in asked:
             continue
@@ -739,7 +800,21 @@ def run_chain(
             )
         )
 
-    # --- next steps, seats vacated first choose first -----------------------------------------
+
+def _next_steps(r: _Replay, overrides: Sequence[Override]) -> ChainResult:
+    """Whom to ask next for every open seat, the seats vacated first choosing first, and every
+    seat's state now."""
+    prepared = r.prepared
+    direct_map = r.direct_map
+    noun_sv = r.noun_sv
+    noun_en = r.noun_en
+    violations = r.violations
+    other_steps = r.other_steps
+    seat_list = r.seat_list
+    by_id = r.by_id
+    withdrawn_at = r.withdrawn_at
+    declined = r.declined
+    asked = r.asked
     unavailable: set[str] = set(declined) | set(withdrawn_at) | set(direct_map)
     for s in seat_list:
         if s.holder is not None:
