@@ -625,7 +625,7 @@ def send_once(reminder: Reminder) -> str:
         return "no_recipients"
     subject = f"{SUBJECT_PREFIX} {reminder.subject}"[:200]
     with translation.override(MAIL_LANGUAGE):
-        body = render_to_string(f"email/{reminder.template}.txt", reminder.context)
+        body = render_to_string(f"portal/email/{reminder.template}.txt", reminder.context)
     try:
         with transaction.atomic():
             ReminderLog.objects.create(**key, recipients=recipients, subject=subject)

@@ -273,7 +273,7 @@ def test_a_reminder_mail_body_goes_through_the_catalogue():
         "teams": [{"name": "Fyris"}],
     }
     with translation.override("en"):
-        body = render_to_string("email/protest_deadline.txt", context)
+        body = render_to_string("portal/email/protest_deadline.txt", context)
     assert "To the captains of the DM Teams final" in body
     assert (
         "The last day to protest against an illegal player before the SM final places is "
@@ -281,7 +281,7 @@ def test_a_reminder_mail_body_goes_through_the_catalogue():
     ) in body
     assert "Rule: R-TEAM-RES-5." in body
     with translation.override("sv"):
-        body = render_to_string("email/protest_deadline.txt", {**context, "days_left": 2})
+        body = render_to_string("portal/email/protest_deadline.txt", {**context, "days_left": 2})
     assert "inför SM-finalplatser är 9 april 2017 (om 2 dagar). Senare protester avvisas." in body
 
 
