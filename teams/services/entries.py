@@ -39,6 +39,7 @@ from clubs.services.base import (
     error,
     flag_warnings,
     raise_on_errors,
+    reason_required,
     record_decision,
     require,
     warning,
@@ -932,3 +933,37 @@ def with_roster_and_dm_columns(queryset):
         roster_size=Count("roster", filter=Q(roster__is_extra=False), distinct=True),
         fielded_outside_ubf=Exists(outside),
     )
+
+
+@transaction.atomic
+def withdraw_team(user, team: Team, *, reason: str) -> Team:
+    """A team withdraws (its captain, its heat's responsible or TK), saying why. Before it has
+    played it simply leaves its heat; after it has qualified, the seat it holds in the final is
+    offered down the replacement chain (R-TEAM-REPL-1, R-REPL-1..7), whether or not it had been
+    marked as a finalist. The withdrawal is recorded, and the recompute moves the chain on."""
+    team = Team.objects.select_for_update().select_related("competition__season").get(pk=team.pk)
+    require(can_manage_team(user, team))
+    problems = reason_required(reason, "R-TEAM-REPL-1")
+    if team.status != Team.Status.ENTERED:
+        problems.append(
+            error(
+                "R-TEAM-REPL-1",
+                gettext_noop("Laget är redan %(status)s."),
+                params={"status": team.get_status_display()},
+            )
+        )
+    raise_on_errors(problems)
+    team.status = Team.Status.WITHDRAWN
+    team.status_reason = reason.strip()
+    team.save(update_fields=["status", "status_reason"])
+    record_decision(
+        "teams.team.withdrawn",
+        team,
+        user=user,
+        reason=reason.strip(),
+        clause="R-TEAM-REPL-1",
+        season=team.competition.season,
+        in_final=team.in_final,
+    )
+    request_recompute(team.competition_id)
+    return team

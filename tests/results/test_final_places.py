@@ -13,8 +13,14 @@ from pairs.models import DirectQualifier, FinalSeat, Offer
 from pairs.selectors import final_seat_holders
 from pairs.services.decisions import decline_final_seat, record_offer_answer
 from portal.services.fees import pair_final_fee_list
-from results.services.recompute import recompute_pair_competition
-from tests.factories import PairCompetitionFactory, member
+from results.models import AllocationRun
+from results.services.allocation import venue_key
+from results.services.recompute import recompute_pair_competition, recompute_team_competition
+from teams.models import Team, TeamFinalOffer
+from teams.services.decisions import record_team_offer_answer
+from teams.services.entries import withdraw_team
+from tests.factories import PairCompetitionFactory, TeamCompetitionFactory, TeamFactory, member
+from tests.results.test_allocation_teams import heat_with
 from tests.results.test_recompute_pairs import heat_with_results, seats_by_heat
 
 pytestmark = pytest.mark.django_db
@@ -164,3 +170,95 @@ def test_r_alloc_6_a_seat_its_venue_cannot_fill_is_offered(tk):
     record_offer_answer(tk, pending_offer(comp), Offer.Answer.ACCEPTED)
     recompute_pair_competition(comp.id)
     assert len(final_seat_holders(comp)) == 28
+
+
+# --- DM Lag ---------------------------------------------------------------------------------
+
+
+def team_seats(comp) -> dict[str, int]:
+    run = AllocationRun.objects.get(competition=comp)
+    return {v["label"]: v["seats"] for v in run.explanation["venues"]}
+
+
+def team_heat(comp, label, n):
+    heat, teams = heat_with(comp, n, prefix=label)
+    heat.name = label
+    heat.save()
+    return heat, teams
+
+
+@pytest.fixture
+def lag_season():
+    """Heats of 8, 11 and 11 teams plus last season's champions: 30 qualifying teams give a
+    10-team final (R-TEAM-ADV-1), 9 seats to the heats: 9·8/30 = 2.4, 9·11/30 = 3.3 and 3.3;
+    whole 2 + 3 + 3, the last seat to the largest fraction (.4, A): 3 / 3 / 3."""
+    comp = TeamCompetitionFactory()
+    a = team_heat(comp, "A", 8)
+    b = team_heat(comp, "B", 11)
+    c = team_heat(comp, "C", 11)
+    champions = TeamFactory(heat=None, competition=comp, name="Mästarna", is_direct_qualifier=True)
+    recompute_team_competition(comp.id)
+    return comp, a, b, c, champions
+
+
+def test_r_team_repl_1_champions_who_withdraw_leave_the_heats_seats_as_they_were(lag_season, tk):
+    comp, (a, a_teams), (b, b_teams), (c, c_teams), champions = lag_season
+    assert team_seats(comp) == {"A": 3, "B": 3, "C": 3}
+    finalists = set(
+        Team.objects.filter(competition=comp, in_final=True).values_list("id", flat=True)
+    )
+    # the final is set from the allocation: the 9 heat holders and the champions
+    assert finalists == {t.id for t in a_teams[:3] + b_teams[:3] + c_teams[:3]} | {champions.id}
+
+    withdraw_team(tk, champions, reason="Laget har upplösts")
+    recompute_team_competition(comp.id)
+
+    assert team_seats(comp) == {"A": 3, "B": 3, "C": 3}
+    # R-REPL-7 by closeness: A's 4th 4 - 2.4 = 1.6, B's and C's 4th 4 - 3.3 = 0.7 each; equal
+    # closeness and equal shares: the venue key decides (R-REPL-2)
+    key = {h.name: venue_key(o.club_id for o in h.organisers.all()) for h in (b, c)}
+    first = b_teams[3] if key["B"] < key["C"] else c_teams[3]
+    offer = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
+    assert offer.team == first
+
+
+def test_r_team_repl_1_a_qualified_team_that_withdraws_is_replaced_and_stays_out(lag_season, tk):
+    comp, (_a, a_teams), (_b, b_teams), (_c, c_teams), _champions = lag_season
+    leaver = a_teams[0]
+    withdraw_team(tk, leaver, reason="Två spelare sjuka")
+    recompute_team_competition(comp.id)
+    offer = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
+    assert offer.team == a_teams[3]  # R-REPL-1: its own heat's nearest eliminated team
+    record_team_offer_answer(tk, offer, TeamFinalOffer.Answer.ACCEPTED)
+    recompute_team_competition(comp.id)
+
+    chain = {s["seat"]: s for s in AllocationRun.objects.get(competition=comp).explanation["chain"]}
+    assert chain[str(leaver.id)]["holder"] == a_teams[3].name  # the withdrawal is remembered
+    leaver.refresh_from_db()
+    assert not leaver.in_final
+
+    # a second withdrawal: the chain asks a team that is not in the final already
+    withdraw_team(tk, b_teams[0], reason="Återbud")
+    recompute_team_competition(comp.id)
+    nxt = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
+    assert nxt.team == b_teams[3]
+    in_final = set(
+        Team.objects.filter(competition=comp, in_final=True).values_list("id", flat=True)
+    )
+    assert nxt.team_id not in in_final and a_teams[3].id in in_final
+
+
+def test_withdrawing_a_team_needs_a_reason_and_the_right_to_speak_for_it(lag_season, tk):
+    from django.core.exceptions import PermissionDenied
+
+    from clubs.services.base import ServiceError
+    from tests.factories import UserFactory
+
+    comp, (_a, a_teams), _b, _c, _champions = lag_season
+    with pytest.raises(PermissionDenied):
+        withdraw_team(UserFactory(), a_teams[0], reason="?")
+    with pytest.raises(ServiceError) as exc:
+        withdraw_team(tk, a_teams[0], reason=" ")
+    assert "R-TEAM-REPL-1" in str(exc.value)
+    a_teams[0].refresh_from_db()
+    assert a_teams[0].status == Team.Status.ENTERED
