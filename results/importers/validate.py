@@ -376,27 +376,41 @@ def validate_pairs(
             if t.score_ns is None and not t.artificial_percentages:
                 out.append(
                     problem(
-                        gettext_noop("Bricka %(number)s, %(line)s: resultat saknas; raden räknas som ej spelad."), params={"number": board.number, "line": _line_label(t)},
-                        line=t.line, element=el, warning=True, code="line-no-score",
+                        gettext_noop(
+                            "Bricka %(number)s, %(line)s: resultat saknas; raden räknas som ej spelad."
+                        ),
+                        params={"number": board.number, "line": _line_label(t)},
+                        line=t.line,
+                        element=el,
+                        warning=True,
+                        code="line-no-score",
                     )
-                )  # fmt: skip
+                )
             if t.ns == t.ew:
                 out.append(
                     problem(
-                        gettext_noop("Bricka %(number)s: par %(ns)s står som både NS och ÖV."), params={"number": board.number, "ns": t.ns},
-                        line=t.line, element=el, code="pair-twice-on-line",
+                        gettext_noop("Bricka %(number)s: par %(ns)s står som både NS och ÖV."),
+                        params={"number": board.number, "ns": t.ns},
+                        line=t.line,
+                        element=el,
+                        code="pair-twice-on-line",
                     )
-                )  # fmt: skip
+                )
             for pair in (t.ns, t.ew):
                 if known and pair not in known:
                     unlisted.setdefault(pair, (board.number, t.line))
                 if pair in seen and seen[pair] is not t:
                     out.append(
                         problem(
-                            gettext_noop("Par %(pair)s har spelat bricka %(number)s två gånger (även rad %(line)s)."), params={"pair": pair, "number": board.number, "line": seen[pair].line},
-                            line=t.line, element=el, code="board-played-twice",
+                            gettext_noop(
+                                "Par %(pair)s har spelat bricka %(number)s två gånger (även rad %(line)s)."
+                            ),
+                            params={"pair": pair, "number": board.number, "line": seen[pair].line},
+                            line=t.line,
+                            element=el,
+                            code="board-played-twice",
                         )
-                    )  # fmt: skip
+                    )
                 seen.setdefault(pair, t)
             out.extend(_check_contract_score(board.number, t, el))
 
@@ -414,12 +428,22 @@ def validate_pairs(
                     out.append(
                         problem(
                             gettext_noop(
-"Bricka %(number)s, %(line)s: den konstgjorda poängen %(adjusted)s ger %(computed)s "
-"MP men filen har %(stated)s."
-), params={"number": board.number, "line": _line_label(t), "adjusted": t.adjusted, "computed": _show(bs.mp_ns * scale), "stated": _show(t.mp_ns)},
-                            line=t.line, element=el, warning=True, code="mp-artificial",
+                                "Bricka %(number)s, %(line)s: den konstgjorda poängen %(adjusted)s ger %(computed)s "
+                                "MP men filen har %(stated)s."
+                            ),
+                            params={
+                                "number": board.number,
+                                "line": _line_label(t),
+                                "adjusted": t.adjusted,
+                                "computed": _show(bs.mp_ns * scale),
+                                "stated": _show(t.mp_ns),
+                            },
+                            line=t.line,
+                            element=el,
+                            warning=True,
+                            code="mp-artificial",
                         )
-                    )  # fmt: skip
+                    )
                 continue
             tol_ns = _value_tolerance(t.mp_ns, tol) / scale
             tol_ew = _value_tolerance(t.mp_ew, tol) / scale
@@ -429,14 +453,23 @@ def validate_pairs(
                 and abs(file_ns + file_ew - bs.top) > tol_ns + tol_ew
             ):
                 out.append(
-                        problem(
-                            gettext_noop(
-"Bricka %(number)s, %(line)s: MP NS + MP ÖV = %(sum)s, men toppen är %(top)s "
-"(%(results)s resultat på brickan)."
-), params={"number": board.number, "line": _line_label(t), "sum": _show(t.mp_ns + t.mp_ew), "top": _show(top_file), "results": len(scores)},
-                            line=t.line, element=el, code="mp-sum",
-                        )
-                    )  # fmt: skip
+                    problem(
+                        gettext_noop(
+                            "Bricka %(number)s, %(line)s: MP NS + MP ÖV = %(sum)s, men toppen är %(top)s "
+                            "(%(results)s resultat på brickan)."
+                        ),
+                        params={
+                            "number": board.number,
+                            "line": _line_label(t),
+                            "sum": _show(t.mp_ns + t.mp_ew),
+                            "top": _show(top_file),
+                            "results": len(scores),
+                        },
+                        line=t.line,
+                        element=el,
+                        code="mp-sum",
+                    )
+                )
                 continue
             if file_ns is None or board.number in corrected:
                 continue
@@ -447,12 +480,21 @@ def validate_pairs(
                 out.append(
                     problem(
                         gettext_noop(
-"Bricka %(number)s, %(line)s: filen ger NS %(stated)s MP, men poängen %(score_ns)s "
-"ger %(computed)s MP jämfört med de andra resultaten på brickan."
-), params={"number": board.number, "line": _line_label(t), "stated": _show(t.mp_ns), "score_ns": t.score_ns, "computed": _show(bs.mp_ns * scale)},
-                        line=t.line, element=el, code="mp-recomputed",
+                            "Bricka %(number)s, %(line)s: filen ger NS %(stated)s MP, men poängen %(score_ns)s "
+                            "ger %(computed)s MP jämfört med de andra resultaten på brickan."
+                        ),
+                        params={
+                            "number": board.number,
+                            "line": _line_label(t),
+                            "stated": _show(t.mp_ns),
+                            "score_ns": t.score_ns,
+                            "computed": _show(bs.mp_ns * scale),
+                        },
+                        line=t.line,
+                        element=el,
+                        code="mp-recomputed",
                     )
-                )  # fmt: skip
+                )
 
     out.extend(_unlisted_pairs(unlisted))
     if corrected:
@@ -467,13 +509,15 @@ def validate_pairs(
                 ),
                 params={
                     "boards": shown,
-                    "which": gettext_noop("brickan") if len(corrected) == 1 else gettext_noop(
-                        "brickorna"
-                    ),
+                    "which": gettext_noop("brickan")
+                    if len(corrected) == 1
+                    else gettext_noop("brickorna"),
                 },
-                element="bricka " + shown, warning=True, code="td-correction",
+                element="bricka " + shown,
+                warning=True,
+                code="td-correction",
             )
-        )  # fmt: skip
+        )
     out.extend(_check_pair_totals(event))
     out.extend(_check_ranks(event, tol))
     return out
@@ -488,25 +532,31 @@ def _unlisted_pairs(unlisted: dict[str, tuple[int, int | None]]) -> list[ImportP
         return [
             problem(
                 gettext_noop(
-"Bricka %(board)s: par %(pair)s finns inte i resultatlistan. Exportera filen igen "
-"från resultatprogrammet med hela resultatlistan."
-), params={"board": board, "pair": pair},
-                line=line, element=f"bricka {board}", code="unknown-pair",
+                    "Bricka %(board)s: par %(pair)s finns inte i resultatlistan. Exportera filen igen "
+                    "från resultatprogrammet med hela resultatlistan."
+                ),
+                params={"board": board, "pair": pair},
+                line=line,
+                element=f"bricka {board}",
+                code="unknown-pair",
             )
-        ]  # fmt: skip
+        ]
     names = list(unlisted)
     shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
     first_board, first_line = next(iter(unlisted.values()))
     return [
         problem(
             gettext_noop(
-"%(count)s par på brickorna finns inte i resultatlistan: %(pairs)s. Resultatlistan "
-"och brickresultaten hör inte ihop; exportera filen igen från resultatprogrammet med "
-"hela resultatlistan."
-), params={"count": len(names), "pairs": shown},
-            line=first_line, element=f"bricka {first_board}", code="unknown-pair",
+                "%(count)s par på brickorna finns inte i resultatlistan: %(pairs)s. Resultatlistan "
+                "och brickresultaten hör inte ihop; exportera filen igen från resultatprogrammet med "
+                "hela resultatlistan."
+            ),
+            params={"count": len(names), "pairs": shown},
+            line=first_line,
+            element=f"bricka {first_board}",
+            code="unknown-pair",
         )
-    ]  # fmt: skip
+    ]
 
 
 def _check_contract_score(board: int, t: TravellerLine, el: str) -> list[ImportProblem]:
@@ -574,21 +624,35 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
         if s is None:
             out.append(
                 problem(
-                    gettext_noop("Par %(number)s står i resultatlistan men har inga brickresultat."), params={"number": p.number},
-                    line=p.line, element=el, warning=True, code="pair-no-results",
+                    gettext_noop(
+                        "Par %(number)s står i resultatlistan men har inga brickresultat."
+                    ),
+                    params={"number": p.number},
+                    line=p.line,
+                    element=el,
+                    warning=True,
+                    code="pair-no-results",
                 )
-            )  # fmt: skip
+            )
             continue
         if p.boards_played is not None and p.boards_played != s.boards_played:
             out.append(
                 problem(
                     gettext_noop(
-"Par %(number)s: filen säger %(stated)s spelade brickor, men brickresultaten visar "
-"%(counted)s."
-), params={"number": p.number, "stated": p.boards_played, "counted": s.boards_played},
-                    line=p.line, element=el, warning=True, code="boards-played",
+                        "Par %(number)s: filen säger %(stated)s spelade brickor, men brickresultaten visar "
+                        "%(counted)s."
+                    ),
+                    params={
+                        "number": p.number,
+                        "stated": p.boards_played,
+                        "counted": s.boards_played,
+                    },
+                    line=p.line,
+                    element=el,
+                    warning=True,
+                    code="boards-played",
                 )
-            )  # fmt: skip
+            )
         if p.percentage is not None and s.percentage is not None:
             tol = _pct_tolerance(p.percentage)
             diff = abs(Fraction(p.percentage) - s.percentage)
@@ -598,23 +662,41 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                     out.append(
                         problem(
                             gettext_noop(
-"Par %(number)s: filens procent %(stated)s skiljer sig lite från den omräknade "
-"%(computed)s; paret har %(adjusted_lines)s justerat resultat (A+/A-), som "
-"programmen räknar olika (högst %(bound)s procentenheter tillåts)."
-), params={"number": p.number, "stated": _show(p.percentage), "computed": _show(s.percentage), "adjusted_lines": s.adjusted_lines, "bound": _show(bound)},
-                            line=p.line, element=el, warning=True, code="percentage-adjusted",
+                                "Par %(number)s: filens procent %(stated)s skiljer sig lite från den omräknade "
+                                "%(computed)s; paret har %(adjusted_lines)s justerat resultat (A+/A-), som "
+                                "programmen räknar olika (högst %(bound)s procentenheter tillåts)."
+                            ),
+                            params={
+                                "number": p.number,
+                                "stated": _show(p.percentage),
+                                "computed": _show(s.percentage),
+                                "adjusted_lines": s.adjusted_lines,
+                                "bound": _show(bound),
+                            },
+                            line=p.line,
+                            element=el,
+                            warning=True,
+                            code="percentage-adjusted",
                         )
-                    )  # fmt: skip
+                    )
                 else:
                     out.append(
                         problem(
                             gettext_noop(
-"Par %(number)s: filens procent %(stated)s stämmer inte med brickresultaten, som ger "
-"%(computed)s (%(boards_played)s spelade brickor)."
-), params={"number": p.number, "stated": _show(p.percentage), "computed": _show(s.percentage), "boards_played": s.boards_played},
-                            line=p.line, element=el, code="percentage",
+                                "Par %(number)s: filens procent %(stated)s stämmer inte med brickresultaten, som ger "
+                                "%(computed)s (%(boards_played)s spelade brickor)."
+                            ),
+                            params={
+                                "number": p.number,
+                                "stated": _show(p.percentage),
+                                "computed": _show(s.percentage),
+                                "boards_played": s.boards_played,
+                            },
+                            line=p.line,
+                            element=el,
+                            code="percentage",
                         )
-                    )  # fmt: skip
+                    )
         if p.total is not None:
             tol = _pct_tolerance(p.total)
             candidates = (s.total, s.raw_total)
@@ -622,12 +704,21 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                 out.append(
                     problem(
                         gettext_noop(
-"Par %(number)s: filens summa %(stated)s stämmer varken med den omräknade summan "
-"%(factored)s (faktoriserad) eller %(unfactored)s (ofaktoriserad)."
-), params={"number": p.number, "stated": _show(p.total), "factored": _show(s.total), "unfactored": _show(s.raw_total)},
-                        line=p.line, element=el, warning=True, code="total",
+                            "Par %(number)s: filens summa %(stated)s stämmer varken med den omräknade summan "
+                            "%(factored)s (faktoriserad) eller %(unfactored)s (ofaktoriserad)."
+                        ),
+                        params={
+                            "number": p.number,
+                            "stated": _show(p.total),
+                            "factored": _show(s.total),
+                            "unfactored": _show(s.raw_total),
+                        },
+                        line=p.line,
+                        element=el,
+                        warning=True,
+                        code="total",
                     )
-                )  # fmt: skip
+                )
     return out
 
 
@@ -683,9 +774,11 @@ def _check_ranks(event: ParsedPairEvent, tol: Fraction) -> list[ImportProblem]:
                         "below_rank": b.rank,
                         "below_value": _show(key(b)),
                     },
-                    line=b.line, element=f"par {b.number}", code="rank-order",
+                    line=b.line,
+                    element=f"par {b.number}",
+                    code="rank-order",
                 )
-            )  # fmt: skip
+            )
     return out
 
 
@@ -721,24 +814,30 @@ def validate_teams(
     by_pairing: dict[tuple[int, frozenset], ParsedMatch] = {}
     by_team_round: dict[tuple[int, str], ParsedMatch] = {}
     for m in event.matches:
-        el = f"match {_match(m)}"
+        el = f"match {m.label}"
         if m.home == m.away:
             out.append(
                 problem(
-                    gettext_noop("Matchen %(match)s: laget möter sig självt."), params={"match": _match(m)},
-                    line=m.line, element=el, code="match-self",
+                    gettext_noop("Matchen %(match)s: laget möter sig självt."),
+                    params={"match": _match(m)},
+                    line=m.line,
+                    element=el,
+                    code="match-self",
                 )
-            )  # fmt: skip
+            )
             continue
         key = (m.round, frozenset((m.home, m.away)))
         if key in by_pairing:
             first = by_pairing[key]
             out.append(
                 problem(
-                    gettext_noop("Matchen %(match)s finns två gånger i filen (även rad %(line)s)."), params={"match": _match(m), "line": first.line},
-                    line=m.line, element=el, code="duplicate-match",
+                    gettext_noop("Matchen %(match)s finns två gånger i filen (även rad %(line)s)."),
+                    params={"match": _match(m), "line": first.line},
+                    line=m.line,
+                    element=el,
+                    code="duplicate-match",
                 )
-            )  # fmt: skip
+            )
             continue
         by_pairing[key] = m
         for team in (m.home, m.away):
@@ -746,10 +845,20 @@ def validate_teams(
             if other is not None:
                 out.append(
                     problem(
-                        gettext_noop("Lag %(team)s spelar två matcher i rond %(round)s (%(first)s och %(second)s)."), params={"team": team, "round": m.round, "first": _match(other), "second": _match(m)},
-                        line=m.line, element=el, code="team-twice-in-round",
+                        gettext_noop(
+                            "Lag %(team)s spelar två matcher i rond %(round)s (%(first)s och %(second)s)."
+                        ),
+                        params={
+                            "team": team,
+                            "round": m.round,
+                            "first": _match(other),
+                            "second": _match(m),
+                        },
+                        line=m.line,
+                        element=el,
+                        code="team-twice-in-round",
                     )
-                )  # fmt: skip
+                )
             by_team_round.setdefault((m.round, team), m)
         out.extend(_check_match(m, event, expected_boards))
 
@@ -762,13 +871,20 @@ def validate_teams(
                 out.append(
                     problem(
                         gettext_noop(
-"Matchen %(match)s har %(boards_played)s brickor, men de andra matcherna har "
-"%(usual)s; alla matcher i en heat ska ha lika många brickor (R-TEAM-KVAL-5)."
-), params={"match": _match(m), "boards_played": m.boards_played, "usual": usual},
-                        line=m.line, element=f"match {_match(m)}", code="board-count",
+                            "Matchen %(match)s har %(boards_played)s brickor, men de andra matcherna har "
+                            "%(usual)s; alla matcher i en heat ska ha lika många brickor (R-TEAM-KVAL-5)."
+                        ),
+                        params={
+                            "match": _match(m),
+                            "boards_played": m.boards_played,
+                            "usual": usual,
+                        },
+                        line=m.line,
+                        element=f"match {m.label}",
+                        code="board-count",
                         clause="R-TEAM-KVAL-5",
                     )
-                )  # fmt: skip
+                )
     return out
 
 
@@ -776,7 +892,7 @@ def _check_match(
     m: ParsedMatch, event: ParsedTeamEvent, expected_boards: int | None
 ) -> list[ImportProblem]:
     out: list[ImportProblem] = []
-    el = f"match {_match(m)}"
+    el = f"match {m.label}"
     numbers: dict[int, ParsedTeamBoard] = {}
     nets: list[Decimal] = []
     complete = True
@@ -784,10 +900,13 @@ def _check_match(
         if b.number in numbers:
             out.append(
                 problem(
-                    gettext_noop("Matchen %(match)s: bricka %(number)s finns två gånger."), params={"match": _match(m), "number": b.number},
-                    line=b.line, element=el, code="duplicate-board",
+                    gettext_noop("Matchen %(match)s: bricka %(number)s finns två gånger."),
+                    params={"match": _match(m), "number": b.number},
+                    line=b.line,
+                    element=el,
+                    code="duplicate-board",
                 )
-            )  # fmt: skip
+            )
             continue
         numbers[b.number] = b
         if b.score_ns_room1 is None or b.score_ns_room2 is None:
@@ -796,24 +915,38 @@ def _check_match(
                 out.append(
                     problem(
                         gettext_noop(
-"Matchen %(match)s, bricka %(number)s: resultat saknas från ett rum; brickans IMP "
-"kan inte kontrolleras."
-), params={"match": _match(m), "number": b.number},
-                        line=b.line, element=el, warning=True, code="board-one-room",
+                            "Matchen %(match)s, bricka %(number)s: resultat saknas från ett rum; brickans IMP "
+                            "kan inte kontrolleras."
+                        ),
+                        params={"match": _match(m), "number": b.number},
+                        line=b.line,
+                        element=el,
+                        warning=True,
+                        code="board-one-room",
                     )
-                )  # fmt: skip
+                )
         elif b.imps_home is not None:
             computed = imps(b.score_ns_room1 - b.score_ns_room2)
             if abs(b.imps_home - computed) > TOLERANCE:
                 out.append(
                     problem(
                         gettext_noop(
-"Matchen %(match)s, bricka %(number)s: filen ger hemmalaget %(stated)s IMP, men "
-"poängen %(room1)s (rum 1) och %(room2)s (rum 2) ger %(computed)s IMP."
-), params={"match": _match(m), "number": b.number, "stated": fmt_decimal(b.imps_home), "room1": b.score_ns_room1, "room2": b.score_ns_room2, "computed": computed},
-                        line=b.line, element=el, code="board-imps",
+                            "Matchen %(match)s, bricka %(number)s: filen ger hemmalaget %(stated)s IMP, men "
+                            "poängen %(room1)s (rum 1) och %(room2)s (rum 2) ger %(computed)s IMP."
+                        ),
+                        params={
+                            "match": _match(m),
+                            "number": b.number,
+                            "stated": fmt_decimal(b.imps_home),
+                            "room1": b.score_ns_room1,
+                            "room2": b.score_ns_room2,
+                            "computed": computed,
+                        },
+                        line=b.line,
+                        element=el,
+                        code="board-imps",
                     )
-                )  # fmt: skip
+                )
         value = _file_or_computed(b)
         if value is not None:
             nets.append(value)
@@ -828,52 +961,83 @@ def _check_match(
             out.append(
                 problem(
                     gettext_noop(
-"Matchen %(match)s: brickornas IMP summerar till %(home)s-%(away)s, men "
-"matchresultatet är %(file_home)s-%(file_away)s IMP."
-), params={"match": _match(m), "home": fmt_decimal(home), "away": fmt_decimal(away), "file_home": fmt_decimal(m.imps_home), "file_away": fmt_decimal(m.imps_away)},
-                    line=m.line, element=el, warning=net_ok, code="match-imps",
+                        "Matchen %(match)s: brickornas IMP summerar till %(home)s-%(away)s, men "
+                        "matchresultatet är %(file_home)s-%(file_away)s IMP."
+                    ),
+                    params={
+                        "match": _match(m),
+                        "home": fmt_decimal(home),
+                        "away": fmt_decimal(away),
+                        "file_home": fmt_decimal(m.imps_home),
+                        "file_away": fmt_decimal(m.imps_away),
+                    },
+                    line=m.line,
+                    element=el,
+                    warning=net_ok,
+                    code="match-imps",
                 )
-            )  # fmt: skip
+            )
 
     if expected_boards is not None:
         if m.boards_played is None:
             out.append(
                 problem(
                     gettext_noop(
-"Matchen %(match)s: filen visar inte hur många brickor som spelades (ska vara "
-"%(expected_boards)s, R-TEAM-KVAL-5)."
-), params={"match": _match(m), "expected_boards": expected_boards},
-                    line=m.line, element=el, warning=True, code="board-count-unknown",
+                        "Matchen %(match)s: filen visar inte hur många brickor som spelades (ska vara "
+                        "%(expected_boards)s, R-TEAM-KVAL-5)."
+                    ),
+                    params={"match": _match(m), "expected_boards": expected_boards},
+                    line=m.line,
+                    element=el,
+                    warning=True,
+                    code="board-count-unknown",
                     clause="R-TEAM-KVAL-5",
                 )
-            )  # fmt: skip
+            )
         elif m.boards_played != expected_boards:
             out.append(
                 problem(
                     gettext_noop(
-"Matchen %(match)s har %(boards_played)s brickor, men heatens matcher ska ha "
-"%(expected_boards)s brickor (R-TEAM-KVAL-5)."
-), params={"match": _match(m), "boards_played": m.boards_played, "expected_boards": expected_boards},
-                    line=m.line, element=el, code="board-count", clause="R-TEAM-KVAL-5",
+                        "Matchen %(match)s har %(boards_played)s brickor, men heatens matcher ska ha "
+                        "%(expected_boards)s brickor (R-TEAM-KVAL-5)."
+                    ),
+                    params={
+                        "match": _match(m),
+                        "boards_played": m.boards_played,
+                        "expected_boards": expected_boards,
+                    },
+                    line=m.line,
+                    element=el,
+                    code="board-count",
+                    clause="R-TEAM-KVAL-5",
                 )
-            )  # fmt: skip
+            )
 
     if m.vp_home is not None or m.vp_away is not None:
         boards = _vp_boards(m, event, expected_boards)
         if m.vp_home is None or m.vp_away is None:
             out.append(
                 problem(
-                    gettext_noop("Matchen %(match)s: VP finns bara för det ena laget."), params={"match": _match(m)},
-                    line=m.line, element=el, code="vp-missing",
+                    gettext_noop("Matchen %(match)s: VP finns bara för det ena laget."),
+                    params={"match": _match(m)},
+                    line=m.line,
+                    element=el,
+                    code="vp-missing",
                 )
-            )  # fmt: skip
+            )
         elif boards is None:
             out.append(
                 problem(
-                    gettext_noop("Matchen %(match)s: antalet brickor är okänt, så VP kan inte kontrolleras."), params={"match": _match(m)},
-                    line=m.line, element=el, warning=True, code="vp-unchecked",
+                    gettext_noop(
+                        "Matchen %(match)s: antalet brickor är okänt, så VP kan inte kontrolleras."
+                    ),
+                    params={"match": _match(m)},
+                    line=m.line,
+                    element=el,
+                    warning=True,
+                    code="vp-unchecked",
                 )
-            )  # fmt: skip
+            )
         else:
             exp_home, exp_away = victory_points(m.imps_home, m.imps_away, boards)
             if abs(exp_home - m.vp_home) > TOLERANCE or abs(exp_away - m.vp_away) > TOLERANCE:
@@ -895,9 +1059,12 @@ def _check_match(
                             "file_home": _show(m.vp_home),
                             "file_away": _show(m.vp_away),
                         },
-                        line=m.line, element=el, code="vp", clause="R-TEAM-VP-1",
+                        line=m.line,
+                        element=el,
+                        code="vp",
+                        clause="R-TEAM-VP-1",
                     )
-                )  # fmt: skip
+                )
     return out
 
 
