@@ -11,7 +11,6 @@ from clubs.i18n import render
 from results.importers import ImportFailed, parse_upload, validate_pairs, validate_teams
 from results.importers.model import english, problem
 from results.services.uploads import problem_dicts
-from ubf.rules.i18n import Message, gettext_noop
 
 from ._fixtures import broken
 
@@ -118,8 +117,9 @@ def test_a_team_match_is_named_in_the_readers_language():
 
 
 def test_a_template_missing_from_the_catalogue_stays_swedish_in_english():
-    """No English invented: an unknown msgid falls back to itself (gettext's fallback)."""
-    p = problem(gettext_noop("Ingen sådan mall %(n)s."), params={"n": 3})
+    """No English invented: an unknown msgid falls back to itself (gettext's fallback). (A
+    plain string, not gettext_noop: makemessages reads tests/ too.)"""
+    p = problem("Ingen sådan mall %(n)s.", params={"n": 3})
     assert p.message_sv == p.message_en == "Ingen sådan mall 3."
 
 
@@ -127,7 +127,7 @@ def test_the_standard_gettext_reader_and_django_render_agree():
     p = validate_pairs(parse_upload(broken("mp_wrong.xml"), "mp_wrong.xml", "pairs"))[0]
     assert render(p, "en") == p.message_en
     assert render(p, "sv") == p.message_sv
-    nested = Message(gettext_noop("rad %(line)s: %(message)s"), {"line": 4, "message": p})
+    nested = p.with_line  # "rad 551: …", the message inside a message
     assert render(nested, "en") == english(nested.template, nested.params)
 
 
