@@ -1,6 +1,7 @@
 """One translation catalogue (docs/translation.md): every English msgstr is filled, every rule
-message template of the rulebook is a msgid, rule violations render in the reader's language,
-and the public pages and the admin index show no Swedish with ``?lang=en``."""
+message template of the rulebook and of the result-file importers is a msgid, rule violations
+render in the reader's language, and the public pages and the admin index show no Swedish with
+``?lang=en``."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ from ubf.rules.types import Gender
 ROOT = Path(__file__).resolve().parents[2]
 EN_PO = ROOT / "locale" / "en" / "LC_MESSAGES" / "django.po"
 RULES = ROOT / "ubf" / "rules"
+IMPORTERS = ROOT / "results" / "importers"
+UPLOADS = ROOT / "results" / "services" / "uploads.py"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,10 +118,11 @@ def test_every_english_msgstr_is_filled_and_none_is_fuzzy():
 # ---------------------------------------------------------------------------------------------
 
 
-def _marked_in_rulebook() -> dict[str, str]:
-    """Every string literal passed to ``gettext_noop`` in ubf/rules, with where it is."""
+def _marked_in_rulebook(paths=None) -> dict[str, str]:
+    """Every string literal passed to ``gettext_noop`` in ubf/rules (or in ``paths``), with
+    where it is."""
     found = {}
-    for path in sorted(RULES.glob("*.py")):
+    for path in paths if paths is not None else sorted(RULES.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
@@ -142,6 +146,37 @@ def test_every_rule_message_template_is_a_translated_msgid():
     }
     assert missing == {}
     assert untranslated == {}
+
+
+def test_every_import_problem_template_is_a_translated_msgid():
+    """The result-file parsers and the upload service mark their messages the same way; the
+    English that ``ImportProblem.message_en`` reads without Django is the msgstr."""
+    marked = _marked_in_rulebook([*sorted(IMPORTERS.glob("*.py")), UPLOADS])
+    assert len(marked) > 100  # detect, csv_teams, pbn, usebio, validate, the upload service
+    assert "rad %(line)s" in marked  # ImportProblem.where
+    catalogue = {e["msgid"]: e["msgstr"] for e in read_po(EN_PO)}
+    missing = {t: where for t, where in marked.items() if t not in catalogue}
+    untranslated = {
+        t: where for t, where in marked.items() if t in catalogue and not catalogue[t][0]
+    }
+    assert missing == {}
+    assert untranslated == {}
+
+
+def test_no_import_problem_is_built_from_a_literal():
+    """``problem()`` / ``fail()`` / ``ImportProblem()`` take a ``gettext_noop`` template (or a
+    name bound to one), never an f-string or a bare literal, and no second (English) text."""
+    builders = {"problem", "fail", "ImportProblem"}
+    literal = []
+    for path in [*sorted(IMPORTERS.glob("*.py")), UPLOADS]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in builders:
+                first = node.args[0] if node.args else None
+                if isinstance(first, ast.JoinedStr | ast.Constant | ast.BinOp) or (
+                    len(node.args) > 1 and isinstance(node.args[1], ast.JoinedStr | ast.Constant)
+                ):
+                    literal.append(f"{path.name}:{node.lineno}")
+    assert literal == []
 
 
 def test_no_rule_message_is_a_literal_outside_the_catalogue():
