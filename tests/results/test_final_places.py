@@ -262,3 +262,77 @@ def test_withdrawing_a_team_needs_a_reason_and_the_right_to_speak_for_it(lag_sea
     assert "R-TEAM-REPL-1" in str(exc.value)
     a_teams[0].refresh_from_db()
     assert a_teams[0].status == Team.Status.ENTERED
+
+
+def test_r_pair_tie_1_a_bronze_heats_qualifiers_are_separated_among_themselves(tk):
+    """R-PAIR-TIE-1 "berörda par", R-PAIR-KVAL-5: in bronze heat Z, A and B declared for the
+    qualifier and C did not; all three scored 55 %. Boards 1-5: A 3, B 1, C 3 matchpoints;
+    boards 6-8: A 1, B 3, C 2; board 9: A 1, B 2, C 3. Boards won between A and B: A 5, B 4,
+    so A is ahead. Counting C as well would give A 5 + 0 = 5 and B 4 + 3 = 7.
+    Two more declared pairs at 60 % make Z's four declared pairs (the bronze minimum). With a
+    silver heat X of 40 pairs, 44 qualify, a 28-pair final: 28·4/44 = 2.545 seats for Z and
+    28·40/44 = 25.455 for X; whole 2 + 25, the last to Z (.545 against .455): Z has three
+    seats, the two 60 % pairs and then A."""
+    from decimal import Decimal
+
+    from django.core.files.base import ContentFile
+
+    from pairs.models import PairEntry
+    from results.models import PairResult, PairTraveller, ResultUpload
+    from tests.factories import PairHeatFactory
+
+    comp = PairCompetitionFactory(discipline="open")
+    named_heat(comp, "X", 40)
+    heat = PairHeatFactory(competition=comp, heat_type="bronze", name="Z")
+    upload = ResultUpload(
+        competition=comp,
+        heat=heat,
+        original_name="z.pbn",
+        format="pbn",
+        checksum="z",
+        size=1,
+        status="accepted",
+    )
+    upload.file.save("z.pbn", ContentFile(b"z"), save=False)
+    upload.save()
+    season = comp.season
+
+    def entry(number, declared, pct):
+        e = PairEntry.objects.create(
+            heat=heat,
+            player1=member(season=season),
+            player2=member(season=season),
+            pair_number=str(number),
+            takes_part_in_qualifier=declared,
+        )
+        PairResult.objects.create(
+            upload=upload,
+            heat=heat,
+            entry=e,
+            total=Decimal(pct),
+            percentage=Decimal(pct),
+            boards_played=24,
+        )
+        return e
+
+    top = [entry(4, True, 60), entry(5, True, 60)]
+    a, b, c = entry(1, True, 55), entry(2, True, 55), entry(3, False, 55)
+    opponents = [entry(10 + k, False, 40 - k) for k in range(3)]
+    mps = {**dict.fromkeys(range(1, 6), (3, 1, 3)), 6: (1, 3, 2), 7: (1, 3, 2), 8: (1, 3, 2)}
+    mps[9] = (1, 2, 3)
+    for board, values in mps.items():
+        for pair, opponent, mp in zip((a, b, c), opponents, values, strict=True):
+            PairTraveller.objects.create(
+                upload=upload,
+                board_number=board,
+                ns=pair,
+                ew=opponent,
+                mp_ns=Decimal(mp),
+                mp_ew=Decimal(4 - mp),
+            )
+    recompute_pair_competition(comp.id)
+
+    assert seats_by_heat(comp)[0] == {"X": 25, "Z": 3}
+    seated = holders(comp)
+    assert {top[0].pk, top[1].pk, a.pk} <= seated
+    assert b.pk not in seated and c.pk not in seated

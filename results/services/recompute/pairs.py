@@ -211,7 +211,13 @@ def _venue_from_snapshot(heat, key: str, snapshot: StandingSnapshot, names: dict
         key=key,
         label=heat.name,
         entries=sum(1 for r in rows if r.get("qualifier")),
-        ranking=[str(r["entry_id"]) for r in rows if r.get("qualifier")],
+        ranking=[
+            str(r["entry_id"])
+            for r in sorted(
+                (r for r in rows if r.get("qualifier")),
+                key=lambda r: r.get("qualifier_rank") or 0,
+            )
+        ],
         struck={str(r["entry_id"]) for r in rows if r.get("rank") is None},
         complete=True,
     )
@@ -248,6 +254,21 @@ def _rank_pair_heat(
         rules,
     )
     qualifying = set(counted.pairs)
+    # R-PAIR-TIE-1 "berörda par": for the qualifier, pairs on equal score are separated among
+    # the pairs that take part in it (in a bronze heat, those that declared, R-PAIR-KVAL-5);
+    # the heat's own ranking above is every pair's.
+    qualifier_order = [st.pair for st in standings if st.pair in qualifying]
+    if upload and len(qualifier_order) < len(standings):
+        qualifier_order = [
+            st.pair
+            for st in rank_pairs(
+                qualifier_order,
+                {p: results[p].percentage for p in qualifier_order},
+                lines_by_upload.get(upload.id, []),
+                seed=f"{competition.season.name}/{competition.discipline}/{heat.id}/dm",
+            )
+        ]
+    qualifier_rank = {pair: i for i, pair in enumerate(qualifier_order, start=1)}
     rows = [
         {
             "rank": st.rank,
@@ -256,6 +277,7 @@ def _rank_pair_heat(
             "name": names[st.pair],
             "percentage": f"{results[st.pair].percentage:.2f}",
             "qualifier": st.pair in qualifying,
+            "qualifier_rank": qualifier_rank.get(st.pair),
             "decided_by": st.decided_by,
             "explanation": list(st.explanation),
         }
@@ -285,7 +307,7 @@ def _rank_pair_heat(
         key=key,
         label=heat.name,
         entries=len(qualifying),
-        ranking=[st.pair for st in standings if st.pair in qualifying],
+        ranking=qualifier_order,
         struck=struck,
         complete=upload is not None,
     )
