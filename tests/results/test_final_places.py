@@ -336,3 +336,68 @@ def test_r_pair_tie_1_a_bronze_heats_qualifiers_are_separated_among_themselves(t
     seated = holders(comp)
     assert {top[0].pk, top[1].pk, a.pk} <= seated
     assert b.pk not in seated and c.pk not in seated
+
+
+def test_r_pair_mp_3_title_gold_plaque_and_bonus_go_to_the_same_ubf_pair(tk):
+    """R-PAIR-TIE-2, R-PAIR-MP-3: UBF pairs U1 and U2 and out-of-district pair O all score
+    60 %. Matchpoints (U1, U2, O): boards 1-5 3/1/3, boards 6-8 1/3/2, board 9 1/2/3. Between
+    U1 and U2 U1 wins 5 boards to 4, so U1 has the gold plaque; counted with O, U2 (7) would
+    come above U1 (5), and the title and bonus would go to U2. They must go to U1 too."""
+    from decimal import Decimal
+
+    from django.core.files.base import ContentFile
+
+    from results.models import PairFinalResult, PairFinalTraveller, ResultUpload, StandingSnapshot
+    from tests.factories import ClubFactory, DistrictFactory
+
+    comp = PairCompetitionFactory(discipline="open", sm_places=0)
+    season = comp.season
+    away = ClubFactory(district=DistrictFactory(code="SBD", name="Stockholms BF"))
+    upload = ResultUpload(
+        competition=comp,
+        original_name="final.xml",
+        format="usebio",
+        checksum="f",
+        size=1,
+        status="accepted",
+    )
+    upload.file.save("final.xml", ContentFile(b"f"), save=False)
+    upload.save()
+
+    def pair(pct, club=None):
+        p1, p2 = member(season=season, club=club), member(season=season, club=club)
+        PairFinalResult.objects.create(
+            upload=upload,
+            competition=comp,
+            player1=p1,
+            player2=p2,
+            total=Decimal(pct),
+            percentage=Decimal(pct),
+            boards_played=9,
+            out_of_district=club is not None,
+        )
+        return "-".join(sorted((p1.mid, p2.mid)))
+
+    u1, u2, o = pair(60), pair(60), pair(60, club=away)
+    others = [pair(40 - k) for k in range(3)]
+    mps = {**dict.fromkeys(range(1, 6), (3, 1, 3)), 6: (1, 3, 2), 7: (1, 3, 2), 8: (1, 3, 2)}
+    mps[9] = (1, 2, 3)
+    for board, values in mps.items():
+        for key, opponent, mp in zip((u1, u2, o), others, values, strict=True):
+            PairFinalTraveller.objects.create(
+                upload=upload,
+                board_number=board,
+                ns_key=key,
+                ew_key=opponent,
+                mp_ns=Decimal(mp),
+                mp_ew=Decimal(4 - mp),
+            )
+    recompute_pair_competition(comp.id)
+
+    rows = {
+        r["key"]: r
+        for r in StandingSnapshot.objects.get(scope="pair_final", competition=comp).data["rows"]
+    }
+    assert rows[u1]["plaque_place"] == 1 and rows[u2]["plaque_place"] == 2
+    assert rows[u1]["title"] and not rows[u2]["title"] and not rows[o]["title"]
+    assert rows[u1]["bonus_per_player"] == 60 and rows[u2]["bonus_per_player"] == 40  # Open

@@ -503,7 +503,21 @@ def _rank_pair_final(competition: PairCompetition, rules) -> None:
     ranking = [st.pair for st in standings]
     eligible = [k for k in ranking if both_ubf[k]]
     plaques = plaque_places(eligible, {k: scores[k] for k in eligible}, lines)
-    bonus = pair_bonus(ranking, both_ubf, competition.discipline, rules)
+    # R-PAIR-TIE-1 "berörda par", R-PAIR-MP-3: title, plaques and bonus are for UBF pairs, so UBF
+    # pairs on equal score are separated among themselves (as the plaques are), not with the
+    # out-of-district pairs in the group; the out-of-district pairs keep their places and pass
+    # their awards on.
+    ubf_order = iter(
+        st.pair
+        for st in rank_pairs(
+            eligible,
+            {k: scores[k] for k in eligible},
+            lines,
+            seed=f"{competition.season.name}/{competition.discipline}/final/ubf",
+        )
+    )
+    award_ranking = [next(ubf_order) if both_ubf[k] else k for k in ranking]
+    bonus = pair_bonus(award_ranking, both_ubf, competition.discipline, rules)
     passed_awards = dict(bonus.awards.passed_over)
     n_plaques = len(rules.pair_bonus[Discipline(competition.discipline)])
 
