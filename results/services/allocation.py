@@ -18,7 +18,7 @@ from results.models import AllocationRun, Lot
 from results.services.lots import lot_precedence, use_precedence
 from ubf.rules import allocation as alloc_rules
 from ubf.rules import replacement
-from ubf.rules.draw import seeded_draw
+from ubf.rules.draw import fresh_seed, seeded_draw
 
 
 @dataclass
@@ -60,9 +60,16 @@ def allocate_final(
     complete = all(v.complete for v in venues) and bool(venues)
     seats = max(0, final_size - len(direct))
     counts = {v.key: v.entries for v in venues}
-    precedence = lot_precedence(kind, season, counts, exclude_competition=competition)
     recorded = list(Lot.objects.filter(kind=kind, season=season, competition=competition))
+    # R-ALLOC-5: once this competition has drawn a lot, the precedence that applies is what
+    # held when it was drawn.
+    first_drawn = min((lot.drawn_at for lot in recorded), default=None)
+    precedence = lot_precedence(
+        kind, season, counts, exclude_competition=competition, drawn_before=first_drawn
+    )
     lots_recorded: list[Lot] = []
+
+    drawn_with: dict[tuple, int] = {}
 
     def draw(candidates: list[str], k: int) -> list[str]:
         for lot in recorded:
@@ -70,7 +77,15 @@ def allocate_final(
                 winners = [w for w in lot.winners if w in candidates][:k]
                 if len(winners) == k:
                     return winners
-        seed = _seed(kind, season.name, competition.pk, *sorted(candidates), k)
+        if complete:
+            # R-ALLOC-5: the real lot: a seed nobody can know in advance, drawn now and
+            # recorded with the lot, so that anyone can replay the draw from the record.
+            seed = fresh_seed()
+            drawn_with[(tuple(sorted(candidates)), k)] = seed
+        else:
+            # A provisional allocation shows a lot without drawing it: a fixed seed keeps the
+            # page steady until the heats are played; nothing is recorded.
+            seed = _seed(kind, season.name, competition.pk, *sorted(candidates), k)
         return seeded_draw(seed)(candidates, k)
 
     allocation = alloc_rules.allocate_seats(seats, counts, precedence=precedence, draw=draw)
@@ -79,9 +94,8 @@ def allocate_final(
         for lot in allocation.lots:
             if any(set(r.among) == set(lot.among) for r in recorded):
                 continue
-            # the seed the draw above used, so that the recorded seed replays the lot
             drawn_among = [v for v in lot.among if v not in lot.by_precedence]
-            seed = _seed(kind, season.name, competition.pk, *sorted(drawn_among), len(lot.drawn))
+            seed = drawn_with.get((tuple(sorted(drawn_among)), len(lot.drawn)))
             row = Lot.objects.create(
                 kind=kind,
                 season=season,
@@ -91,7 +105,7 @@ def allocate_final(
                 losers=list(lot.losers),
                 labels={v.key: v.label for v in venues if v.key in lot.among},
                 seats=lot.seats,
-                seed=str(seed),
+                seed="" if seed is None else str(seed),
                 explanation=(
                     f"Lottning mellan {', '.join(lot.among)} om {lot.seats} plats(er) "
                     f"(R-ALLOC-5); vinnare: {', '.join(lot.winners)}"

@@ -205,15 +205,20 @@ def lot_precedence(
     venue_keys: Iterable[str],
     *,
     exclude_competition=None,
+    drawn_before=None,
 ) -> list[str]:
     """R-ALLOC-5: of ``venue_keys``, the venues holding precedence in a lot of ``kind``
     ("pairs" or "teams", any discipline) in ``season``: they lost such a lot within
     ``rules.lot_precedence_seasons`` seasons (this one included) and have not used the
     precedence yet. Oldest lot first, as ``allocate_seats(precedence=...)`` takes them.
     ``exclude_competition`` leaves out the lots of that competition (a recompute of an
-    allocation must not give precedence from its own earlier lot)."""
+    allocation must not give precedence from its own earlier lot); ``drawn_before`` leaves out
+    the lots drawn at or after that moment (a lot recorded earlier is not overturned by
+    precedence from a later one)."""
     wanted = {str(k) for k in venue_keys}
     lots = _open_precedence_lots(kind, season)
+    if drawn_before is not None:  # precedence counts from lots drawn before, never after
+        lots = [lot for lot in lots if lot.drawn_at < drawn_before]
     if exclude_competition is not None:
         lots = [lot for lot in lots if lot.competition_id != exclude_competition.pk]
     used = _used_by_venue(lot.pk for lot in lots)

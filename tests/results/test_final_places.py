@@ -401,3 +401,65 @@ def test_r_pair_mp_3_title_gold_plaque_and_bonus_go_to_the_same_ubf_pair(tk):
     assert rows[u1]["plaque_place"] == 1 and rows[u2]["plaque_place"] == 2
     assert rows[u1]["title"] and not rows[u2]["title"] and not rows[o]["title"]
     assert rows[u1]["bonus_per_player"] == 60 and rows[u2]["bonus_per_player"] == 40  # Open
+
+
+def three_tied_heats(comp, clubs=None):
+    """Three heats of 10 pairs: 30 qualify, a 28-pair final, 28·10/30 = 9.33 seats each; whole
+    9 + 9 + 9 and one seat left for three equal venues: a lot among them (R-ALLOC-5)."""
+    heats = []
+    for i, label in enumerate("ABC"):
+        heat, _entries = named_heat(comp, label, 10)
+        if clubs is not None:
+            heat.clubs.set([clubs[i]])
+        heats.append(heat)
+    return heats
+
+
+def test_r_alloc_5_a_lot_is_drawn_with_a_fresh_seed_recorded_so_that_it_replays():
+    from unittest.mock import patch
+
+    from results.models import Lot
+    from ubf.rules.draw import seeded_draw
+
+    comp = PairCompetitionFactory(discipline="open")
+    three_tied_heats(comp)
+    with patch("results.services.allocation.fresh_seed", return_value=424242):
+        recompute_pair_competition(comp.id)
+    lot = Lot.objects.get(competition=comp)
+    assert lot.seed == "424242" and len(lot.among) == 3 and len(lot.winners) == 1
+    assert seeded_draw(424242)(list(lot.among), 1) == lot.winners  # anyone can replay it
+    by_label = seats_by_heat(comp)[0]
+    assert sorted(by_label.values()) == [9, 9, 10]
+    recompute_pair_competition(comp.id)  # a later recompute keeps the drawn lot
+    assert Lot.objects.filter(competition=comp).count() == 1
+    assert seats_by_heat(comp)[0] == by_label
+
+
+def test_r_alloc_5_precedence_from_a_later_lot_does_not_overturn_an_earlier_one():
+    """Open draws a lot among venues A, B, C; its two losers hold precedence. Mixed, later,
+    has a tie between those two: the first wins on its precedence, the other loses again and
+    holds precedence from Mixed's lot. Recomputing Open must keep Open's lot as drawn: the
+    later precedence does not count for a lot drawn before it."""
+    from results.models import Lot
+    from tests.factories import ClubFactory
+
+    clubs = [ClubFactory() for _ in range(3)]
+    open_ = PairCompetitionFactory(discipline="open")
+    three_tied_heats(open_, clubs)
+    recompute_pair_competition(open_.id)
+    first = Lot.objects.get(competition=open_)
+    open_seats = seats_by_heat(open_)[0]
+
+    mixed = PairCompetitionFactory(discipline="mixed", season=open_.season)
+    loser_clubs = [c for c in clubs if str(c.id) in first.losers]
+    for club in loser_clubs:  # two heats of 14: 28 seats, 14 each: no lot ...
+        heat, _ = named_heat(mixed, f"M{club.id}", 14)
+        heat.clubs.set([club])
+    named_heat(mixed, "M-other", 1)  # ... 29 qualify: 28·14/29 = 13.52 each, one seat to draw
+    recompute_pair_competition(mixed.id)
+    later = Lot.objects.get(competition=mixed)
+    assert later.drawn_at > first.drawn_at and later.losers
+
+    recompute_pair_competition(open_.id)
+    assert Lot.objects.filter(competition=open_).count() == 1
+    assert seats_by_heat(open_)[0] == open_seats
