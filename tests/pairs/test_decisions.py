@@ -99,22 +99,31 @@ def test_r_repl_1_heat_organiser_or_tk_may_report_it(heat, role):
 
 
 def test_r_repl_7_direct_qualifier_gives_up_its_place(tk):
+    """One heat of 40 pairs and the champions: 40 qualify, a 28-pair final, 27 seats to the
+    heat (its first 27 pairs). The champions' seat has no venue of its own (R-REPL-7): the
+    nearest eliminated pair of every venue by closeness is asked, here the heat's 28th."""
+    from results.services.recompute import recompute_pair_competition
+    from tests.results.test_recompute_pairs import heat_with_results
+
     competition = PairCompetitionFactory()
     season = competition.season
+    _heat, entries = heat_with_results(competition, 40)
     dq = DirectQualifier.objects.create(
         competition=competition,
         player1=member(season=season),
         player2=member(season=season),
         registered_on=date(2017, 2, 1),
     )
-    seat = FinalSeat.objects.create(
-        competition=competition, direct_qualifier=dq, source=FinalSeat.Source.DIRECT
-    )
+    recompute_pair_competition(competition.id)
+    seat = FinalSeat.objects.get(competition=competition, direct_qualifier=dq)
     decisions.decline_final_seat(tk, seat, reason="Paret har splittrats")
     dq.refresh_from_db()
     assert dq.status == DirectQualifier.Status.DECLINED
     d = Decision.objects.get(action="pairs.seat.declined")
     assert d.clause == "R-REPL-7" and d.decided_by == tk
+    recompute_pair_competition(competition.id)
+    offer = Offer.objects.get(seat=seat, answer=Offer.Answer.PENDING)
+    assert offer.entry == entries[27]
 
 
 def offer_for(heat, offered_at="2017-04-11 10:00"):
