@@ -452,12 +452,29 @@ def test_r_team_res_2_player_who_played_for_another_team_is_flagged(w, m):
         home=other, away=TeamFactory(heat=other.heat, players=4), played_on=date(2016, 10, 29)
     )
     Lineup.objects.create(match=other_match, team=other, player=roamer, half=1)
-    update_roster(w.official, m.away, add_mids=[roamer.mid])
+    # Already on the roster (added before he played elsewhere): fielding him is flagged.
+    RosterEntry.objects.create(team=m.away, player=roamer)
     away = list(m.away.roster.values_list("player__mid", flat=True))
     out = record_lineup(w.official, m.match, m.away, half1_mids=away[-4:], half2_mids=away[:4])
     res2 = [v for v in out.warnings if v.clause == "R-TEAM-RES-2"]
     assert len(res2) == 1 and roamer.mid in res2[0].message_sv
     assert res2[0].data["disqualified"] is True
+
+
+def test_r_team_res_2_player_who_played_for_another_team_cannot_be_added(w, m):
+    roamer = p(w)
+    other = TeamFactory(heat=TeamHeatFactory(competition=w.comp), players=4, name="Roslagen")
+    other_match = MatchFactory(
+        home=other, away=TeamFactory(heat=other.heat, players=4), played_on=date(2016, 10, 19)
+    )
+    Lineup.objects.create(match=other_match, team=other, player=roamer, half=1)
+    before = sorted(m.away.roster.values_list("player__mid", flat=True))
+    for user in (w.official, w.tk):
+        with pytest.raises(ServiceError) as exc:
+            update_roster(user, m.away, add_mids=[roamer.mid], reason="TK vill")
+        (message,) = exc.value.messages("sv")
+        assert "Roslagen" in message and "(R-TEAM-RES-2)" in message
+    assert sorted(m.away.roster.values_list("player__mid", flat=True)) == before
 
 
 def test_r_team_4_non_ubf_player_fielded_leaves_the_dm_race(w):
