@@ -100,6 +100,10 @@ def pair_final_upload_window(competition) -> Window:
     return w.results_upload(competition.final_date, clause="R-PAIR-MP-1")
 
 
+def team_final_upload_window(competition) -> Window:
+    return w.results_upload(competition.final_day1, clause="R-TEAM-FINAL-1")
+
+
 def match_date(match) -> date | None:
     """The day a team match is (or was) played: its own date, else its heat's last day, else the
     final's second central day."""
@@ -108,6 +112,10 @@ def match_date(match) -> date | None:
     if match.heat_id:
         return match.heat.last_date or match.heat.first_date
     return match.competition.final_day2
+
+
+def dispensation_window(occasion_date: date) -> Window:
+    return w.dispensation(occasion_date)
 
 
 def lineup_window(match) -> Window:

@@ -6,6 +6,7 @@ answer with the clause."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -70,17 +71,23 @@ class ExtraPlayerForm(forms.Form):
     """R-TEAM-5: ask TK for a 7th/8th player for one occasion."""
 
     mid = forms.CharField(label=_("Spelarens MID"), max_length=20, required=False)
-    occasion = forms.CharField(
+    occasion_date = forms.TypedChoiceField(
         label=_("Speltillfälle"),
-        max_length=120,
         required=False,
-        help_text=_("T.ex. ”Kval omgång 2, Uppsala”."),
+        coerce=date.fromisoformat,
+        empty_value=None,
+        help_text=_("Ett av lagets egna speltillfällen; dispens söks före speldagen."),
     )
-    occasion_date = forms.DateField(
-        label=_("Speldag"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
+
+    def __init__(self, *args, occasions=(), today=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "---------")]
+        for day, label in occasions:
+            passed = today is not None and day < today
+            text = f"{day:%Y-%m-%d} {label}" + (" (" + str(_("har varit")) + ")" if passed else "")
+            choices.append((day.isoformat(), text))
+        self.fields["occasion_date"].choices = choices
+        self.occasions = dict(occasions)
 
 
 class LineupForm(forms.Form):

@@ -22,6 +22,7 @@ from teams.services.entries import (
     enter_team,
     record_lineup,
     request_extra_player,
+    team_occasions,
     update_roster,
 )
 
@@ -128,7 +129,11 @@ def roster(request, team_id: int):
     regulars = [r.player for r in entries if not r.is_extra]
     action = request.POST.get("action") if request.method == "POST" else None
     roster_form = RosterForm(request.POST if action == "roster" else None, players=regulars)
-    extra_form = ExtraPlayerForm(request.POST if action == "extra" else None)
+    extra_form = ExtraPlayerForm(
+        request.POST if action == "extra" else None,
+        occasions=team_occasions(team),
+        today=clock.today(),
+    )
     errors: list[str] = []
     if action == "roster" and roster_form.is_valid():
         try:
@@ -151,7 +156,7 @@ def roster(request, team_id: int):
                 request.user,
                 team,
                 data["mid"],
-                occasion=data["occasion"],
+                occasion=extra_form.occasions.get(data["occasion_date"], ""),
                 occasion_date=data["occasion_date"],
             )
         except ServiceError as exc:

@@ -577,7 +577,8 @@ def request_extra_player(
     m = normalise_mid(mid)
     occasion = str(occasion or "").strip()
     found, violations = lookup_players([m], clause="R-TEAM-5")
-    if not occasion or occasion_date is None:
+    occasions = dict(team_occasions(team))
+    if occasion_date is None:
         violations.append(
             _err(
                 "R-TEAM-5",
@@ -585,7 +586,19 @@ def request_extra_player(
                 "Give the occasion (and date) the dispensation is for.",
             )
         )
-    elif occasion_date < clock.today():
+    elif occasion_date not in occasions:
+        days = ", ".join(d.isoformat() for d in occasions) or "–"
+        violations.append(
+            _err(
+                "R-TEAM-5",
+                f"Dispensen gäller ett av lagets egna speltillfällen; laget spelar inte "
+                f"{occasion_date} (lagets speldagar: {days}).",
+                f"The dispensation is for one of the team's own occasions; the team does not "
+                f"play on {occasion_date} (its days: {days}).",
+                occasion_date=occasion_date,
+            )
+        )
+    elif not windows.dispensation_window(occasion_date).is_open(clock.today()):
         violations.append(
             _err(
                 "R-TEAM-5",
@@ -593,6 +606,8 @@ def request_extra_player(
                 f"A dispensation is sought before the occasion; {occasion_date} has passed.",
             )
         )
+    if occasion_date in occasions and not occasion:
+        occasion = occasions[occasion_date]
     regulars = _regular_players(team)
     if len(regulars) < rules.roster_max:
         violations.append(
@@ -647,6 +662,32 @@ def request_extra_player(
     )
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
     return dispensation
+
+
+def team_occasions(team: Team) -> list[tuple[date, str]]:
+    """R-TEAM-5: the days on which ``team`` plays (its matches, its heat's play days, the
+    final's central days once it is in the final), each with a label: the choice a
+    dispensation is asked for."""
+    out: dict[date, str] = {}
+    if team.heat_id:
+        heat = team.heat
+        for number, day in enumerate(
+            dict.fromkeys(d for d in (heat.first_date, heat.last_date) if d), start=1
+        ):
+            out[day] = f"{heat.name}, dag {number}"
+    if team.in_final or team.is_direct_qualifier:
+        comp = team.competition
+        out.setdefault(comp.final_day1, "Final, centraldag 1")
+        out.setdefault(comp.final_day2, "Final, centraldag 2")
+    for match in (
+        Match.objects.filter(Q(home=team) | Q(away=team))
+        .select_related("home", "away", "heat", "competition")
+        .order_by("round", "id")
+    ):
+        day = windows.match_date(match)
+        if day is not None:
+            out[day] = f"Rond {match.round}: {match.home} – {match.away}"
+    return sorted(out.items())
 
 
 def extra_player_allowed(team: Team, player: Player, on_date: date) -> bool:

@@ -569,3 +569,27 @@ def test_team_admin_shows_roster_size_and_dm_sm_status(w, client):
     client.force_login(w.tk)
     html = client.get(reverse("admin:teams_team_changelist")).content.decode()
     assert "DM/SM" in html and ">SM<" in html
+
+
+def test_r_team_5_dispensation_occasion_is_one_of_the_teams_own_days(w):
+    # The case: a 7th player "for 2030-01-01", typed as free text.
+    team = enter_team(w.official, w.heat, **team_fields(w, mids(w, 6))).team
+    x = p(w)
+    msg = refused(
+        request_extra_player,
+        w.official,
+        team,
+        x.mid,
+        occasion="Nyår",
+        occasion_date=date(2030, 1, 1),
+    )
+    assert "R-TEAM-5" in msg and "2016-11-05, 2016-11-06" in msg
+    # One of its own days (TeamHeatFactory plays 5-6 Nov 2016), named by the system.
+    d = request_extra_player(w.official, team, x.mid, occasion="", occasion_date=date(2016, 11, 6))
+    assert d.occasion == f"{w.heat.name}, dag 2"
+    # After the day it is too late, for TK too (it is sought before the occasion).
+    with clock.frozen("2016-11-07"):
+        msg = refused(
+            request_extra_player, w.tk, team, p(w).mid, occasion="", occasion_date=date(2016, 11, 6)
+        )
+    assert "har redan varit" in msg
