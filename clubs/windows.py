@@ -73,6 +73,11 @@ def competition_windows(competition) -> dict[str, Window]:
     return out
 
 
+def protest_window(competition, concerning: str) -> Window:
+    """R-TEAM-RES-5: ``"sm_semifinal"`` or ``"sm_final"``."""
+    return w.protests(concerning, _season_rules(competition))
+
+
 def seat_answer_window(competition) -> Window:
     first_day = competition.final_day1 if _is_teams(competition) else competition.final_date
     return w.seat_answers(first_day)
