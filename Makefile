@@ -19,9 +19,10 @@ migrate: install
 	mkdir -p var
 	$(PY) manage.py migrate --noinput
 
-# The demo season as of one day inside it (heats played, final after round 7, a pair heat
-# still open for entries); `DEMO_DATE=2016-11-19 make demo` picks another day.
-DEMO_DATE ?= 2017-03-05
+# The demo season as of one day inside it: heats played and uploaded, a pair heat open for
+# entries, heat registration open (Open), a team heat with its last day to play (its rosters
+# open). `DEMO_DATE=2017-03-05 make demo` shows the team final after round 7 instead.
+DEMO_DATE ?= 2016-11-18
 
 demo: migrate
 	DEMO_DATE=$(DEMO_DATE) $(PY) manage.py load_demo

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.models import HeatStatus, Player, Season
 from clubs.permissions import can_manage_team, can_manage_team_heat, club_ids_of, is_tk
 from clubs.services.base import ServiceError
@@ -104,7 +104,12 @@ def enter(request, heat_id: int):
     return render(
         request,
         "teams/enter.html",
-        {"heat": heat, "form": form, "errors": errors},
+        {
+            "heat": heat,
+            "form": form,
+            "errors": errors,
+            "deadline": windows.label(windows.heat_windows(heat)["entries"]),
+        },
         status=400 if errors or form.errors else 200,
     )
 
@@ -183,6 +188,7 @@ def roster(request, team_id: int):
             "roster_form": roster_form,
             "extra_form": extra_form,
             "extra_requests": extra_requests.order_by("-occasion_date", "-id"),
+            "deadline": windows.label(windows.roster_window(team)),
             "errors": errors,
             "action": action,
         },

@@ -32,7 +32,7 @@ else:
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 
 # --- The clock (clubs.clock) -------------------------------------------------------------------
-# DEMO_DATE=2017-03-05 serves the demo season as of that day (``make demo`` sets it; TK can move
+# DEMO_DATE=2016-11-18 serves the demo season as of that day (``make demo`` sets it; TK can move
 # it in the admin). Production runs on the real date: the clock cannot be moved there.
 if PRODUCTION and (env.str("DEMO_DATE", default="") or env.str("UBF_CLOCK_OVERRIDE", default="")):
     raise ImproperlyConfigured("Production (DEBUG=false) runs on the real date: unset DEMO_DATE.")

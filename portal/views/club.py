@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.models import UBF_DISTRICT_CODE, Club, Season
 from clubs.permissions import can_manage_pair_heat, is_tk
 from clubs.services.base import ServiceError
@@ -141,10 +141,21 @@ def _register(request, *, form_class, template, title, call):
                 % {"name": heat.name},
             )
             return redirect("portal:dashboard")
+    # The deadline that applies, per competition (clubs.windows): "... stänger 1 dec".
+    deadlines = [
+        (c, windows.label(windows.competition_windows(c)["heat_registration"]))
+        for c in form.fields["competition"].queryset
+    ]
     return render(
         request,
         template,
-        {"form": form, "errors": errors, "title": title, "season": season},
+        {
+            "form": form,
+            "errors": errors,
+            "title": title,
+            "season": season,
+            "deadlines": deadlines,
+        },
         status=400 if request.method == "POST" else 200,
     )
 
@@ -258,6 +269,12 @@ def enter_pair_view(request, heat_id: int):
     return render(
         request,
         "portal/enter_pair.html",
-        {"heat": heat, "form": form, "errors": errors, "entries": entries},
+        {
+            "heat": heat,
+            "form": form,
+            "errors": errors,
+            "entries": entries,
+            "deadline": windows.label(windows.heat_windows(heat)["entries"]),
+        },
         status=400 if request.method == "POST" else 200,
     )

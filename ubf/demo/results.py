@@ -79,10 +79,10 @@ def _checksum(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _not_yet_played(run: _Run, name: str, first_day) -> bool:
+def _not_yet_played(run: _Run, name: str, day) -> bool:
     """The demo as of its date (``clubs.clock``): no results for what is played after it."""
-    if first_day is not None and first_day > clock.today():
-        run.say(f"  {name}: spelas {first_day:%Y-%m-%d}, efter demodatumet; inga resultat")
+    if day is not None and day > clock.today():
+        run.say(f"  {name}: spelas {day:%Y-%m-%d}, efter demodatumet; inga resultat")
         return True
     return False
 
@@ -235,7 +235,8 @@ def _team_heats(run: _Run, competition: TeamCompetition, user) -> None:
     for index, heat in enumerate(heats):
         if heat.status != HeatStatus.APPROVED:
             continue
-        if _not_yet_played(run, heat.name, heat.first_date):
+        # One file per heat, uploaded once its last day is played.
+        if _not_yet_played(run, heat.name, heat.last_date or heat.first_date):
             continue
         teams = list(heat.teams.filter(number__isnull=False).prefetch_related("roster__player"))
         matches = list(
