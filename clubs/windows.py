@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import Max, Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from clubs import clock
 from clubs.permissions import is_tk
@@ -51,6 +51,21 @@ def _is_teams(obj) -> bool:
 def _season_rules(competition):
     return competition.season.rules()
 
+
+# The windows' names as pages show them (Swedish msgids; the refusals carry the rulebook's
+# Swedish and English names, ``Window.name_sv`` / ``name_en``).
+NAMES = {
+    w.HEAT_REGISTRATION: gettext_lazy("Anmälan av kvalheat"),
+    w.INVITATION: gettext_lazy("Inbjudan till TK"),
+    w.ENTRIES: gettext_lazy("Anmälan"),
+    w.RESERVES: gettext_lazy("Anmälan av reserv"),
+    w.ROSTER: gettext_lazy("Ändring av laguppställning"),
+    w.LINEUP: gettext_lazy("Laguppställning i matchen"),
+    w.DISPENSATION: gettext_lazy("Dispensansökan"),
+    w.RESULTS_UPLOAD: gettext_lazy("Uppladdning av resultat"),
+    w.PROTESTS: gettext_lazy("Protest mot otillåten spelare"),
+    w.SEAT_ANSWERS: gettext_lazy("Svar på erbjuden finalplats"),
+}
 
 # ------------------------------------------------------------------------------------------
 # Which windows an object has
@@ -157,7 +172,7 @@ def label(window: Window, today: date | None = None) -> str:
     if window.closes is None:
         return gettext("Öppet")
     return gettext("%(what)s stänger %(day)s") % {
-        "what": gettext(window.name_sv),
+        "what": NAMES.get(window.key, window.name_sv),
         "day": day_sv(window.closes),
     }
 

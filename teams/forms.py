@@ -19,6 +19,16 @@ def split_mids(text: str) -> list[str]:
     return [m for m in re.split(r"[\s,;]+", text or "") if m]
 
 
+def tk_reason_field() -> forms.CharField:
+    """TK may act after a window has closed (clubs.windows); its reason becomes a TK decision."""
+    return forms.CharField(
+        label=_("TK:s skäl (efter sista dag)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Behövs bara när fönstret har stängt; skälet sparas som ett TK-beslut."),
+    )
+
+
 class EnterTeamForm(forms.Form):
     """R-TEAM-REG-2: team name, captain's MID, address, phone, e-mail and 4–6 players."""
 
@@ -53,9 +63,11 @@ class RosterForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, players=(), **kwargs):
+    def __init__(self, *args, players=(), tk: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["remove_mids"].choices = [(p.mid, f"{p.full_name} ({p.mid})") for p in players]
+        if tk:
+            self.fields["reason"] = tk_reason_field()
 
     def clean_add_mids(self) -> list[str]:
         return split_mids(self.cleaned_data.get("add_mids", ""))
@@ -94,8 +106,10 @@ class LineupForm(forms.Form):
     """Who plays each half (four players per half, R-TEAM-2; one segment: one half,
     R-TEAM-KVAL-5). The service refuses a wrong number with the clause."""
 
-    def __init__(self, *args, players=(), halves: int = 2, **kwargs):
+    def __init__(self, *args, players=(), halves: int = 2, tk: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        if tk:
+            self.fields["reason"] = tk_reason_field()
         choices = [(p.mid, f"{p.full_name} ({p.mid})") for p in players]
         for number in range(1, halves + 1):
             label = _("Halvlek %(n)s") % {"n": number} if halves > 1 else _("Laguppställning")

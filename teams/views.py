@@ -26,7 +26,7 @@ from teams.services.entries import (
     update_roster,
 )
 
-from .forms import EnterTeamForm, ExtraPlayerForm, LineupForm, RosterForm
+from .forms import EnterTeamForm, ExtraPlayerForm, LineupForm, RosterForm, tk_reason_field
 from .selectors import team_rows
 from .selectors import violation_text as _text
 
@@ -86,6 +86,8 @@ def enter(request, heat_id: int):
     if not can_manage_team_heat(request.user, heat):
         raise PermissionDenied
     form = EnterTeamForm(request.POST or None)
+    if is_tk(request.user):
+        form.fields["reason"] = tk_reason_field()
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
@@ -133,7 +135,9 @@ def roster(request, team_id: int):
     entries = list(team.roster.select_related("player").order_by("is_extra", "id"))
     regulars = [r.player for r in entries if not r.is_extra]
     action = request.POST.get("action") if request.method == "POST" else None
-    roster_form = RosterForm(request.POST if action == "roster" else None, players=regulars)
+    roster_form = RosterForm(
+        request.POST if action == "roster" else None, players=regulars, tk=is_tk(request.user)
+    )
     extra_form = ExtraPlayerForm(
         request.POST if action == "extra" else None,
         occasions=team_occasions(team),
@@ -147,6 +151,7 @@ def roster(request, team_id: int):
                 team,
                 add_mids=roster_form.cleaned_data["add_mids"],
                 remove_mids=roster_form.cleaned_data["remove_mids"],
+                reason=roster_form.cleaned_data.get("reason", ""),
             )
         except ServiceError as exc:
             errors = exc.messages()
@@ -236,7 +241,13 @@ def lineup(request, team_id: int, match_id: int):
         f"half{n}": [row.player.mid for row in current if row.half == n]
         for n in range(1, match.halves + 1)
     }
-    form = LineupForm(request.POST or None, players=players, halves=match.halves, initial=initial)
+    form = LineupForm(
+        request.POST or None,
+        players=players,
+        halves=match.halves,
+        initial=initial,
+        tk=is_tk(user),
+    )
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
@@ -246,6 +257,7 @@ def lineup(request, team_id: int, match_id: int):
                 team,
                 half1_mids=form.cleaned_data.get("half1", []),
                 half2_mids=form.cleaned_data.get("half2", []),
+                reason=form.cleaned_data.get("reason", ""),
             )
         except ServiceError as exc:
             errors = exc.messages()

@@ -21,6 +21,7 @@ from pairs.models import PairEntry, PairHeat
 from pairs.services.entries import enter_pair
 from pairs.services.heats import invitation_problems, register_pair_heat
 from portal.forms import EnterPairForm, PairHeatForm, TeamHeatForm
+from teams.forms import tk_reason_field
 from teams.models import Team, TeamHeat, TeamHeatOrganiser
 from teams.services.heats import register_team_heat
 
@@ -126,6 +127,8 @@ def _register(request, *, form_class, template, title, call):
         )
     season = Season.current()
     form = form_class(request.POST or None, request.FILES or None, season=season, clubs=clubs)
+    if is_tk(request.user):
+        form.fields["reason"] = tk_reason_field()
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
@@ -180,6 +183,7 @@ def register_pair_heat_view(request):
             requires_preregistration=d["requires_preregistration"],
             last_registration_day=d["last_registration_day"],
             pair_limit=d["pair_limit"],
+            reason=d.get("reason", ""),
         )
 
     return _register(
@@ -215,6 +219,7 @@ def register_team_heat_view(request):
             table_fee_per_match=d["table_fee_per_match"],
             invitation_url=d["invitation_url"],
             invitation_file=d["invitation_file"],
+            reason=d.get("reason", ""),
         )
 
     return _register(
@@ -239,6 +244,8 @@ def enter_pair_view(request, heat_id: int):
     if not can_manage_pair_heat(request.user, heat):
         return _denied(request)
     form = EnterPairForm(request.POST or None)
+    if is_tk(request.user):
+        form.fields["reason"] = tk_reason_field()
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -250,6 +257,7 @@ def enter_pair_view(request, heat_id: int):
                 d["mid2"],
                 pair_number=d["pair_number"] or None,
                 takes_part_in_qualifier=d["takes_part_in_qualifier"],
+                reason=d.get("reason", ""),
             )
         except PermissionDenied as exc:
             return _denied(request, exc)

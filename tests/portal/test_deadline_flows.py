@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from clubs import clock
-from clubs.models import Club, DemoClock
+from clubs.models import Club, Decision, DemoClock
 from pairs.models import PairCompetition, PairHeat
 from teams.models import Team
 
@@ -113,3 +113,19 @@ def test_captain_changes_a_roster_for_an_unplayed_match_and_sees_the_deadline(de
     assert response.status_code == 400
     assert "(R-TEAM-2)" in response.content.decode()
     assert team.roster.filter(player=other).exists()
+
+
+def test_tk_changes_a_closed_roster_with_a_reason_that_is_recorded(demo, client):
+    DemoClock.objects.filter(pk=1).update(on=date(2016, 11, 20))
+    team = Team.objects.get(captain_user__username="kapten")
+    client.force_login(demo.get(username="tk"))
+    url = reverse("teams:roster", args=[team.pk])
+    leaving = team.roster.exclude(player=team.captain).filter(is_extra=False).first().player
+    refused = client.post(url, {"action": "roster", "remove_mids": leaving.mid})
+    assert refused.status_code == 400 and "(R-GEN-3)" in refused.content.decode()
+    reason = "Spelaren flyttade före sista matchen; anmält till TK i tid."
+    response = client.post(url, {"action": "roster", "remove_mids": leaving.mid, "reason": reason})
+    assert response.status_code == 302
+    decision = Decision.objects.get(action="teams.roster.outside_window", object_id=team.pk)
+    assert (decision.reason, decision.clause) == (reason, "R-TEAM-2")
+    assert decision.data["closes"] == "2016-11-19"

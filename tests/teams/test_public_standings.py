@@ -1,12 +1,19 @@
 """/lag/: the public DM Lag page, Swedish first, English on request, constant queries."""
 
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from results.models import StandingSnapshot
-from tests.factories import TeamFactory, TeamHeatFactory
+from results.services.recompute.teams import _fmt_quotient
+from teams.models import Lineup, RosterEntry
+from tests.factories import MatchFactory, TeamFactory, TeamHeatFactory, UserFactory, member
+from ubf.rules.standings import TeamStanding
 
 pytestmark = pytest.mark.django_db
 
@@ -132,12 +139,6 @@ def test_swedish_even_when_the_browser_asks_for_english_until_the_visitor_switch
 
 def test_team_with_zero_matches_shows_a_dash_not_infinity():
     # R-TEAM-TIE-1: lost = 0 ranks highest, but a team that has played no match has no quotient.
-    from decimal import Decimal
-    from fractions import Fraction
-
-    from results.services.recompute.teams import _fmt_quotient
-    from ubf.rules.standings import TeamStanding
-
     def standing(played, won, lost):
         return TeamStanding(
             team=1,
@@ -158,11 +159,6 @@ def test_team_with_zero_matches_shows_a_dash_not_infinity():
 
 def test_far_starta_shows_every_reason_the_team_may_lose_its_place(client):
     # The issue's case: a player who has played for another team this season is on the roster.
-    from datetime import date
-
-    from teams.models import Lineup, RosterEntry
-    from tests.factories import MatchFactory, UserFactory, member
-
     team = TeamFactory(name="Ruter Ess", players=4)
     other = TeamFactory(heat=team.heat, name="Spader Kung", players=4)
     roamer = member(season=team.competition.season)
