@@ -134,6 +134,11 @@ def match_date(match) -> date | None:
     return match.competition.final_day2
 
 
+def reserve_window(session_date: date) -> Window:
+    """R-PAIR-RES-1: a reserve for a heat session is notified by the day before it."""
+    return w.reserves(session_date)
+
+
 def dispensation_window(occasion_date: date) -> Window:
     return w.dispensation(occasion_date)
 

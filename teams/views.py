@@ -278,6 +278,7 @@ def lineup(request, team_id: int, match_id: int):
             "opponent": opponent,
             "form": form,
             "errors": errors,
+            "deadline": windows.label(windows.lineup_window(match)),
             "current_halves": halves,
             "has_lineup": bool(current),
         },

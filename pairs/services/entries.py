@@ -586,7 +586,7 @@ def notify_reserve(
         session_date, in_time, sessions = None, True, _sessions(heat)
     else:
         session_date = _session_date(heat, session)
-        in_time = today < session_date
+        in_time = windows.reserve_window(session_date).is_open(today)  # by the day before
         sessions = _sessions(heat)
     if not in_time:
         violations.append(
