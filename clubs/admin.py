@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from clubs import clock
@@ -61,9 +62,9 @@ class SeasonAdmin(SimpleHistoryAdmin):
     list_display = ["name", "start_year", "is_current"]
     fieldsets = [
         (None, {"fields": ["name", "start_year", "is_current"]}),
-        ("Spelare", {"fields": ["veteran_born_on_or_before", "junior_max_age"]}),
+        (_("Spelare"), {"fields": ["veteran_born_on_or_before", "junior_max_age"]}),
         (
-            "Avgifter",
+            _("Avgifter"),
             {
                 "fields": [
                     "pair_kval_fee_per_player",
@@ -76,7 +77,7 @@ class SeasonAdmin(SimpleHistoryAdmin):
             },
         ),
         (
-            "W.O., bestraffningar och protester",
+            _("W.O., bestraffningar och protester"),
             {
                 "fields": [
                     "wo_winner_vp",

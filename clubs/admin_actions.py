@@ -18,6 +18,7 @@ from django.contrib.admin.helpers import ActionForm
 from django.core.exceptions import PermissionDenied
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.decision_log import render_decision_log
@@ -27,7 +28,7 @@ from clubs.services.base import ServiceError
 class ReasonActionForm(ActionForm):
     """The action bar with a "Motivering" field: the reason passed to the service."""
 
-    reason = forms.CharField(label="Motivering", required=False)
+    reason = forms.CharField(label=_("Motivering"), required=False)
 
 
 def action_reason(request) -> str:
@@ -49,8 +50,8 @@ def service_action(
 
     A ServiceError is shown per row as ``"{label(obj)}: {message} ({clause})"``; a
     PermissionDenied is shown once and ends the action. After each success ``each(obj)``, if
-    given, is shown; at the end ``summary`` (a format string with ``{done}``, the number of
-    rows done) when any row was done."""
+    given, is shown; at the end ``summary`` when any row was done: an ``ngettext_lazy`` with a
+    ``%(done)d`` placeholder (the number of rows done), or a plain ``{done}`` format string."""
 
     @admin.action(description=description)
     def action(modeladmin, request, queryset):
@@ -70,7 +71,10 @@ def service_action(
             if each is not None:
                 messages.success(request, each(obj))
         if done and summary:
-            messages.success(request, summary.format(done=done))
+            text = (
+                summary.format(done=done) if isinstance(summary, str) else summary % {"done": done}
+            )
+            messages.success(request, text)
 
     return action
 
@@ -84,7 +88,7 @@ class ReasonActionsMixin:
 class DecisionLogMixin:
     """The read-only "beslutslogg" column: the audit trail about the object (R-GEN-3)."""
 
-    @admin.display(description="beslutslogg (R-GEN-3)")
+    @admin.display(description=_("beslutslogg (R-GEN-3)"))
     def decision_log(self, obj):
         return render_decision_log(obj) if obj and obj.pk else "–"
 
@@ -92,7 +96,7 @@ class DecisionLogMixin:
 class DecidedColumnsMixin(DecisionLogMixin):
     """The columns of a ``Decided`` record: its reason, shortened, and its audit trail."""
 
-    @admin.display(description="motivering")
+    @admin.display(description=_("motivering"))
     def reason_short(self, obj):
         return Truncator(obj.reason).chars(60)
 
@@ -105,14 +109,14 @@ def change_request_actions(decide):
         True,
         description=_("Godkänn valda ändringar"),
         label=lambda change: change.heat,
-        summary=_("{done} ändringar godkända."),
+        summary=ngettext_lazy("%(done)d ändring godkänd.", "%(done)d ändringar godkända.", "done"),
     )
     reject = service_action(
         decide,
         False,
         description=_("Avslå valda ändringar (ange motivering)"),
         label=lambda change: change.heat,
-        summary=_("{done} ändringar avslagna."),
+        summary=ngettext_lazy("%(done)d ändring avslagen.", "%(done)d ändringar avslagna.", "done"),
     )
     return approve, reject
 

@@ -111,7 +111,8 @@ class Player(models.Model):
 
 
 class Season(models.Model):
-    """A playing season (e.g. "2016-2017") and every number SPEC.md calls season configuration.
+    """A playing season (e.g. "2016-2017") and every number the rulebook calls season
+    configuration (docs/rulebook.md).
 
     The scalar numbers TK is most likely to change are fields; the tables (bonus tables,
     final-size thresholds, SM cap) are in ``tables`` as JSON, defaulting to 2016-2017.
@@ -366,8 +367,11 @@ class Competition(models.Model):
 
     def __str__(self) -> str:
         if self.discipline == self.Discipline.TEAMS:
-            return f"DM Lag {self.season}"
-        return f"DM Par {self.get_discipline_display()} {self.season}"
+            return _("DM Lag %(season)s") % {"season": self.season}
+        return _("DM Par %(discipline)s %(season)s") % {
+            "discipline": self.get_discipline_display(),
+            "season": self.season,
+        }
 
     @property
     def kind(self) -> str:

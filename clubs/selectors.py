@@ -17,6 +17,7 @@ from datetime import date
 
 from clubs.models import Membership, Player, Representation, Season
 from clubs.services.base import ServiceError
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.people import PlayerInfo
 from ubf.rules.types import Gender, Pin
 from ubf.rules.violations import Violation
@@ -49,12 +50,10 @@ def lookup_players(
         violations.append(
             Violation(
                 clause=clause,
-                message_sv="Ogiltigt MID (SBF:s medlemsnummer, bara siffror): "
-                + ", ".join(malformed)
-                + ".",
-                message_en="Invalid MID (SBF member number, digits only): "
-                + ", ".join(malformed)
-                + ".",
+                template=gettext_noop(
+                    "Ogiltigt MID (SBF:s medlemsnummer, bara siffror): %(mids)s."
+                ),
+                params={"mids": malformed},
                 data={"malformed": malformed},
             )
         )
@@ -62,12 +61,11 @@ def lookup_players(
         violations.append(
             Violation(
                 clause=clause,
-                message_sv="Okänt MID – ingen spelare med medlemsnummer "
-                + ", ".join(unknown)
-                + " finns i registret. Kontrollera numret eller lägg in spelaren först.",
-                message_en="Unknown MID – no player with member number "
-                + ", ".join(unknown)
-                + " is registered. Check the number or add the player first.",
+                template=gettext_noop(
+                    "Okänt MID – ingen spelare med medlemsnummer %(mids)s finns i registret. "
+                    "Kontrollera numret eller lägg in spelaren först."
+                ),
+                params={"mids": unknown},
                 data={"unknown": unknown},
             )
         )

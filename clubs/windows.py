@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import Max, Q
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 
 from clubs import clock
 from clubs.permissions import is_tk
 from clubs.services.base import ServiceError, record_decision
 from ubf.rules import windows as w
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 from ubf.rules.windows import BEFORE, CLOSED, OPEN, Window, day_sv
 
@@ -51,21 +52,6 @@ def _is_teams(obj) -> bool:
 def _season_rules(competition):
     return competition.season.rules()
 
-
-# The windows' names as pages show them (Swedish msgids; the refusals carry the rulebook's
-# Swedish and English names, ``Window.name_sv`` / ``name_en``).
-NAMES = {
-    w.HEAT_REGISTRATION: gettext_lazy("Anmälan av kvalheat"),
-    w.INVITATION: gettext_lazy("Inbjudan till TK"),
-    w.ENTRIES: gettext_lazy("Anmälan"),
-    w.RESERVES: gettext_lazy("Anmälan av reserv"),
-    w.ROSTER: gettext_lazy("Ändring av laguppställning"),
-    w.LINEUP: gettext_lazy("Laguppställning i matchen"),
-    w.DISPENSATION: gettext_lazy("Dispensansökan"),
-    w.RESULTS_UPLOAD: gettext_lazy("Uppladdning av resultat"),
-    w.PROTESTS: gettext_lazy("Protest mot otillåten spelare"),
-    w.SEAT_ANSWERS: gettext_lazy("Svar på erbjuden finalplats"),
-}
 
 # ------------------------------------------------------------------------------------------
 # Which windows an object has
@@ -177,7 +163,7 @@ def label(window: Window, today: date | None = None) -> str:
     if window.closes is None:
         return gettext("Öppet")
     return gettext("%(what)s stänger %(day)s") % {
-        "what": NAMES.get(window.key, window.name_sv),
+        "what": gettext(window.name_sv),
         "day": day_sv(window.closes),
     }
 
@@ -185,20 +171,10 @@ def label(window: Window, today: date | None = None) -> str:
 def refusal(window: Window, today: date) -> Violation:
     """The refusal of an action outside its window, naming the window's dates and clause."""
     state = window.state(today)
-    params = {"what": window.name_sv, "today": today.isoformat()}
-    params_en = {"what": window.name_en, "today": today.isoformat()}
-    if state == BEFORE:
-        params["day"] = params_en["day"] = window.opens.isoformat()
-        sv = "%(what)s öppnar först %(day)s (i dag är det %(today)s)."
-        en = "%(what)s opens only on %(day)s (today is %(today)s)."
-    else:
-        params["day"] = params_en["day"] = window.closes.isoformat()
-        sv = "%(what)s stängde %(day)s (i dag är det %(today)s); efter det kan bara TK göra det."
-        en = "%(what)s closed on %(day)s (today is %(today)s); after that only TK can do it."
+    day = window.opens if state == BEFORE else window.closes
     return Violation(
         window.clause,
-        sv % params,
-        en % params_en,
+        _BEFORE_TEMPLATE if state == BEFORE else _CLOSED_TEMPLATE,
         data={
             "window": window.key,
             "state": state,
@@ -206,7 +182,22 @@ def refusal(window: Window, today: date) -> Violation:
             "closes": window.closes,
             "today": today,
         },
+        params={"what": window.name_sv, "day": day.isoformat(), "today": today.isoformat()},
     )
+
+
+_BEFORE_TEMPLATE = gettext_noop("%(what)s öppnar först %(day)s (i dag är det %(today)s).")
+_CLOSED_TEMPLATE = gettext_noop(
+    "%(what)s stängde %(day)s (i dag är det %(today)s); efter det kan bara TK göra det."
+)
+_TK_BEFORE_TEMPLATE = gettext_noop(
+    "%(what)s öppnar först %(day)s (i dag är det %(today)s). TK kan göra det ändå, men måste "
+    "ange ett skäl (det blir ett TK-beslut)."
+)
+_TK_CLOSED_TEMPLATE = gettext_noop(
+    "%(what)s stängde %(day)s (i dag är det %(today)s). TK kan göra det ändå, men måste ange "
+    "ett skäl (det blir ett TK-beslut)."
+)
 
 
 @dataclass(frozen=True)
@@ -245,18 +236,8 @@ def enforce(window: Window, user, *, reason: str = "", today: date | None = None
     reason = (reason or "").strip()
     if not reason:
         v = refusal(window, today)
-        raise ServiceError(
-            [
-                Violation(
-                    "R-GEN-3",
-                    v.message_sv.replace("; efter det kan bara TK göra det.", ".")
-                    + " TK kan göra det ändå, men måste ange ett skäl (det blir ett TK-beslut).",
-                    v.message_en.replace("; after that only TK can do it.", ".")
-                    + " TK may still do it, but must give a reason (it becomes a TK decision).",
-                    data=v.data,
-                )
-            ]
-        )
+        template = _TK_BEFORE_TEMPLATE if v.data["state"] == BEFORE else _TK_CLOSED_TEMPLATE
+        raise ServiceError([Violation("R-GEN-3", template, data=v.data, params=v.params)])
     return Late(window, reason, today)
 
 

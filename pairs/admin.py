@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.admin_actions import (
@@ -8,6 +10,7 @@ from clubs.admin_actions import (
     change_request_actions,
     service_action,
 )
+from clubs.i18n import render
 from pairs.services.decisions import decline_final_seat, record_offer_answer
 from pairs.services.heats import decide_heat_change, decide_pair_heat, invitation_problems
 
@@ -90,19 +93,22 @@ class PairHeatAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
     actions = ["approve_heats", "reject_heats"]
 
     approve_heats = service_action(
-        decide_pair_heat, True, description="Godkänn valda heat", summary="{done} heat godkända."
+        decide_pair_heat,
+        True,
+        description=_("Godkänn valda heat"),
+        summary=ngettext_lazy("%(done)d heat godkänt.", "%(done)d heat godkända.", "done"),
     )
     reject_heats = service_action(
         decide_pair_heat,
         False,
-        description="Avslå valda heat (ange motivering)",
-        summary="{done} heat avslagna.",
+        description=_("Avslå valda heat (ange motivering)"),
+        summary=ngettext_lazy("%(done)d heat avslaget.", "%(done)d heat avslagna.", "done"),
     )
 
-    @admin.display(description="Inbjudan")
+    @admin.display(description=_("Inbjudan"))
     def invitation_flag(self, obj):
         problems = invitation_problems(obj)
-        return "⚠ " + " ".join(p.message_sv for p in problems) if problems else "OK"
+        return "⚠ " + " ".join(render(p) for p in problems) if problems else "OK"
 
 
 @admin.register(PairEntry)
@@ -176,9 +182,9 @@ class FinalSeatAdmin(ReasonActionsMixin, DecisionLogMixin, SimpleHistoryAdmin):
 
     decline_seats = service_action(
         decline_final_seat,
-        description="Lämna valda platser (paret avstår; ange motivering)",
+        description=_("Lämna valda platser (paret avstår; ange motivering)"),
         label=_seat_holder,
-        each=lambda seat: f"Platsen för {_seat_holder(seat)} lämnad.",
+        each=lambda seat: _("Platsen för %(holder)s lämnad.") % {"holder": _seat_holder(seat)},
     )
 
 
@@ -190,7 +196,7 @@ def _record_answer(answer, description):
         description=description,
         with_reason=False,
         label=lambda offer: offer.entry,
-        each=lambda offer: f"Svar registrerat för {offer.entry}.",
+        each=lambda offer: _("Svar registrerat för %(entry)s.") % {"entry": offer.entry},
     )
 
 

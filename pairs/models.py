@@ -244,12 +244,49 @@ class FinalSeat(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.PROVISIONAL
     )
+    #: The replacement chain's name for the seat: its first holder's entry id, "dq:<id>" for
+    #: a direct qualifier's reserved seat, "<venue>#<n>" for a seat its venue could not fill.
+    key = models.CharField(_("platsens nyckel"), max_length=40, blank=True)
+    #: For a replacement's seat: the vacated seat whose offer it accepted (R-REPL-5).
+    replaces = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        verbose_name=_("ersätter"),
+    )
     reason = models.TextField(_("förklaring"), blank=True)
     history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("finalplats (par)")
         verbose_name_plural = _("finalplatser (par)")
+
+    def __str__(self) -> str:
+        holder = self.entry or self.direct_qualifier
+        if holder is None:
+            return f"Ledig finalplats {self.chain_key}"
+        return f"Finalplats: {holder.player1.full_name} – {holder.player2.full_name}"
+
+    @property
+    def chain_key(self) -> str:
+        """The replacement chain's name for the seat (see ``key``)."""
+        if self.key:
+            return self.key
+        if self.entry_id:
+            return str(self.entry_id)
+        return f"dq:{self.direct_qualifier_id}"
+
+    @property
+    def holder_key(self) -> str | None:
+        """The chain's name for the pair holding (or that held) the seat: its entry, else
+        its direct qualifier; None for a vacant seat nobody held."""
+        if self.entry_id:
+            return str(self.entry_id)
+        if self.direct_qualifier_id:
+            return f"dq:{self.direct_qualifier_id}"
+        return None
 
 
 class Offer(SeatOffer):

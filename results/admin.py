@@ -2,6 +2,7 @@ from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.admin_actions import DecisionLogMixin
+from clubs.i18n import render_with_clause
 from results.services.lots import manual_lot_problems, record_manual_lot
 
 from .models import (
@@ -124,7 +125,7 @@ class LotAdmin(DecisionLogMixin, SimpleHistoryAdmin):
                         seats=data.get("seats") or 0,
                         explanation=data.get("explanation") or "",
                     ):
-                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                        self.add_error(None, render_with_clause(v))
                 return data
 
         return ManualLotForm

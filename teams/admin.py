@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.admin_actions import (
@@ -10,6 +12,7 @@ from clubs.admin_actions import (
     change_request_actions,
     service_action,
 )
+from clubs.i18n import render_with_clause
 from clubs.models import Season
 from teams.services.decisions import (
     award_walkover,
@@ -94,13 +97,16 @@ class TeamHeatAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
     actions = ["approve_heats", "reject_heats"]
 
     approve_heats = service_action(
-        decide_team_heat, True, description="Godkänn valda heat", summary="{done} heat godkända."
+        decide_team_heat,
+        True,
+        description=_("Godkänn valda heat"),
+        summary=ngettext_lazy("%(done)d heat godkänt.", "%(done)d heat godkända.", "done"),
     )
     reject_heats = service_action(
         decide_team_heat,
         False,
-        description="Avslå valda heat (ange motivering)",
-        summary="{done} heat avslagna.",
+        description=_("Avslå valda heat (ange motivering)"),
+        summary=ngettext_lazy("%(done)d heat avslaget.", "%(done)d heat avslagna.", "done"),
     )
 
 
@@ -206,14 +212,16 @@ class DispensationAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHistoryAd
     grant_dispensations = service_action(
         decide_dispensation,
         True,
-        description="Bevilja valda dispenser (ange motivering)",
-        summary="{done} dispenser beviljade.",
+        description=_("Bevilja valda dispenser (ange motivering)"),
+        summary=ngettext_lazy(
+            "%(done)d dispens beviljad.", "%(done)d dispenser beviljade.", "done"
+        ),
     )
     reject_dispensations = service_action(
         decide_dispensation,
         False,
-        description="Avslå valda dispenser (ange motivering)",
-        summary="{done} dispenser avslagna.",
+        description=_("Avslå valda dispenser (ange motivering)"),
+        summary=ngettext_lazy("%(done)d dispens avslagen.", "%(done)d dispenser avslagna.", "done"),
     )
 
     def save_model(self, request, obj, form, change):
@@ -298,7 +306,7 @@ class PenaltyAdmin(DecidedColumnsMixin, SimpleHistoryAdmin):
                     for v in penalty_problems(
                         data["team"], data.get("match"), data.get("vp"), data.get("clause")
                     ):
-                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                        self.add_error(None, render_with_clause(v))
                 return data
 
         return PenaltyForm
@@ -336,9 +344,9 @@ class WalkOverAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHistoryAdmin)
 
     revoke_walkovers = service_action(
         revoke_walkover,
-        description="Återkalla valda W.O. (ange motivering)",
+        description=_("Återkalla valda W.O. (ange motivering)"),
         label=lambda wo: wo.match,
-        each=lambda wo: f"W.O. i {wo.match} återkallat.",
+        each=lambda wo: _("W.O. i %(match)s återkallat.") % {"match": wo.match},
     )
 
     def get_readonly_fields(self, request, obj=None):
@@ -358,7 +366,7 @@ class WalkOverAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHistoryAdmin)
                     for v in walkover_problems(
                         data["match"], data["offender"], data.get("reason") or ""
                     ):
-                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                        self.add_error(None, render_with_clause(v))
                 return data
 
         return WalkOverForm
@@ -407,11 +415,12 @@ class RulingAdmin(DecisionLogMixin, SimpleHistoryAdmin):
 
     draw_juries = service_action(
         draw_jury,
-        description="Lotta jury (3 lag som inte är inblandade)",
+        description=_("Lotta jury (3 lag som inte är inblandade)"),
         with_reason=False,
         label=lambda ruling: ruling.match,
         each=lambda ruling: (
-            f"Jury lottad för {ruling.match}: {', '.join(t.name for t in ruling.jury_teams.all())}."
+            _("Jury lottad för %(match)s: %(teams)s.")
+            % {"match": ruling.match, "teams": ", ".join(t.name for t in ruling.jury_teams.all())}
         ),
     )
 
@@ -430,7 +439,7 @@ class RulingAdmin(DecisionLogMixin, SimpleHistoryAdmin):
                         td_category=data.get("td_category") or "",
                         ruling=data.get("ruling") or "",
                     ):
-                        self.add_error(None, f"{v.message_sv} ({v.clause})")
+                        self.add_error(None, render_with_clause(v))
                 return data
 
         return RulingForm
@@ -457,7 +466,7 @@ class RulingAdmin(DecisionLogMixin, SimpleHistoryAdmin):
         obj.pk = created.pk
         obj.refresh_from_db()
 
-    @admin.display(description="senaste beslut")
+    @admin.display(description=_("senaste beslut"))
     def current_decision(self, obj):
         text = obj.lagkommission_decision or obj.jury_decision or obj.ruling
         return Truncator(text).chars(60)
@@ -484,13 +493,13 @@ class TeamFinalOfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
     accepted = service_action(
         record_team_offer_answer,
         TeamFinalOffer.Answer.ACCEPTED,
-        description="Laget tackade ja",
+        description=_("Laget tackade ja"),
         with_reason=False,
     )
     declined = service_action(
         record_team_offer_answer,
         TeamFinalOffer.Answer.DECLINED,
-        description="Laget tackade nej",
+        description=_("Laget tackade nej"),
         with_reason=False,
     )
 

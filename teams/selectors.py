@@ -11,8 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from django.db.models import Prefetch, Q
-from django.utils.translation import get_language
 
+from clubs.i18n import render_with_clause
 from clubs.models import Player, Season
 from clubs.selectors import player_infos_for
 from teams.models import Dispensation, ExternalTeamPlay, Lineup, Match, RosterEntry, Team
@@ -24,6 +24,7 @@ from ubf.rules.eligibility import (
     team_bonus_eligible,
     team_competes_for_dm,
 )
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.people import PlayerInfo
 from ubf.rules.violations import Violation
 
@@ -45,8 +46,7 @@ class TeamDmStatus:
 
 def violation_text(v: Violation) -> str:
     """A violation as a person reads it, in the active language, with its clause."""
-    text = v.message(get_language() or "sv")
-    return f"{text} ({v.clause})" if v.clause else text
+    return render_with_clause(v)
 
 
 @dataclass
@@ -164,8 +164,8 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
             reasons.append(
                 Violation(
                     clause="R-TEAM-2",
-                    message_sv=f"Laget är {t.get_status_display()}.",
-                    message_en=f"The team is {t.status}.",
+                    template=gettext_noop("Laget är %(status)s."),
+                    params={"status": t.get_status_display()},
                 )
             )
         reasons += [
@@ -176,13 +176,12 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
         latest = t.balance_dispensations[0] if t.balance_dispensations else None
         granted = latest is not None and latest.status == Dispensation.Status.GRANTED
         for v in check_district_balance(regular_infos, has_dispensation=granted):
-            status = latest.get_status_display() if latest else "inte begärd"
+            status = latest.get_status_display() if latest else gettext_noop("inte begärd")
             reasons.append(
                 replace(
                     v,
-                    message_sv=v.message_sv + f" Dispens: {status}.",
-                    message_en=v.message_en
-                    + f" Dispensation: {latest.status if latest else 'none'}.",
+                    template=gettext_noop("%(finding)s Dispens: %(status)s."),
+                    params={"finding": v, "status": status},
                 )
             )
         risks: list[Violation] = []
@@ -193,11 +192,12 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
                 risks.append(
                     Violation(
                         clause="R-TEAM-RES-2",
-                        message_sv=f"{r.player.full_name} ({r.player.mid}) har spelat för "
-                        f"{names} denna säsong: ställer laget upp med hen diskvalificeras det.",
-                        message_en=f"{r.player.full_name} ({r.player.mid}) has played for "
-                        f"{names} this season: the team is disqualified if it fields the player.",
+                        template=gettext_noop(
+                            "%(player)s (%(mid)s) har spelat för %(teams)s denna säsong: "
+                            "ställer laget upp med hen diskvalificeras det."
+                        ),
                         data={"mid": r.player.mid, "other_teams": others},
+                        params={"player": r.player.full_name, "mid": r.player.mid, "teams": names},
                     )
                 )
         risks += check_membership(roster_infos, team=True, rules=rules)

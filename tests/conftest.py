@@ -20,6 +20,17 @@ def _fast_passwords(settings):
 
 
 @pytest.fixture(autouse=True)
+def _site_language():
+    # A request with ?lang=en activates English in the test's thread and Django leaves it
+    # active; labels are lazy translations, so every test starts (and ends) in Swedish.
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _eager_celery(request):
     from celery._state import _set_task_join_will_block
 

@@ -1,13 +1,14 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import RedirectView
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView
 
-admin.site.site_header = "UBF DM – tävlingskommittén"
+admin.site.site_header = _("UBF DM – tävlingskommittén")
 admin.site.site_title = "UBF DM"
-admin.site.index_title = "Administration"
+admin.site.index_title = _("Administration")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -9,37 +9,67 @@ is written, so nothing is partly saved.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.utils.translation import get_language
 
+from clubs.i18n import render, render_with_clause
 from clubs.models import Decision
-from ubf.rules.violations import Violation, errors
+from ubf.rules.i18n import Message, gettext_noop
+from ubf.rules.violations import Severity, Violation, errors
 
 
 class ServiceError(Exception):
-    """A refusal with every reason (violations carry clause IDs and Swedish/English text)."""
+    """A refusal with every reason (violations carry clause IDs and a Swedish template that
+    ``clubs.i18n.render`` puts into the reader's language)."""
 
     def __init__(self, violations: Iterable[Violation] | str, *, clause: str = ""):
         if isinstance(violations, str):
-            violations = [Violation(clause=clause, message_sv=violations, message_en=violations)]
+            violations = [Violation(clause, violations)]
         self.violations = list(violations)
         super().__init__("; ".join(str(v) for v in self.violations))
 
     def messages(self, language: str | None = None) -> list[str]:
-        lang = language or get_language() or "sv"
-        out = []
-        for v in self.violations:
-            text = v.message(lang)
-            out.append(f"{text} ({v.clause})" if v.clause else text)
-        return out
+        return [render_with_clause(v, language) for v in self.violations]
 
 
-def refuse(clause: str, message_sv: str, message_en: str, **data: Any) -> ServiceError:
-    return ServiceError(
-        [Violation(clause=clause, message_sv=message_sv, message_en=message_en, data=data)]
-    )
+def error(clause: str, template: str, *, params: dict | None = None, **data: Any) -> Violation:
+    """A broken rule that refuses the action: ``template`` is a Swedish msgid marked with
+    ``gettext_noop``; ``params`` fill it, ``data`` carries the figures for pages and logs."""
+    return Violation(clause, template, Severity.ERROR, data, params or {})
+
+
+def warning(clause: str, template: str, *, params: dict | None = None, **data: Any) -> Violation:
+    """As :func:`error`, for a problem that lets the action through and is flagged to TK."""
+    return Violation(clause, template, Severity.WARNING, data, params or {})
+
+
+def as_warning(violation: Violation) -> Violation:
+    """The same violation, downgraded to a warning (TK acting where a club may not)."""
+    return replace(violation, severity=Severity.WARNING)
+
+
+REASON_REQUIRED = gettext_noop(
+    "Skriv en motivering: varje TK-beslut sparas med vem, när och varför (R-GEN-3)."
+)
+
+
+def reason_required(reason: str | None, clause: str = "R-GEN-3") -> list[Violation]:
+    """R-GEN-3: a decision says why. The one check and the one text for every decision."""
+    if (reason or "").strip():
+        return []
+    return [error(clause, REASON_REQUIRED, missing="reason")]
+
+
+def text_required(value: str | None, clause: str, template: str) -> list[Violation]:
+    """An empty required text (a name, a venue, a jury's decision) refused with ``template``."""
+    return [] if (value or "").strip() else [error(clause, template)]
+
+
+def refuse(clause: str, template: str, *, params: dict | None = None, **data: Any) -> ServiceError:
+    """A refusal with one reason: ``template`` is a Swedish msgid marked with gettext_noop."""
+    return ServiceError([Violation(clause, template, data=data, params=params or {})])
 
 
 def raise_on_errors(violations: Iterable[Violation]) -> list[Violation]:
@@ -53,13 +83,13 @@ def raise_on_errors(violations: Iterable[Violation]) -> list[Violation]:
 
 def require(
     allowed: bool,
-    message_sv: str = "Du har inte behörighet för detta.",
-    message_en: str = "You are not allowed to do this.",
+    template: str = gettext_noop("Du har inte behörighet för detta."),
+    *,
+    params: dict | None = None,
 ) -> None:
+    """Permission check: refuse with ``template`` (a Swedish msgid) in the reader's language."""
     if not allowed:
-        raise PermissionDenied(
-            message_sv if (get_language() or "sv").startswith("sv") else message_en
-        )
+        raise PermissionDenied(render(Message(template, params or {})))
 
 
 def record_decision(
@@ -121,6 +151,6 @@ def flag_warnings(action: str, obj, warnings: list[Violation], *, user, season) 
         clause=warnings[0].clause,
         season=season,
         clauses=[v.clause for v in warnings],
-        messages_en=[v.message_en for v in warnings],
+        messages_en=[render(v, "en") for v in warnings],
         triggered_by=acting_user_id(user),
     )

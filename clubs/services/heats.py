@@ -28,9 +28,10 @@ from clubs import clock
 from clubs.models import Club, Decided, Decision, HeatChangeRequest, HeatStatus
 from clubs.permissions import can_act_for_club, is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import raise_on_errors, record_decision, require
+from clubs.services.base import error, raise_on_errors, reason_required, record_decision, require
 from ubf.rules.heats import change_needs_tk_approval
-from ubf.rules.violations import Severity, Violation
+from ubf.rules.i18n import gettext_noop
+from ubf.rules.violations import Violation
 
 #: A heat that still counts: applied for or approved (not rejected, not cancelled).
 ACTIVE = (HeatStatus.APPLIED, HeatStatus.APPROVED)
@@ -39,10 +40,6 @@ ACTIVE = (HeatStatus.APPLIED, HeatStatus.APPROVED)
 # ---------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------
-
-
-def v(clause: str, sv: str, en: str, severity: Severity = Severity.ERROR, **data) -> Violation:
-    return Violation(clause=clause, message_sv=sv, message_en=en, severity=severity, data=data)
 
 
 def get_obj(model, obj_or_id):
@@ -75,8 +72,7 @@ def require_for_clubs(user, clubs: list[Club]) -> None:
     allowed = is_tk(user) or (bool(clubs) and all(can_act_for_club(user, c.pk) for c in clubs))
     require(
         allowed,
-        "Du kan bara anmäla kvalheat för klubbar du företräder (eller som UBF TK).",
-        "You may only register heats for clubs you act for (or as UBF TK).",
+        gettext_noop("Du kan bara anmäla kvalheat för klubbar du företräder (eller som UBF TK)."),
     )
 
 
@@ -84,59 +80,61 @@ def unknown_club_violations(missing: list, clause: str) -> list[Violation]:
     if not missing:
         return []
     return [
-        v(
+        error(
             clause,
-            f"Okända klubbar: {', '.join(map(str, missing))}.",
-            f"Unknown clubs: {', '.join(map(str, missing))}.",
+            gettext_noop("Okända klubbar: %(map)s."),
             clubs=missing,
+            params={"map": ", ".join(map(str, missing))},
         )
     ]
 
 
-def reason_violations(reason: str | None, clause: str = "R-GEN-3") -> list[Violation]:
-    """R-GEN-3: a decision against someone (a rejection) says why."""
-    if (reason or "").strip():
-        return []
-    return [
-        v(
-            clause,
-            "Ange skälet till beslutet; det sparas och visas för klubben.",
-            "Give the reason for the decision; it is recorded and shown to the club.",
-        )
-    ]
-
-
-def text_violations(value: str | None, clause: str, sv: str, en: str) -> list[Violation]:
-    return [] if (value or "").strip() else [v(clause, sv, en)]
+#: What a club may not do to a heat after the deadline: action → (heat closed, deadline passed).
+_CHANGE_REFUSALS = {
+    "move": (
+        gettext_noop("Heatet är %(label)s och kan inte flyttas."),
+        gettext_noop(
+            "Sista anmälningsdag för kvalheat (%(deadline)s) har passerat. Därefter får "
+            "klubben inte flytta heatet utan UBF:s uttryckliga medgivande: skicka "
+            "en ändringsbegäran till UBF TK."
+        ),
+    ),
+    "cancel": (
+        gettext_noop("Heatet är %(label)s och kan inte ställas in."),
+        gettext_noop(
+            "Sista anmälningsdag för kvalheat (%(deadline)s) har passerat. Därefter får "
+            "klubben inte ställa in heatet utan UBF:s uttryckliga medgivande: skicka "
+            "en ändringsbegäran till UBF TK."
+        ),
+    ),
+}
 
 
 def direct_change_violations(
-    user, status: str, deadline: date | None, today: date, what_sv: str, what_en: str
+    user, status: str, deadline: date | None, today: date, action: str
 ) -> list[Violation]:
-    """R-PAIR-KVAL-2: the club may move or cancel its heat itself up to the registration
-    deadline; after it, only with UBF's explicit consent (a request TK decides, or TK itself)."""
+    """R-PAIR-KVAL-2: the club may move or cancel (``action``: "move" or "cancel") its heat
+    itself up to the registration deadline; after it, only with UBF's explicit consent (a
+    request TK decides, or TK itself)."""
+    closed, late = _CHANGE_REFUSALS[action]
     out: list[Violation] = []
     if status not in ACTIVE:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
-                f"Heatet är {HeatStatus(status).label} och kan inte {what_sv}.",
-                f"The heat is {HeatStatus(status).value} and cannot be {what_en}.",
+                closed,
                 status=status,
+                params={"label": HeatStatus(status).label},
             )
         )
     if deadline is not None and change_needs_tk_approval(today, deadline) and not is_tk(user):
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
-                f"Sista anmälningsdag för kvalheat ({deadline}) har passerat. Därefter får klubben "
-                f"inte {what_sv} heatet utan UBF:s uttryckliga medgivande: skicka en "
-                "ändringsbegäran till UBF TK.",
-                f"The heat registration deadline ({deadline}) has passed. After it the club may "
-                f"not have the heat {what_en} without UBF's explicit consent: send a change "
-                "request to UBF TK.",
+                late,
                 deadline=deadline,
                 today=today,
+                params={"deadline": deadline},
             )
         )
     return out
@@ -152,14 +150,20 @@ def shifted_dates(
     return new_first, old_second + (new_first - old_first)
 
 
-def parse_fee(value, clause: str, what_sv: str, what_en: str) -> tuple[Decimal | None, list]:
+def parse_fee(value, clause: str, what: str) -> tuple[Decimal | None, list]:
+    """``value`` as an amount in kronor; ``what`` names the fee (a msgid marked with
+    gettext_noop)."""
     try:
         amount = Decimal(str(value))
     except (InvalidOperation, TypeError, ValueError):
         amount = None
     if amount is None or not amount.is_finite() or amount < 0:
         return None, [
-            v(clause, f"Ange {what_sv} i kronor (0 eller mer).", f"Give the {what_en} in SEK.")
+            error(
+                clause,
+                gettext_noop("Ange %(what)s i kronor (0 eller mer)."),
+                params={"what": what},
+            )
         ]
     return amount, []
 
@@ -184,8 +188,8 @@ class HeatKind:
     approval_clause: str
     #: Who may move or cancel the heat (and ask TK to): ``can_manage(user, heat)``.
     can_manage: Callable
-    #: The refusal when someone else tries to move or cancel it (Swedish, English).
-    manage_denied: tuple[str, str]
+    #: The refusal when someone else tries to move or cancel it (a Swedish msgid).
+    manage_denied: str
     #: ``schedule_violations(competition, first, second)``: the checks of a heat's dates.
     schedule_violations: Callable
     #: ``approval_violations(heat)``: what stops TK approving the (locked) heat.
@@ -204,7 +208,7 @@ class HeatKind:
         heat.save(update_fields=["first_date", "last_date"])
 
     def require_manage(self, user, heat) -> None:
-        require(self.can_manage(user, heat), *self.manage_denied)
+        require(self.can_manage(user, heat), self.manage_denied)
 
     def recompute(self, competition_id: int) -> None:
         request_recompute(competition_id)
@@ -221,8 +225,7 @@ def decide_heat(kind: HeatKind, user, heat, approve: bool, reason: str = ""):
     recomputed."""
     require(
         is_tk(user),
-        "Bara UBF TK kan godkänna eller avslå kvalheat.",
-        "Only UBF TK may approve or reject heats.",
+        gettext_noop("Bara UBF TK kan godkänna eller avslå kvalheat."),
     )
     heat = locked(kind.model, heat, "competition__season")
     competition = heat.competition
@@ -230,16 +233,19 @@ def decide_heat(kind: HeatKind, user, heat, approve: bool, reason: str = ""):
     violations: list[Violation] = []
     if heat.status in (HeatStatus.CANCELLED, new):
         violations.append(
-            v(
+            error(
                 "R-GEN-3",
-                f"Heatet {heat.name} är redan {heat.get_status_display()}.",
-                f"The heat {heat.name} is already {heat.status}.",
+                gettext_noop("Heatet %(heat)s är redan %(heat_status)s."),
+                params={
+                    "heat": heat.name,
+                    "heat_status": heat.get_status_display(),
+                },
             )
         )
     if approve:
         violations += kind.approval_violations(heat)
     else:
-        violations += reason_violations(reason)
+        violations += reason_required(reason)
     raise_on_errors(violations)
 
     previous = heat.status
@@ -259,9 +265,9 @@ def decide_heat(kind: HeatKind, user, heat, approve: bool, reason: str = ""):
     return heat
 
 
-def _direct_change_violations(user, heat, what_sv: str, what_en: str) -> list[Violation]:
+def _direct_change_violations(user, heat, action: str) -> list[Violation]:
     deadline = heat.competition.heat_registration_deadline
-    return direct_change_violations(user, heat.status, deadline, clock.today(), what_sv, what_en)
+    return direct_change_violations(user, heat.status, deadline, clock.today(), action)
 
 
 def move_heat(
@@ -285,7 +291,7 @@ def move_heat(
     old = kind.dates(heat)
     if keep_length:
         first, second = shifted_dates(*old, first, second)
-    violations = _direct_change_violations(user, heat, "flytta", "moved")
+    violations = _direct_change_violations(user, heat, "move")
     violations += kind.schedule_violations(competition, first, second)
     raise_on_errors(violations)
 
@@ -312,7 +318,7 @@ def cancel_heat(kind: HeatKind, user, heat, reason: str = ""):
     kind.require_manage(user, heat)
     heat = locked(kind.model, heat, "competition__season")
     competition = heat.competition
-    raise_on_errors(_direct_change_violations(user, heat, "ställa in", "cancelled"))
+    raise_on_errors(_direct_change_violations(user, heat, "cancel"))
 
     previous = heat.status
     heat.status = HeatStatus.CANCELLED
@@ -352,13 +358,14 @@ def decide_direct_final_for(
     violations: list[Violation] = []
     if bool(notice) != bool(direct) and not (reason or "").strip():
         violations.append(
-            v(
+            error(
                 clause,
-                f"{arranging} klubb(ar) arrangerar godkända kval; beslutet går emot "
-                "huvudregeln, så ange skälet.",
-                f"{arranging} club(s) arrange approved heats; the decision departs from the "
-                "rule, so give the reason.",
+                gettext_noop(
+                    "%(arranging)s klubb(ar) arrangerar godkända kval; beslutet går emot "
+                    "huvudregeln, så ange skälet."
+                ),
                 arranging_clubs=arranging,
+                params={"arranging": arranging},
             )
         )
     raise_on_errors(violations)
@@ -417,26 +424,24 @@ def request_heat_change(
     and again when TK decides. One open request per heat at a time."""
     require(
         heat_kind.can_manage(user, heat),
-        "Du kan bara begära ändring av kvalheat som din klubb arrangerar.",
-        "You may only request changes to heats your club arranges.",
+        gettext_noop("Du kan bara begära ändring av kvalheat som din klubb arrangerar."),
     )
     heat = locked(heat_kind.model, heat, "competition__season")
     violations: list[Violation] = []
     if kind not in HeatChangeRequest.Kind.values:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
-                "Ange om heatet ska flyttas eller ställas in.",
-                "Say whether the heat is to be moved or cancelled.",
+                gettext_noop("Ange om heatet ska flyttas eller ställas in."),
                 kind=kind,
             )
         )
     if heat.status not in ACTIVE:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
-                f"Heatet är {heat.get_status_display()} och kan inte ändras.",
-                f"The heat is {heat.status} and cannot be changed.",
+                gettext_noop("Heatet är %(heat_status)s och kan inte ändras."),
+                params={"heat_status": heat.get_status_display()},
             )
         )
     open_requests = heat_kind.change_model.objects.filter(
@@ -444,16 +449,15 @@ def request_heat_change(
     )
     if open_requests.exists():
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-2",
-                "Det finns redan en obesvarad ändringsbegäran för heatet.",
-                "There is already an open change request for this heat.",
+                gettext_noop("Det finns redan en obesvarad ändringsbegäran för heatet."),
             )
         )
     first = second = None
     if kind == HeatChangeRequest.Kind.MOVE:
         if new_first_date is None:
-            violations.append(v("R-PAIR-KVAL-2", "Ange det nya datumet.", "Give the new date."))
+            violations.append(error("R-PAIR-KVAL-2", gettext_noop("Ange det nya datumet.")))
         else:
             first, second = shifted_dates(*heat_kind.dates(heat), new_first_date, new_second_date)
             violations += heat_kind.schedule_violations(heat.competition, first, second)
@@ -474,29 +478,28 @@ def decide_heat_change(heat_kind: HeatKind, user, request, approve: bool, reason
     checked again) or rejects it (with a reason); recorded with who, when and why."""
     require(
         is_tk(user),
-        "Bara UBF TK kan godkänna eller avslå en ändring av ett kvalheat.",
-        "Only UBF TK may approve or reject a heat change.",
+        gettext_noop("Bara UBF TK kan godkänna eller avslå en ändring av ett kvalheat."),
     )
     request = locked(heat_kind.change_model, request)
     heat = locked(heat_kind.model, request.heat_id, "competition__season")
     violations: list[Violation] = []
     if request.status != Decided.Status.REQUESTED:
         violations.append(
-            v(
+            error(
                 "R-GEN-3",
-                f"Begäran är redan {request.get_status_display()}.",
-                f"The request is already {request.status}.",
+                gettext_noop("Begäran är redan %(request_status)s."),
+                params={"request_status": request.get_status_display()},
             )
         )
     if not approve:
-        violations += reason_violations(reason)
+        violations += reason_required(reason)
     else:
         if heat.status not in ACTIVE:
             violations.append(
-                v(
+                error(
                     "R-PAIR-KVAL-2",
-                    f"Heatet är {heat.get_status_display()} och kan inte ändras.",
-                    f"The heat is {heat.status} and cannot be changed.",
+                    gettext_noop("Heatet är %(heat_status)s och kan inte ändras."),
+                    params={"heat_status": heat.get_status_display()},
                 )
             )
         if request.kind == HeatChangeRequest.Kind.MOVE:

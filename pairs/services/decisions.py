@@ -14,27 +14,10 @@ from clubs import clock, windows
 from clubs.models import Representation
 from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import raise_on_errors, record_decision, require
-from ubf.rules.violations import Violation
+from clubs.services.base import error, raise_on_errors, reason_required, record_decision, require
+from ubf.rules.i18n import gettext_noop
 
 from ..models import DirectQualifier, FinalSeat, Offer, PairEntry
-
-
-def _v(clause: str, sv: str, en: str, **data) -> Violation:
-    return Violation(clause=clause, message_sv=sv, message_en=en, data=data)
-
-
-def _reason_missing(reason: str | None, clause: str) -> list[Violation]:
-    if reason and reason.strip():
-        return []
-    return [
-        _v(
-            clause,
-            "Skriv en motivering: beslutet sparas med vem, när och varför (R-GEN-3).",
-            "Give a reason: the decision is recorded with who, when and why (R-GEN-3).",
-            missing="reason",
-        )
-    ]
 
 
 def can_act_for_pair(user, holder, season) -> bool:
@@ -63,13 +46,11 @@ def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
     season = seat.competition.season
     holder = seat.entry or seat.direct_qualifier
     require(holder is not None and can_act_for_pair(user, holder, season) or is_tk(user))
-    problems = _reason_missing(reason, "R-REPL-1")
+    problems = reason_required(reason, "R-REPL-1")
     if seat.status == FinalSeat.Status.VACATED:
-        problems.append(
-            _v("R-REPL-1", "Platsen är redan lämnad.", "The seat has already been given up.")
-        )
+        problems.append(error("R-REPL-1", gettext_noop("Platsen är redan lämnad.")))
     if holder is None:
-        problems.append(_v("R-REPL-1", "Ingen har platsen ännu.", "Nobody holds the seat yet."))
+        problems.append(error("R-REPL-1", gettext_noop("Ingen har platsen ännu.")))
     raise_on_errors(problems)
     seat.status = FinalSeat.Status.VACATED
     seat.reason = f"Lämnad {clock.today().isoformat()}: {reason.strip()}"
@@ -118,38 +99,51 @@ def record_offer_answer(
     problems = []
     if answer not in (Offer.Answer.ACCEPTED, Offer.Answer.DECLINED):
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
-                f"Svaret ska vara ja eller nej, inte {answer!r}.",
-                f"The answer must be accepted or declined, not {answer!r}.",
+                gettext_noop("Svaret ska vara ja eller nej, inte %(answer)r."),
+                params={"answer": answer},
             )
         )
     if offer.answer != Offer.Answer.PENDING:
         problems.append(
-            _v(
+            error(
                 "R-REPL-6",
-                f"Erbjudandet är redan besvarat ({offer.get_answer_display()}, "
-                f"{offer.answered_at:%Y-%m-%d %H:%M}).",
-                f"The offer has already been answered ({offer.answer}).",
+                gettext_noop("Erbjudandet är redan besvarat (%(answer)s, %(answered_at)s)."),
+                params={
+                    "answer": offer.get_answer_display(),
+                    "answered_at": f"{offer.answered_at:%Y-%m-%d %H:%M}",
+                },
             )
         )
     if when < offer.offered_at:
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
-                "Svaret kan inte ha kommit före erbjudandet.",
-                "The answer cannot predate the offer.",
+                gettext_noop("Svaret kan inte ha kommit före erbjudandet."),
             )
         )
     if when > clock.now():
-        problems.append(
-            _v("R-REPL-5", "Svarstiden ligger i framtiden.", "The answer time is in the future.")
-        )
+        problems.append(error("R-REPL-5", gettext_noop("Svarstiden ligger i framtiden.")))
     raise_on_errors(problems)
     offer.answer = answer
     offer.answered_at = when
     offer.recorded_by = user
     offer.save()
+    if answer == Offer.Answer.ACCEPTED:
+        # R-REPL-5: the pair that accepts holds a seat of its own from now on (the vacated
+        # seat and its offers stay as the chain's record); it can give it up in turn.
+        vacated = offer.seat
+        FinalSeat.objects.create(
+            competition=vacated.competition,
+            key=str(offer.entry_id),
+            origin_heat=vacated.origin_heat,
+            entry=offer.entry,
+            replaces=vacated,
+            source=FinalSeat.Source.REPLACEMENT,
+            status=FinalSeat.Status.CONFIRMED,
+            reason=f"R-REPL-5: tackade ja till platsen efter {vacated}",
+        )
     record_decision(
         f"pairs.offer.{answer}",
         offer,
@@ -171,26 +165,29 @@ def record_offer_answer(
 def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offer:
     """R-REPL-5 (and R-REPL-3, R-REPL-7: "TK decides"): TK offers ``seat`` to ``entry`` out of
     the chain's order, with a recorded reason. The offer is then answered as any other."""
-    require(is_tk(user), "Endast UBF TK kan göra avsteg (R-REPL-5).", "Only TK may override.")
+    require(is_tk(user), gettext_noop("Endast UBF TK kan göra avsteg (R-REPL-5)."))
     seat = (
         FinalSeat.objects.select_for_update().select_related("competition__season").get(pk=seat.pk)
     )
     season = seat.competition.season
-    problems = _reason_missing(reason, "R-REPL-5")
+    problems = reason_required(reason, "R-REPL-5")
     if entry.heat.competition_id != seat.competition_id:
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
-                f"Paret {entry} har inte kvalat i {seat.competition}.",
-                f"The pair {entry} did not qualify in {seat.competition}.",
+                gettext_noop("Paret %(entry)s har inte kvalat i %(competition)s."),
+                params={"entry": entry, "competition": seat.competition},
             )
         )
     if entry.status != PairEntry.Status.ENTERED:
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
-                f"Paret {entry} är {entry.get_status_display()} och kan inte erbjudas plats.",
-                f"The pair {entry} is {entry.status} and cannot be offered a seat.",
+                gettext_noop("Paret %(entry)s är %(entry_status)s och kan inte erbjudas plats."),
+                params={
+                    "entry": entry,
+                    "entry_status": entry.get_status_display(),
+                },
             )
         )
     holds = (
@@ -200,18 +197,17 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
     )
     if holds:
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
-                f"Paret {entry} har redan en finalplats.",
-                f"The pair {entry} already holds a final seat.",
+                gettext_noop("Paret %(entry)s har redan en finalplats."),
+                params={"entry": entry},
             )
         )
     if Offer.objects.filter(seat=seat, answer=Offer.Answer.PENDING).exists():
         problems.append(
-            _v(
+            error(
                 "R-REPL-5",
-                "Ett erbjudande om platsen väntar på svar; registrera svaret först.",
-                "An offer of this seat is awaiting an answer; record it first.",
+                gettext_noop("Ett erbjudande om platsen väntar på svar; registrera svaret först."),
             )
         )
     raise_on_errors(problems)

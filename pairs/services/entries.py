@@ -16,7 +16,7 @@ heat dates change, calling it again moves the strike to whichever heat is now th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 
 from django.db import transaction
@@ -30,10 +30,13 @@ from clubs.recompute import request_recompute
 from clubs.selectors import lookup_players, normalise_mid, player_infos
 from clubs.services.base import (
     acting_user_id,
+    as_warning,
+    error,
     flag_warnings,
     raise_on_errors,
     record_decision,
     require,
+    warning,
 )
 from pairs.models import (
     FINAL_SESSION,
@@ -64,9 +67,10 @@ from ubf.rules.eligibility import (
     sm_partner_for,
     struck_pairs,
 )
+from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import HeatPlayed, PlayerInfo, QualifierEntry
 from ubf.rules.types import HeatType
-from ubf.rules.violations import Severity, Violation
+from ubf.rules.violations import Violation
 from ubf.rules.windows import ENTRIES
 
 #: Prefix of ``PairEntry.status_reason`` for a strike under R-PAIR-KVAL-7; only such strikes
@@ -74,20 +78,6 @@ from ubf.rules.windows import ENTRIES
 KVAL7_PREFIX = "R-PAIR-KVAL-7: "
 
 _CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
-
-
-def _err(clause: str, sv: str, en: str, **data) -> Violation:
-    return Violation(clause=clause, message_sv=sv, message_en=en, data=data)
-
-
-def _warn(clause: str, sv: str, en: str, **data) -> Violation:
-    return Violation(
-        clause=clause, message_sv=sv, message_en=en, severity=Severity.WARNING, data=data
-    )
-
-
-def _as_warning(v: Violation) -> Violation:
-    return replace(v, severity=Severity.WARNING)
 
 
 # ------------------------------------------------------------------------------------------
@@ -302,16 +292,17 @@ def _apply_season_rules(
 def _consequence_warnings(
     changes: list[StrikeChange], forfeited: list[DirectQualifier]
 ) -> list[Violation]:
-    out = [_as_warning(v) for c in changes if c.struck for v in c.violations]
+    out = [as_warning(v) for c in changes if c.struck for v in c.violations]
     for dq in forfeited:
         out.append(
-            _warn(
+            warning(
                 "R-DIRECT-2",
-                f"Direktplatsen för {dq.player1.full_name} – {dq.player2.full_name} är förverkad: "
-                f"{dq.status_reason}",
-                f"The direct place of {dq.player1.full_name} – {dq.player2.full_name} is "
-                "forfeited: a player played a qualifier with another partner.",
+                gettext_noop(
+                    "Direktplatsen för %(player1)s – %(player2)s är förverkad: en spelare har "
+                    "kvalspelat med en annan partner."
+                ),
                 direct_qualifier=dq.pk,
+                params={"player1": dq.player1.full_name, "player2": dq.player2.full_name},
             )
         )
     return out
@@ -380,21 +371,24 @@ def enter_pair(
     players, violations = lookup_players([m1, m2], clause="R-GEN-2")
     if heat.status in _CLOSED_HEAT:
         violations.append(
-            _err(
+            error(
                 "R-PAIR-KVAL-1",
-                f"Heatet {heat.name} är {heat.get_status_display()} och tar inte emot anmälningar.",
-                f"Heat {heat.name} is {heat.status} and takes no entries.",
+                gettext_noop("Heatet %(heat)s är %(heat_status)s och tar inte emot anmälningar."),
+                params={
+                    "heat": heat.name,
+                    "heat_status": heat.get_status_display(),
+                },
             )
         )
     violations += check_session_entry(None, session, (), rules=rules)
     if heat.heat_type == HeatType.SILVER and not takes_part_in_qualifier:
         violations.append(
-            _err(
+            error(
                 "R-PAIR-KVAL-5",
-                "I ett silverkval deltar varje par i DM-kvalet; paret kan inte anmälas som "
-                "icke deltagande.",
-                "In a silver heat every pair takes part in the qualifier; the pair cannot be "
-                "entered as not taking part.",
+                gettext_noop(
+                    "I ett silverkval deltar varje par i DM-kvalet; paret kan inte anmälas som "
+                    "icke deltagande."
+                ),
             )
         )
 
@@ -419,14 +413,20 @@ def enter_pair(
                 continue
             for m in {m1, m2} & {e.player1.mid, e.player2.mid}:
                 violations.append(
-                    _err(
+                    error(
                         "R-PAIR-1",
-                        f"Spelaren {m} är redan anmäld i heatet {heat.name} (par "
-                        f"{e.pair_number or '?'}: {e}).",
-                        f"Player {m} is already entered in heat {heat.name} (pair "
-                        f"{e.pair_number or '?'}).",
+                        gettext_noop(
+                            "Spelaren %(mid)s är redan anmäld i heatet %(heat)s (par "
+                            "%(number)s: %(entry)s)."
+                        ),
                         mid=m,
                         entry=e.pk,
+                        params={
+                            "mid": m,
+                            "heat": heat.name,
+                            "number": e.pair_number or "?",
+                            "entry": e,
+                        },
                     )
                 )
 
@@ -434,37 +434,37 @@ def enter_pair(
     over_limit = heat.pair_limit is not None and active.count() >= heat.pair_limit
     late = heat.last_registration_day is not None and today > heat.last_registration_day
     if (over_limit or late) and len(pair) == 2:
-        why_sv = (
-            f"heatet är fullt ({heat.pair_limit} par)"
+        why = (
+            Message(gettext_noop("heatet är fullt (%(limit)s par)"), {"limit": heat.pair_limit})
             if over_limit
-            else f"sista anmälningsdag var {heat.last_registration_day}"
-        )
-        why_en = (
-            f"the heat is full ({heat.pair_limit} pairs)"
-            if over_limit
-            else f"the last registration day was {heat.last_registration_day}"
+            else Message(
+                gettext_noop("sista anmälningsdag var %(day)s"),
+                {"day": heat.last_registration_day},
+            )
         )
         if may_organiser_refuse(pair):
             violations.append(
-                _err(
+                error(
                     "R-PAIR-KVAL-4",
-                    f"Anmälan tas inte emot: {why_sv}, och ingen av spelarna representerar en "
-                    "UBF-klubb, så arrangören får neka paret.",
-                    f"Entry refused: {why_en}, and neither player represents a UBF club, so the "
-                    "organiser may refuse the pair.",
+                    gettext_noop(
+                        "Anmälan tas inte emot: %(why)s, och ingen av spelarna representerar "
+                        "en UBF-klubb, så arrangören får neka paret."
+                    ),
                     pair_limit=heat.pair_limit,
+                    params={"why": why},
                 )
             )
         else:
             violations.append(
-                _warn(
+                warning(
                     "R-PAIR-KVAL-4",
-                    f"Paret anmäls trots att {why_sv}: arrangören får inte neka ett par med en "
-                    "spelare från en UBF-klubb.",
-                    f"The pair is entered although {why_en}: the organiser may not refuse a pair "
-                    "with a player from a UBF club.",
+                    gettext_noop(
+                        "Paret anmäls trots att %(why)s: arrangören får inte neka ett par med "
+                        "en spelare från en UBF-klubb."
+                    ),
                     pair_limit=heat.pair_limit,
                     entries=active.count(),
+                    params={"why": why},
                 )
             )
 
@@ -476,10 +476,10 @@ def enter_pair(
         .exists()
     ):
         violations.append(
-            _err(
+            error(
                 "",
-                f"Parnummer {number} används redan i heatet.",
-                f"Pair number {number} is already used in the heat.",
+                gettext_noop("Parnummer %(number)s används redan i heatet."),
+                params={"number": number},
             )
         )
 
@@ -551,24 +551,20 @@ def notify_reserve(
     players, violations = lookup_players([replaced, reserve], clause=clause)
     if not replaced or not reserve:
         violations.append(
-            _err(
+            error(
                 clause,
-                "Ange både den ordinarie spelarens och reservens MID.",
-                "Give both the regular player's and the reserve's MID.",
+                gettext_noop("Ange både den ordinarie spelarens och reservens MID."),
             )
         )
     if entry.status == PairEntry.Status.WITHDRAWN:
-        violations.append(
-            _err(clause, "Paret har återtagit sin anmälan.", "The pair has withdrawn.")
-        )
+        violations.append(error(clause, gettext_noop("Paret har återtagit sin anmälan.")))
     if final:
         seat = FinalSeat.objects.filter(entry=entry).exclude(status=FinalSeat.Status.VACATED)
         if not seat.exists():
             violations.append(
-                _err(
+                error(
                     "R-PAIR-RES-2",
-                    "Paret har ingen plats i DM-finalen.",
-                    "The pair has no seat in the DM final.",
+                    gettext_noop("Paret har ingen plats i DM-finalen."),
                 )
             )
         session_date = competition.final_date
@@ -576,11 +572,11 @@ def notify_reserve(
         sessions = [FINAL_SESSION]
     elif session not in _sessions(heat):
         violations.append(
-            _err(
+            error(
                 "R-PAIR-RES-1",
-                f"Heatet har inget speltillfälle {session}.",
-                f"The heat has no session {session}.",
+                gettext_noop("Heatet har inget speltillfälle %(session)s."),
                 session=session,
+                params={"session": session},
             )
         )
         session_date, in_time, sessions = None, True, _sessions(heat)
@@ -590,34 +586,39 @@ def notify_reserve(
         sessions = _sessions(heat)
     if not in_time:
         violations.append(
-            _err(
+            error(
                 clause,
-                f"Reserven måste anmälas i förväg till arrangören, före speldagen "
-                f"{session_date}; i dag är det {today}. Paret räknas annars som ordinarie "
-                "konstellation så som det spelar.",
-                f"The reserve must be notified to the organiser in advance, before the session "
-                f"date {session_date}; today is {today}. Otherwise the pair counts as a regular "
-                "line-up as it plays.",
+                gettext_noop(
+                    "Reserven måste anmälas i förväg till arrangören, före speldagen "
+                    "%(session_date)s; i dag är det %(today)s. Paret räknas annars som ordinarie "
+                    "konstellation så som det spelar."
+                ),
                 session_date=session_date,
                 today=today,
+                params={"session_date": session_date, "today": today},
             )
         )
     if replaced and replaced not in regulars:
         violations.append(
-            _err(
+            error(
                 clause,
-                f"{replaced} är inte ordinarie spelare i paret ({regulars[0]}, {regulars[1]}).",
-                f"{replaced} is not a regular of the pair ({regulars[0]}, {regulars[1]}).",
+                gettext_noop(
+                    "%(replaced)s är inte ordinarie spelare i paret (%(regulars_0)s, "
+                    "%(regulars_1)s)."
+                ),
                 mid=replaced,
+                params={"replaced": replaced, "regulars_0": regulars[0], "regulars_1": regulars[1]},
             )
         )
     if reserve and reserve in regulars:
         violations.append(
-            _err(
+            error(
                 clause,
-                f"{reserve} är redan ordinarie spelare i paret och kan inte vara dess reserv.",
-                f"{reserve} is already a regular of the pair and cannot be its reserve.",
+                gettext_noop(
+                    "%(reserve)s är redan ordinarie spelare i paret och kan inte vara dess reserv."
+                ),
                 mid=reserve,
+                params={"reserve": reserve},
             )
         )
     if violations:
@@ -711,10 +712,10 @@ def register_direct_qualifier(
     )
     if DirectQualifier.objects.filter(competition=competition).exists():
         violations.append(
-            _err(
+            error(
                 "R-DIRECT-1",
-                f"{competition} har redan ett direktkvalificerat par.",
-                f"{competition} already has a directly qualified pair.",
+                gettext_noop("%(competition)s har redan ett direktkvalificerat par."),
+                params={"competition": competition},
             )
         )
     infos = player_infos(season, [m1, m2])

@@ -22,7 +22,7 @@ from django.db import transaction
 from clubs import clock, windows
 from clubs.models import Club, HeatStatus
 from clubs.permissions import can_manage_pair_heat, is_tk
-from clubs.services.base import raise_on_errors, require
+from clubs.services.base import error, raise_on_errors, require, text_required
 from clubs.services.heats import (
     ACTIVE,
     HeatKind,
@@ -36,9 +36,7 @@ from clubs.services.heats import (
     move_heat,
     parse_fee,
     require_for_clubs,
-    text_violations,
     unknown_club_violations,
-    v,
 )
 from clubs.services.heats import (
     decide_heat_change as shared_decide_heat_change,
@@ -53,6 +51,7 @@ from ubf.rules.heats import (
     heat_session_violations,
     invitation_violations,
 )
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.types import Discipline, HeatType
 from ubf.rules.violations import Violation
 from ubf.rules.windows import HEAT_REGISTRATION
@@ -100,12 +99,13 @@ def pair_schedule_violations(
     out: list[Violation] = []
     if competition.discipline != Discipline.DAM and None in (start, end, deadline):
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-1",
-                f"UBF TK har inte fastställt kvalperiod och sista anmälningsdag för {competition};"
-                " kvalheat kan inte anmälas ännu.",
-                f"UBF TK has not set the qualifying period and registration deadline for "
-                f"{competition}; heats cannot be registered yet.",
+                gettext_noop(
+                    "UBF TK har inte fastställt kvalperiod och sista anmälningsdag för "
+                    "%(competition)s; kvalheat kan inte anmälas ännu."
+                ),
+                params={"competition": competition},
             )
         )
     # Without a registration date only the play dates are checked (the deadline stands in).
@@ -120,19 +120,23 @@ def pair_schedule_violations(
     out += heat_session_violations([()] * len(dates), rules)
     if first_date is not None and last_date is not None and last_date <= first_date:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-6",
-                f"Speltillfälle 2 ({last_date}) måste ligga efter speltillfälle 1 ({first_date}).",
-                f"Session 2 ({last_date}) must come after session 1 ({first_date}).",
+                gettext_noop(
+                    "Speltillfälle 2 (%(session2_date)s) måste ligga efter speltillfälle 1 "
+                    "(%(session1_date)s)."
+                ),
+                params={"session2_date": last_date, "session1_date": first_date},
             )
         )
     if competition.is_direct_final:
         out.append(
-            v(
+            error(
                 "R-PAIR-DF-1",
-                f"UBF TK har beslutat om direktfinal i {competition}; inga klubbkval spelas.",
-                f"UBF TK has decided on a direct final in {competition}; there are no club "
-                "qualifiers.",
+                gettext_noop(
+                    "UBF TK har beslutat om direktfinal i %(competition)s; inga klubbkval spelas."
+                ),
+                params={"competition": competition},
             )
         )
     return out
@@ -149,28 +153,32 @@ def _invitation_field_violations(
     out: list[Violation] = []
     if requires_preregistration and last_registration_day is None:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
-                "Föranmälan krävs: ange sista anmälningsdag.",
-                "Pre-registration is required: give the last registration day.",
+                gettext_noop("Föranmälan krävs: ange sista anmälningsdag."),
             )
         )
     if last_registration_day and first_date and last_registration_day > first_date:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
-                f"Sista anmälningsdag ({last_registration_day}) ligger efter heatets start "
-                f"({first_date}).",
-                f"The last registration day ({last_registration_day}) is after the heat starts "
-                f"({first_date}).",
+                gettext_noop(
+                    "Sista anmälningsdag (%(last_registration_day)s) ligger efter heatets start "
+                    "(%(session1_date)s)."
+                ),
+                params={
+                    "last_registration_day": last_registration_day,
+                    "session1_date": first_date,
+                },
             )
         )
     if pair_limit is not None and int(pair_limit) < 1:
         out.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
-                "Högsta antal par måste vara minst 1 (lämna tomt om antalet inte är begränsat).",
-                "The pair limit must be at least 1 (leave it empty for no limit).",
+                gettext_noop(
+                    "Högsta antal par måste vara minst 1 (lämna tomt om antalet inte är begränsat)."
+                ),
             )
         )
     return out
@@ -200,10 +208,7 @@ PAIR_HEATS = HeatKind(
     change_model=PairHeatChangeRequest,
     approval_clause="R-PAIR-KVAL-1",
     can_manage=can_manage_pair_heat,
-    manage_denied=(
-        "Du kan bara ändra kvalheat som din klubb arrangerar.",
-        "You may only change heats your club arranges.",
-    ),
+    manage_denied=gettext_noop("Du kan bara ändra kvalheat som din klubb arrangerar."),
     schedule_violations=pair_schedule_violations,
     approval_violations=_approval_violations,
     decision_figures=_decision_figures,
@@ -257,22 +262,18 @@ def register_pair_heat(
     violations = unknown_club_violations(missing, "R-PAIR-KVAL-1")
     if not club_list and not missing:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-1",
-                "Ange vilken klubb (eller vilka klubbar) som arrangerar heatet.",
-                "Name the club (or clubs) arranging the heat.",
+                gettext_noop("Ange vilken klubb (eller vilka klubbar) som arrangerar heatet."),
             )
         )
-    violations += text_violations(
-        name, "R-PAIR-KVAL-3", "Ge kvalheatet ett namn.", "Give the heat a name."
-    )
-    violations += text_violations(venue, "R-PAIR-KVAL-3", "Ange spelplats.", "Give the venue.")
+    violations += text_required(name, "R-PAIR-KVAL-3", gettext_noop("Ge kvalheatet ett namn."))
+    violations += text_required(venue, "R-PAIR-KVAL-3", gettext_noop("Ange spelplats."))
     if heat_type not in HeatType._value2member_map_:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-5",
-                "Ange i anmälan om heatet är silverkval eller bronskval.",
-                "State in the registration whether the heat is a silver or a bronze heat.",
+                gettext_noop("Ange i anmälan om heatet är silverkval eller bronskval."),
                 heat_type=heat_type,
             )
         )
@@ -282,7 +283,7 @@ def register_pair_heat(
     violations += _invitation_field_violations(
         first_date, requires_preregistration, last_registration_day, pair_limit
     )
-    fee, fee_violations = parse_fee(table_fee, "R-PAIR-FEE-1", "bordsavgiften", "table fee")
+    fee, fee_violations = parse_fee(table_fee, "R-PAIR-FEE-1", gettext_noop("bordsavgiften"))
     violations += fee_violations
     raise_on_errors(violations)
 
@@ -388,8 +389,7 @@ def record_invitation(
     heat = get_obj(PairHeat, heat)
     require(
         can_manage_pair_heat(user, heat),
-        "Du kan bara registrera inbjudan för kvalheat som din klubb arrangerar.",
-        "You may only record the invitation of heats your club arranges.",
+        gettext_noop("Du kan bara registrera inbjudan för kvalheat som din klubb arrangerar."),
     )
     heat = locked(PairHeat, heat, "competition__season")
     today = clock.today()
@@ -399,26 +399,27 @@ def record_invitation(
     violations: list[Violation] = []
     if heat.status not in ACTIVE:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
-                f"Heatet är {heat.get_status_display()}.",
-                f"The heat is {heat.status}.",
+                gettext_noop("Heatet är %(heat_status)s."),
+                params={"heat_status": heat.get_status_display()},
             )
         )
     if sent_on > today:
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
-                f"Inbjudan kan inte ha skickats {sent_on}: det är i framtiden.",
-                f"The invitation cannot have been sent on {sent_on}: that is in the future.",
+                gettext_noop("Inbjudan kan inte ha skickats %(sent_on)s: det är i framtiden."),
+                params={"sent_on": sent_on},
             )
         )
     if not (url or file or heat.invitation_url or heat.invitation_file):
         violations.append(
-            v(
+            error(
                 "R-PAIR-KVAL-3",
-                "Inbjudan ska skickas elektroniskt: bifoga en fil eller ange en länk.",
-                "The invitation is electronic: attach a file or give a link.",
+                gettext_noop(
+                    "Inbjudan ska skickas elektroniskt: bifoga en fil eller ange en länk."
+                ),
             )
         )
     violations += _invitation_field_violations(heat.first_date, False, last_day, limit)
@@ -492,8 +493,7 @@ def decide_direct_final(user, competition, direct: bool, reason: str = "") -> Pa
     reason; the decision is recorded with who, when and why."""
     require(
         is_tk(user),
-        "Bara UBF TK beslutar om direktfinal.",
-        "Only UBF TK decides on a direct final.",
+        gettext_noop("Bara UBF TK beslutar om direktfinal."),
     )
     competition = locked(PairCompetition, competition, "season")
     return decide_direct_final_for(

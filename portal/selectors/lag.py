@@ -13,7 +13,8 @@ from django.db.models import Prefetch
 from clubs.models import HeatStatus, Season
 from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
 from teams.models import Match, Team, TeamCompetition, TeamHeat
-from ubf.rules.info import TEAM_STAGES_EN, TEAM_STAGES_SV, system_rules
+from ubf.rules.i18n import Message
+from ubf.rules.info import TEAM_STAGES, system_rules
 
 
 @dataclass
@@ -35,10 +36,8 @@ class LagPage:
     recompute_pending: bool = False
     allocation: AllocationRun | None = None
     recent_matches: list[Match] = field(default_factory=list)
-    system_sv: str = system_rules("teams", "final").text_sv
-    system_en: str = system_rules("teams", "final").text_en
-    stages_sv: str = TEAM_STAGES_SV
-    stages_en: str = TEAM_STAGES_EN
+    system: Message = system_rules("teams", "final").text
+    stages: str = TEAM_STAGES
 
 
 def lag_page(season: Season | None = None) -> LagPage:

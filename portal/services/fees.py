@@ -24,8 +24,11 @@ from django.apps import apps
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from clubs import clock
+from clubs.i18n import render
 from clubs.models import Player, Season
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.selectors import player_infos_for
@@ -36,6 +39,7 @@ from portal.models import FeeStatus
 from teams.models import Lineup, Match, Team, WalkOver
 from ubf.rules import fees as fee_rules
 from ubf.rules.fees import FeeLine, kr
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.people import PlayerInfo
 from ubf.rules.types import HeatType
 from ubf.rules.violations import Violation
@@ -56,16 +60,16 @@ LIST_WORDS = {
 }
 _WORD_OF = {v: k for k, v in LIST_WORDS.items()}
 
-_PAYEE_SV = {"UBF": "UBF", "organiser": "arrangören", "": ""}
+_PAYEE = {"UBF": "UBF", "organiser": gettext_lazy("arrangören"), "": ""}
 
 HEADER = [
-    "Betalare",
-    "Avgift",
-    "Regel",
-    "Mottagare",
-    "Belopp (kr)",
-    "Inbetald till arrangören",
-    "Vidarebefordrad till UBF",
+    gettext_lazy("Betalare"),
+    gettext_lazy("Avgift"),
+    gettext_lazy("Regel"),
+    gettext_lazy("Mottagare"),
+    gettext_lazy("Belopp (kr)"),
+    gettext_lazy("Inbetald till arrangören"),
+    gettext_lazy("Vidarebefordrad till UBF"),
 ]
 
 
@@ -185,10 +189,13 @@ def pair_heat_fee_list(heat) -> FeeList:
         if heat.heat_type == HeatType.BRONZE and not e.takes_part_in_qualifier:
             lines = [x for x in lines if x.payee == "organiser"]
             notes.append(
-                "Deltar inte i DM-kvalet (bronskval): bara arrangörens bordsavgift (R-PAIR-KVAL-5)."
+                _(
+                    "Deltar inte i DM-kvalet (bronskval): bara arrangörens bordsavgift "
+                    "(R-PAIR-KVAL-5)."
+                )
             )
         if e.status == PairEntry.Status.STRUCK:
-            notes.append("Spelade utom tävlan (R-PAIR-KVAL-7) men betalar som övriga.")
+            notes.append(_("Spelade utom tävlan (R-PAIR-KVAL-7) men betalar som övriga."))
         rows.append(
             FeeRow(
                 _pair_label(e.player1, e.player2, e.pair_number), e, PAIR_HEAT, lines, None, notes
@@ -196,7 +203,8 @@ def pair_heat_fee_list(heat) -> FeeList:
         )
     return FeeList(
         "parkval",
-        f"Avgifter {heat.name} ({heat.competition})",
+        _("Avgifter %(heat)s (%(competition)s)")
+        % {"heat": heat.name, "competition": heat.competition},
         heat,
         season,
         _attach_statuses(rows, PAIR_HEAT),
@@ -239,8 +247,11 @@ def team_heat_fee_list(heat) -> FeeList:
     notes = []
     if heat.start_fee is not None and Decimal(heat.start_fee) != rules.team_start_fee:
         notes.append(
-            f"Heatets inbjudan anger startavgiften {kr(Decimal(heat.start_fee))} kr; listan "
-            f"följer säsongens DM-startavgift {kr(rules.team_start_fee)} kr (R-TEAM-FEE-1)."
+            _(
+                "Heatets inbjudan anger startavgiften %(heat_fee)s kr; listan följer säsongens "
+                "DM-startavgift %(season_fee)s kr (R-TEAM-FEE-1)."
+            )
+            % {"heat_fee": kr(Decimal(heat.start_fee)), "season_fee": kr(rules.team_start_fee)}
         )
     rows = []
     for t in teams:
@@ -249,7 +260,7 @@ def team_heat_fee_list(heat) -> FeeList:
             taking_part = [infos[pid] for pid in sorted(lineups[t.pk])]
         else:
             taking_part = [infos[p.pk] for p in rosters[t.pk]]
-            row_notes.append("Inga laguppställningar inlästa: juniorer räknade från laglistan.")
+            row_notes.append(_("Inga laguppställningar inlästa: juniorer räknade från laglistan."))
         own = [m for m in matches if t.pk in (m.home_id, m.away_id)]
         if own:
             n_matches = sum(1 for m in own if m.pk not in walkovers)
@@ -257,10 +268,15 @@ def team_heat_fee_list(heat) -> FeeList:
             n_matches = max(len(teams) - 1, 0)
             if n_matches:
                 row_notes.append(
-                    f"Spelschemat saknas: {n_matches} matcher antagna (alla möter alla)."
+                    ngettext(
+                        "Spelschemat saknas: %(n)d match antagen (alla möter alla).",
+                        "Spelschemat saknas: %(n)d matcher antagna (alla möter alla).",
+                        n_matches,
+                    )
+                    % {"n": n_matches}
                 )
         if t.status in (Team.Status.DISQUALIFIED, Team.Status.EXCLUDED):
-            row_notes.append("Avgifterna återbetalas inte (R-TEAM-RES-4).")
+            row_notes.append(_("Avgifterna återbetalas inte (R-TEAM-RES-4)."))
         lines = fee_rules.team_heat_fees(
             t.name,
             taking_part,
@@ -271,7 +287,8 @@ def team_heat_fee_list(heat) -> FeeList:
         rows.append(FeeRow(t.name, t, TEAM_HEAT, lines, None, row_notes))
     return FeeList(
         "lagkval",
-        f"Avgifter {heat.name} ({heat.competition})",
+        _("Avgifter %(heat)s (%(competition)s)")
+        % {"heat": heat.name, "competition": heat.competition},
         heat,
         season,
         _attach_statuses(rows, TEAM_HEAT),
@@ -324,19 +341,28 @@ def team_final_fee_list(competition) -> FeeList:
             players_by_round = [[infos[p.pk] for p in rosters[t.pk]] for _ in range(rounds)]
             from_roster = bool(rounds)
             if rounds:
-                row_notes.append(f"Spelschemat saknas: {rounds} ronder antagna (enkelserie).")
+                row_notes.append(
+                    ngettext(
+                        "Spelschemat saknas: %(n)d rond antagen (enkelserie).",
+                        "Spelschemat saknas: %(n)d ronder antagna (enkelserie).",
+                        rounds,
+                    )
+                    % {"n": rounds}
+                )
         if from_roster:
             row_notes.append(
-                "Laguppställning saknas för någon rond: juniorer räknade från laglistan "
-                "(preliminärt)."
+                _(
+                    "Laguppställning saknas för någon rond: juniorer räknade från laglistan "
+                    "(preliminärt)."
+                )
             )
         if t.status in (Team.Status.DISQUALIFIED, Team.Status.EXCLUDED):
-            row_notes.append("Avgifterna återbetalas inte (R-TEAM-RES-4).")
+            row_notes.append(_("Avgifterna återbetalas inte (R-TEAM-RES-4)."))
         lines = fee_rules.team_final_fees(t.name, players_by_round, rules=rules)
         rows.append(FeeRow(t.name, t, TEAM_FINAL, lines, None, row_notes))
     return FeeList(
         "lagfinal",
-        f"Avgifter DM-final {competition}",
+        _("Avgifter DM-final %(competition)s") % {"competition": competition},
         competition,
         season,
         _attach_statuses(rows, TEAM_FINAL),
@@ -362,7 +388,7 @@ def pair_final_fee_list(competition) -> FeeList:
             .select_related("player1", "player2")
         ):
             payers.append((e, e.player1, e.player2, e.pair_number))
-        notes.append("Direktfinal: alla anmälda par.")
+        notes.append(_("Direktfinal: alla anmälda par."))
     infos = player_infos(season, [p for _, p1, p2, _ in payers for p in (p1, p2)])
     rows = []
     for obj, p1, p2, number in payers:
@@ -372,7 +398,7 @@ def pair_final_fee_list(competition) -> FeeList:
         rows.append(FeeRow(_pair_label(p1, p2, number), obj, PAIR_FINAL, lines))
     return FeeList(
         "parfinal",
-        f"Avgifter final {competition}",
+        _("Avgifter final %(competition)s") % {"competition": competition},
         competition,
         season,
         _attach_statuses(rows, PAIR_FINAL),
@@ -448,8 +474,8 @@ def mark_fee(
             [
                 Violation(
                     "R-GEN-3",
-                    f"Okänd avgiftstyp: {kind!r}.",
-                    f"Unknown fee kind: {kind!r}.",
+                    gettext_noop("Okänd avgiftstyp: %(kind)r."),
+                    params={"kind": kind},
                 )
             ]
         )
@@ -467,38 +493,42 @@ def mark_fee(
         problems.append(
             Violation(
                 clause,
-                "Ange datum då avgiften togs upp eller lämnades till UBF.",
-                "Give the date the fee was collected or passed to UBF.",
+                gettext_noop("Ange datum då avgiften togs upp eller lämnades till UBF."),
             )
         )
-    for label_sv, label_en, d in (
-        ("inbetald", "collected", collected_on),
-        ("vidarebefordrad till UBF", "passed to UBF", passed_to_ubf_on),
+    for label, d in (
+        (gettext_noop("inbetald"), collected_on),
+        (gettext_noop("vidarebefordrad till UBF"), passed_to_ubf_on),
     ):
         if d is not None and d > today:
             problems.append(
                 Violation(
                     clause,
-                    f"Datumet {label_sv} ({d.isoformat()}) ligger i framtiden.",
-                    f"The date {label_en} ({d.isoformat()}) is in the future.",
+                    gettext_noop("Datumet %(label)s (%(date)s) ligger i framtiden."),
+                    params={"label": label, "date": d.isoformat()},
                 )
             )
     if new_passed is not None and new_collected is None:
         problems.append(
             Violation(
                 clause,
-                "Avgiften måste vara upptagen innan den lämnas till UBF: ange när den togs upp.",
-                "The fee must be collected before it is passed to UBF: give the date collected.",
+                gettext_noop(
+                    "Avgiften måste vara upptagen innan den lämnas till UBF: ange när den togs upp."
+                ),
             )
         )
     elif new_passed is not None and new_collected is not None and new_passed < new_collected:
         problems.append(
             Violation(
                 clause,
-                f"Avgiften kan inte ha lämnats till UBF ({new_passed.isoformat()}) innan den "
-                f"togs upp ({new_collected.isoformat()}).",
-                f"The fee cannot have been passed to UBF ({new_passed.isoformat()}) before it "
-                f"was collected ({new_collected.isoformat()}).",
+                gettext_noop(
+                    "Avgiften kan inte ha lämnats till UBF (%(new_passed_isoformat)s) innan den "
+                    "togs upp (%(new_collected_isoformat)s)."
+                ),
+                params={
+                    "new_passed_isoformat": new_passed.isoformat(),
+                    "new_collected_isoformat": new_collected.isoformat(),
+                },
             )
         )
     raise_on_errors(problems)
@@ -529,9 +559,9 @@ def _rows_for_export(fee_list: FeeList) -> list[list]:
             out.append(
                 [
                     row.payer,
-                    line.description_sv,
+                    render(line),
                     line.clause,
-                    _PAYEE_SV.get(line.payee, line.payee),
+                    str(_PAYEE.get(line.payee, line.payee)),
                     line.amount,
                     None,
                     None,
@@ -540,7 +570,7 @@ def _rows_for_export(fee_list: FeeList) -> list[list]:
         out.append(
             [
                 row.payer,
-                "Summa" + (f" ({' '.join(row.notes)})" if row.notes else ""),
+                _("Summa") + (f" ({' '.join(row.notes)})" if row.notes else ""),
                 "",
                 "",
                 row.total,
@@ -548,7 +578,7 @@ def _rows_for_export(fee_list: FeeList) -> list[list]:
                 row.passed_to_ubf_on,
             ]
         )
-    out.append(["Totalt", "", "", "", fee_list.total, None, None])
+    out.append([_("Totalt"), "", "", "", fee_list.total, None, None])
     return out
 
 
@@ -558,7 +588,7 @@ def fee_list_csv(fee_list: FeeList) -> str:
     buf = io.StringIO()
     buf.write("\ufeff")
     writer = csv.writer(buf, delimiter=";", lineterminator="\r\n")
-    writer.writerow(HEADER)
+    writer.writerow([str(h) for h in HEADER])
     for r in _rows_for_export(fee_list):
         writer.writerow(
             [
@@ -585,9 +615,9 @@ def fee_list_xlsx(fee_list: FeeList) -> bytes:
 
     wb = Workbook()
     ws = wb.active
-    ws.title = "Avgifter"
+    ws.title = _("Avgifter")
     wb.properties.title = fee_list.title
-    ws.append(HEADER)
+    ws.append([str(h) for h in HEADER])
     for cell in ws[1]:
         cell.font = Font(bold=True)
     rows = _rows_for_export(fee_list)
@@ -598,7 +628,7 @@ def fee_list_xlsx(fee_list: FeeList) -> bytes:
         for col in (6, 7):
             if r[col - 1] is not None:
                 ws.cell(n, col).number_format = "yyyy-mm-dd"
-        if r[1].startswith("Summa"):
+        if r[1].startswith(_("Summa")):
             ws.cell(n, 5).font = Font(bold=True)
     for cell in ws[ws.max_row]:
         cell.font = Font(bold=True)

@@ -46,8 +46,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model, Q
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from clubs import clock, windows
+from clubs.i18n import render
 from clubs.models import (
     UBF_DISTRICT_CODE,
     ClubOfficial,
@@ -83,6 +86,8 @@ from ubf.rules.windows import ENTRIES, HEAT_REGISTRATION, INVITATION
 logger = logging.getLogger(__name__)
 
 SUBJECT_PREFIX = "[UBF DM]"
+#: The language the reminders are written in (recipients have no language of their own).
+MAIL_LANGUAGE = settings.LANGUAGE_CODE
 
 #: Days before the heat registration deadline on which clubs are reminded.
 REGISTRATION_REMINDER_DAYS = (14, 3)
@@ -221,7 +226,8 @@ def _registration_deadline(season: Season, today: date) -> Iterator[Reminder]:
             kind="heat_registration_deadline",
             obj=competition,
             offset=step.label,
-            subject=f"Sista dag att anmäla kvalheat i {competition}: {deadline:%Y-%m-%d}",
+            subject=_("Sista dag att anmäla kvalheat i %(competition)s: %(deadline)s")
+            % {"competition": competition, "deadline": f"{deadline:%Y-%m-%d}"},
             template="heat_registration_deadline",
             context={
                 "competition": competition,
@@ -264,7 +270,8 @@ def _invitations(season: Season, today: date) -> Iterator[Reminder]:
                     kind="invitation_due",
                     obj=heat,
                     offset=step.label,
-                    subject=f"Skicka inbjudan till {heat.name} senast {due_by:%Y-%m-%d}",
+                    subject=_("Skicka inbjudan till %(heat)s senast %(date)s")
+                    % {"heat": heat.name, "date": f"{due_by:%Y-%m-%d}"},
                     template="invitation_due",
                     context={"heat": heat, "due_by": due_by, "days_before": days, "clubs": clubs},
                     to=official_emails(clubs=clubs),
@@ -278,14 +285,15 @@ def _invitations(season: Season, today: date) -> Iterator[Reminder]:
                 kind="invitation_overdue",
                 obj=heat,
                 offset=step.label,
-                subject=f"Inbjudan till {heat.name} saknas eller är ofullständig",
+                subject=_("Inbjudan till %(heat)s saknas eller är ofullständig")
+                % {"heat": heat.name},
                 template="invitation_overdue",
                 context={
                     "heat": heat,
                     "due_by": due_by,
                     "days_before": days,
                     "clubs": clubs,
-                    "problems": [p.message_sv for p in problems],
+                    "problems": [render(p) for p in problems],
                 },
                 to=emails(tk_emails(), official_emails(clubs=clubs)),
             )
@@ -317,7 +325,8 @@ def _team_entries(season: Season, today: date) -> Iterator[Reminder]:
                 kind="team_entries_closing",
                 obj=heat,
                 offset=step.label,
-                subject=f"Anmälan till {heat.name} stänger {close:%Y-%m-%d}",
+                subject=_("Anmälan till %(heat)s stänger %(date)s")
+                % {"heat": heat.name, "date": f"{close:%Y-%m-%d}"},
                 template="team_entries_closing",
                 context=context,
                 to=responsible_emails(heat),
@@ -332,11 +341,16 @@ def _team_entries(season: Season, today: date) -> Iterator[Reminder]:
                 kind="team_heat_too_few",
                 obj=heat,
                 offset=step.label,
-                subject=f"För få lag i {heat.name}: {entered} anmälda",
+                subject=ngettext(
+                    "För få lag i %(heat)s: %(entered)d anmält",
+                    "För få lag i %(heat)s: %(entered)d anmälda",
+                    entered,
+                )
+                % {"heat": heat.name, "entered": entered},
                 template="team_heat_too_few",
                 context={
                     **context,
-                    "message": notices[0].message_sv,
+                    "message": render(notices[0]),
                     "offer_heats": notices[0].data.get("offer_heats", []),
                 },
                 to=emails(tk_emails(), responsible_emails(heat), official_emails(clubs=clubs)),
@@ -400,9 +414,11 @@ def _unpaid_members(season: Season, today: date) -> Iterator[Reminder]:
             obj=team,
             offset=f"{step.label}:p{player.pk}",
             subject=(
-                f"{team.name}: tidsfristen för {player.full_name}s medlemsavgift har gått ut"
+                _("%(team)s: tidsfristen för %(player)ss medlemsavgift har gått ut")
+                % {"team": team.name, "player": player.full_name}
                 if passed
-                else f"{team.name}: {player.full_name} har spelat utan betald medlemsavgift"
+                else _("%(team)s: %(player)s har spelat utan betald medlemsavgift")
+                % {"team": team.name, "player": player.full_name}
             ),
             template="unpaid_member_deadline_passed" if passed else "unpaid_member",
             context={
@@ -415,7 +431,7 @@ def _unpaid_members(season: Season, today: date) -> Iterator[Reminder]:
                 "grace_days": rules.unpaid_fee_grace_days,
                 "paid_on": paid,
                 "repeat": step.due > first and not passed,
-                "message": found[0].message_sv if found else "",
+                "message": render(found[0]) if found else "",
             },
             to=tk if passed else emails(captain_emails(team), tk),
         )
@@ -435,8 +451,8 @@ def _protest_deadlines(season: Season, today: date) -> Iterator[Reminder]:
     if not finalists:
         return
     for concerning, what in (
-        ("sm_semifinal", "SM-semifinalplatser"),
-        ("sm_final", "SM-finalplatser"),
+        ("sm_semifinal", gettext_noop("SM-semifinalplatser")),
+        ("sm_final", gettext_noop("SM-finalplatser")),
     ):
         deadline = windows.protest_window(competition, concerning).closes
         step = current_step(_before(deadline, PROTEST_REMINDER_DAYS, prefix=concerning), today)
@@ -448,8 +464,8 @@ def _protest_deadlines(season: Season, today: date) -> Iterator[Reminder]:
             kind="protest_deadline",
             obj=competition,
             offset=step.label,
-            subject=f"Sista dag för protest mot otillåten spelare inför {what}: "
-            f"{deadline:%Y-%m-%d}",
+            subject=_("Sista dag för protest mot otillåten spelare inför %(what)s: %(date)s")
+            % {"what": _(what), "date": f"{deadline:%Y-%m-%d}"},
             template="protest_deadline",
             context={
                 "competition": competition,
@@ -518,7 +534,8 @@ def _sm_partners(season: Season, today: date) -> Iterator[Reminder]:
                 kind="sm_partner_declaration",
                 obj=competition,
                 offset=f"{step.label}:p{player.pk}",
-                subject=f"Anmäl din partner till SM senast vid DM-finalens slut ({final:%Y-%m-%d})",
+                subject=_("Anmäl din partner till SM senast vid DM-finalens slut (%(date)s)")
+                % {"date": f"{final:%Y-%m-%d}"},
                 template="sm_partner_declaration",
                 context={
                     "competition": competition,
@@ -556,12 +573,13 @@ def _direct_finals(season: Season, today: date) -> Iterator[Reminder]:
             kind="direct_final_decision",
             obj=competition,
             offset=step.label,
-            subject=f"{competition}: beslut om direktfinal senast {end:%Y-%m-%d}",
+            subject=_("%(competition)s: beslut om direktfinal senast %(date)s")
+            % {"competition": competition, "date": f"{end:%Y-%m-%d}"},
             template="direct_final_decision",
             context={
                 "competition": competition,
                 "end": end,
-                "notice": notice.message_sv,
+                "notice": render(notice),
                 "clause": notice.clause,
             },
             to=tk_emails(),
@@ -606,8 +624,8 @@ def send_once(reminder: Reminder) -> str:
     if not recipients:
         return "no_recipients"
     subject = f"{SUBJECT_PREFIX} {reminder.subject}"[:200]
-    with translation.override("sv"):
-        body = render_to_string(f"email/{reminder.template}.txt", reminder.context)
+    with translation.override(MAIL_LANGUAGE):
+        body = render_to_string(f"portal/email/{reminder.template}.txt", reminder.context)
     try:
         with transaction.atomic():
             ReminderLog.objects.create(**key, recipients=recipients, subject=subject)
@@ -636,10 +654,13 @@ def send_due_reminders(today: date | None = None) -> dict[str, int]:
     season = Season.current()
     if season is None:
         return summary
-    for reminder in due_reminders(season, today):
-        outcome = send_once(reminder)
-        if outcome == "sent":
-            summary[reminder.kind] += 1
-        elif outcome in ("failed", "no_recipients"):
-            summary[outcome] += 1
+    # The mails go in the site's language (Swedish): subjects and rendered rule messages are
+    # built while it is active, whatever language the caller had.
+    with translation.override(MAIL_LANGUAGE):
+        for reminder in due_reminders(season, today):
+            outcome = send_once(reminder)
+            if outcome == "sent":
+                summary[reminder.kind] += 1
+            elif outcome in ("failed", "no_recipients"):
+                summary[outcome] += 1
     return summary

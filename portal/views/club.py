@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubs import clock, windows
+from clubs.i18n import render_with_clause
 from clubs.models import UBF_DISTRICT_CODE, Club, Season
 from clubs.permissions import can_manage_pair_heat, is_tk
 from clubs.services.base import ServiceError
@@ -93,9 +94,7 @@ def dashboard(request):
             .order_by("first_date", "name")
         )
     for heat in pair_heats:
-        heat.problems = [
-            f"{p.message(_lang())} ({p.clause})" for p in invitation_problems(heat, today)
-        ]
+        heat.problems = [render_with_clause(p) for p in invitation_problems(heat, today)]
     rows = []
     for club in clubs:
         rows.append(
@@ -270,8 +269,7 @@ def enter_pair_view(request, heat_id: int):
                 % {"pair": outcome.entry, "number": outcome.entry.pair_number},
             )
             for w in outcome.warnings:
-                text = w.message(_lang())
-                messages.warning(request, f"{text} ({w.clause})" if w.clause else text)
+                messages.warning(request, render_with_clause(w))
             return redirect("portal:enter_pair", heat_id=heat.pk)
     entries = PairEntry.objects.filter(heat=heat).select_related("player1", "player2")
     return render(

@@ -48,6 +48,8 @@ from __future__ import annotations
 import csv
 from collections import Counter
 
+from ubf.rules.i18n import gettext_noop
+
 from .model import (
     ImportFailed,
     ImportProblem,
@@ -132,20 +134,21 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
     matches: list[dict] = []
     board_rows: list[tuple[int, list[str]]] = []
 
-    def err(line: int, sv: str, en: str, code: str = "csv-bad-value") -> None:
-        errors.append(problem(sv, en, line=line, element=f"rad {line}", code=code))
+    def err(line: int, template: str, params=None, code: str = "csv-bad-value") -> None:
+        errors.append(problem(template, params=params, line=line, element=f"rad {line}", code=code))
 
     def number(line: int, column: str, value: str, whole: bool = False):
         try:
             return parse_int(value) if whole else parse_decimal(value)
         except ValueError:
-            what_sv, what_en = (
-                ("ett heltal", "a whole number") if whole else ("ett tal", "a number")
-            )
             err(
                 line,
-                f'Kolumnen {column} har värdet "{value}", som inte är {what_sv}.',
-                f'Column {column} has the value "{value}", which is not {what_en}.',
+                gettext_noop('Kolumnen %(column)s har värdet "%(value)s", som inte är %(what)s.'),
+                params={
+                    "column": column,
+                    "value": value,
+                    "what": gettext_noop("ett heltal") if whole else gettext_noop("ett tal"),
+                },
             )
             return None
 
@@ -166,7 +169,7 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
             continue
         if first in _TEAM_WORDS:
             if len(cells) < 2 or not cells[1]:
-                err(index, "Lagraden saknar lagets id.", "The team row has no team id.")
+                err(index, gettext_noop("Lagraden saknar lagets id."))
                 continue
             players = tuple(p for c in cells[3:] for p in split_names(c) if c)
             teams[cells[1]] = ParsedTeam(
@@ -185,10 +188,10 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
                 continue
             err(
                 index,
-                "Rubrikraden saknas: filen ska börja med "
-                f"{';'.join(HEADER)} (valfritt även {';'.join(OPTIONAL)}).",
-                f"The header row is missing: the file must start with {';'.join(HEADER)} "
-                f"(optionally also {';'.join(OPTIONAL)}).",
+                gettext_noop(
+                    "Rubrikraden saknas: filen ska börja med %(columns)s (valfritt även %(optional)s)."
+                ),
+                params={"columns": ";".join(HEADER), "optional": ";".join(OPTIONAL)},
                 code="csv-no-header",
             )
             break
@@ -199,8 +202,8 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
         if len(cells) < width:
             err(
                 index,
-                f"Raden har {len(cells)} värden men rubrikraden har {width}.",
-                f"The row has {len(cells)} values but the header row has {width}.",
+                gettext_noop("Raden har %(count)s värden men rubrikraden har %(width)s."),
+                params={"count": len(cells), "width": width},
                 code="csv-row-width",
             )
             continue
@@ -213,16 +216,16 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
         va = number(index, "vp_away", values.get("vp_away", ""))
         nb = number(index, "boards", values.get("boards", ""), whole=True)
         if not home or not away:
-            err(index, "Hemma- eller bortalaget saknas.", "The home or away team is missing.")
+            err(index, gettext_noop("Hemma- eller bortalaget saknas."))
             continue
         if home == away:
-            err(index, f"Lag {home} möter sig självt.", f"Team {home} plays itself.")
+            err(index, gettext_noop("Lag %(home)s möter sig självt."), params={"home": home})
             continue
         if rnd is None or ih is None or ia is None:
             if rnd is None and not values["round"]:
-                err(index, "Rondnumret saknas.", "The round number is missing.")
+                err(index, gettext_noop("Rondnumret saknas."))
             if (ih is None and not values["imps_home"]) or (ia is None and not values["imps_away"]):
-                err(index, "IMP saknas för matchen.", "The match's IMPs are missing.")
+                err(index, gettext_noop("IMP saknas för matchen."))
             continue
         matches.append(
             {"line": index, "round": rnd, "home": home, "away": away, "ih": ih, "ia": ia,
@@ -232,8 +235,8 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
     if header is None and not errors:
         err(
             1,
-            f"Rubrikraden saknas: filen ska ha raden {';'.join(HEADER)}.",
-            f"The header row is missing: the file must have the row {';'.join(HEADER)}.",
+            gettext_noop("Rubrikraden saknas: filen ska ha raden %(columns)s."),
+            params={"columns": ";".join(HEADER)},
             code="csv-no-header",
         )
 
@@ -242,8 +245,8 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
         if len(cells) < len(BOARD_ROW):
             err(
                 index,
-                f"Brickraden har {len(cells)} värden; den ska vara {';'.join(BOARD_ROW)}.",
-                f"The board row has {len(cells)} values; it must be {';'.join(BOARD_ROW)}.",
+                gettext_noop("Brickraden har %(count)s värden; den ska vara %(columns)s."),
+                params={"count": len(cells), "columns": ";".join(BOARD_ROW)},
                 code="csv-row-width",
             )
             continue
@@ -258,15 +261,16 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
         if m is None:
             err(
                 index,
-                f"Brickraden hör till matchen rond {rnd}: {cells[2]}-{cells[3]}, som inte finns "
-                "bland matchraderna.",
-                f"The board row belongs to the match round {rnd}: {cells[2]}-{cells[3]}, which "
-                "is not among the match rows.",
+                gettext_noop(
+                    "Brickraden hör till matchen rond %(round)s: %(home)s-%(away)s, som inte finns bland "
+                    "matchraderna."
+                ),
+                params={"round": rnd, "home": cells[2], "away": cells[3]},
                 code="csv-board-no-match",
             )
             continue
         if s1 is None and s2 is None and bi is None and not (cells[5] or cells[6]):
-            err(index, "Brickraden saknar poäng.", "The board row has no scores.")
+            err(index, gettext_noop("Brickraden saknar poäng."))
             continue
         ph, pa = board_points(s1, s2)
         m["boards"].append(
@@ -281,8 +285,7 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
     if not matches:
         raise ImportFailed(
             problem(
-                "Filen innehåller inga matchrader.",
-                "The file contains no match rows.",
+                gettext_noop("Filen innehåller inga matchrader."),
                 code="csv-empty",
             )
         )

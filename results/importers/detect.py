@@ -18,6 +18,8 @@ from __future__ import annotations
 import codecs
 from dataclasses import replace
 
+from ubf.rules.i18n import gettext_noop
+
 from .csv_teams import is_csv_teams, parse_csv_teams
 from .model import ImportFailed, ParsedPairEvent, ParsedTeamEvent, fail
 from .pbn import parse_pbn_pairs, parse_pbn_teams
@@ -39,16 +41,13 @@ KINDS = ("pairs", "teams")
 FORMATS = ("pbn", "usebio", "csv")
 _EXTENSIONS = {".pbn": "pbn", ".xml": "usebio", ".usebio": "usebio", ".csv": "csv", ".txt": "csv"}
 _SIGNATURES = (
-    (b"PK\x03\x04", "en zip-fil eller ett Excel/Word-dokument (.xlsx/.docx)",
-     "a zip file or an Excel/Word document (.xlsx/.docx)"),
-    (b"%PDF", "en PDF-fil", "a PDF file"),
-    (b"\x00\x01\x00\x00Standard Jet DB", "en Bridgemate-/Access-databas (.bws/.mdb)",
-     "a Bridgemate/Access database (.bws/.mdb)"),
-    (b"\x00\x01\x00\x00Standard ACE DB", "en Access-databas (.accdb)", "an Access database"),
-    (b"\xd0\xcf\x11\xe0", "ett gammalt Office-dokument (.xls/.doc)",
-     "an old Office document (.xls/.doc)"),
-    (b"\x89PNG", "en bild (PNG)", "an image (PNG)"),
-    (b"\xff\xd8\xff", "en bild (JPEG)", "an image (JPEG)"),
+    (b"PK\x03\x04", gettext_noop("en zip-fil eller ett Excel/Word-dokument (.xlsx/.docx)")),
+    (b"%PDF", gettext_noop("en PDF-fil")),
+    (b"\x00\x01\x00\x00Standard Jet DB", gettext_noop("en Bridgemate-/Access-databas (.bws/.mdb)")),
+    (b"\x00\x01\x00\x00Standard ACE DB", gettext_noop("en Access-databas (.accdb)")),
+    (b"\xd0\xcf\x11\xe0", gettext_noop("ett gammalt Office-dokument (.xls/.doc)")),
+    (b"\x89PNG", gettext_noop("en bild (PNG)")),
+    (b"\xff\xd8\xff", gettext_noop("en bild (JPEG)")),
 )  # fmt: skip
 
 
@@ -63,39 +62,39 @@ def check_bytes(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     size = len(data)
     if size > max_bytes:
         raise fail(
-            f"Filen är för stor ({_mb(size)} MB). Största tillåtna storlek är {_mb(max_bytes)} "
-            "MB; en resultatfil för en heat är normalt under 1 MB. Är det rätt fil?",
-            f"The file is too large ({size / (1024 * 1024):.1f} MB). The largest allowed size is "
-            f"{max_bytes / (1024 * 1024):.1f} MB; a heat's result file is normally under 1 MB. "
-            "Is it the right file?",
+            gettext_noop(
+                "Filen är för stor (%(size)s MB). Största tillåtna storlek är %(largest)s MB; en "
+                "resultatfil för en heat är normalt under 1 MB. Är det rätt fil?"
+            ),
+            params={"size": _mb(size), "largest": _mb(max_bytes)},
             code="too-large",
         )
     if size == 0 or not bytes(data[:4096]).strip(b" \t\r\n\xef\xbb\xbf"):
         raise fail(
-            "Filen är tom.",
-            "The file is empty.",
+            gettext_noop("Filen är tom."),
             code="empty",
         )
     head = bytes(data[:64])
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return  # UTF-16 text has NUL bytes by nature
-    for signature, what_sv, what_en in _SIGNATURES:
+    for signature, what in _SIGNATURES:
         if head.startswith(signature):
             raise fail(
-                f"Filen är {what_sv}, inte en resultatfil. Exportera resultatet som PBN "
-                "(eller USEBIO XML) från resultatprogrammet (t.ex. Ruter) och ladda upp den.",
-                f"The file is {what_en}, not a result file. Export the result as PBN (or "
-                "USEBIO XML) from the scoring program (e.g. Ruter) and upload that.",
+                gettext_noop(
+                    "Filen är %(what)s, inte en resultatfil. Exportera resultatet som PBN (eller "
+                    "USEBIO XML) från resultatprogrammet (t.ex. Ruter) och ladda upp den."
+                ),
+                params={"what": what},
                 code="binary",
             )
     nul = bytes(data).find(b"\x00")
     if nul >= 0:
         raise fail(
-            "Filen är en binärfil (den innehåller NUL-tecken, första vid byte "
-            f"{nul}), inte en textfil. Ladda upp PBN-, USEBIO XML- eller CSV-filen från "
-            "resultatprogrammet.",
-            f"The file is binary (it contains NUL characters, the first at byte {nul}), not "
-            "a text file. Upload the PBN, USEBIO XML or CSV file from the scoring program.",
+            gettext_noop(
+                "Filen är en binärfil (den innehåller NUL-tecken, första vid byte %(nul)s), inte en "
+                "textfil. Ladda upp PBN-, USEBIO XML- eller CSV-filen från resultatprogrammet."
+            ),
+            params={"nul": nul},
             code="binary",
         )
 
@@ -109,8 +108,7 @@ def decode_text(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str
             return data.decode("utf-16"), "utf-16"
         except UnicodeDecodeError as exc:
             raise fail(
-                "Filen börjar som UTF-16 men innehåller ogiltiga tecken.",
-                "The file starts as UTF-16 but contains invalid characters.",
+                gettext_noop("Filen börjar som UTF-16 men innehåller ogiltiga tecken."),
                 code="encoding",
             ) from exc
     for encoding in ("utf-8-sig", "cp1252", "latin-1"):
@@ -155,10 +153,10 @@ def detect_format(data: bytes, filename: str = "") -> str:
     if by_name:
         return by_name
     raise fail(
-        "Filformatet känns inte igen. Ladda upp en PBN-fil (.pbn) från Ruter, en USEBIO "
-        "XML-fil (.xml) eller, för lag, en CSV-fil enligt beskrivningen (CSV för lag).",
-        "The file format is not recognised. Upload a PBN file (.pbn) from Ruter, a USEBIO XML "
-        "file (.xml) or, for teams, a CSV file as described (CSV for teams).",
+        gettext_noop(
+            "Filformatet känns inte igen. Ladda upp en PBN-fil (.pbn) från Ruter, en USEBIO "
+            "XML-fil (.xml) eller, för lag, en CSV-fil enligt beskrivningen (CSV för lag)."
+        ),
         code="unknown-format",
     )
 
@@ -201,10 +199,10 @@ def parse_upload(
         if fmt == "csv":
             if kind == "pairs":
                 raise fail(
-                    "CSV stöds bara för lagresultat. För par: ladda upp PBN-filen från Ruter "
-                    "(eller USEBIO XML).",
-                    "CSV is only supported for team results. For pairs, upload the PBN file "
-                    "from Ruter (or USEBIO XML).",
+                    gettext_noop(
+                        "CSV stöds bara för lagresultat. För par: ladda upp PBN-filen från Ruter (eller "
+                        "USEBIO XML)."
+                    ),
                     code="csv-pairs",
                 )
             event = parse_csv_teams(text)

@@ -19,10 +19,16 @@ returned as a list of :class:`ImportProblem`, Swedish first.
 from __future__ import annotations
 
 import datetime
+import functools
+import gettext as gettext_module
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from pathlib import Path
+from typing import Any
 
+from ubf.rules.i18n import Message, Text, gettext_noop, swedish
 from ubf.rules.violations import Severity
 
 __all__ = [
@@ -43,19 +49,54 @@ __all__ = [
 
 # --------------------------------------------------------------------------- problems
 
+#: The project's catalogue (``locale/``, next to the ``results`` package). The importers do not
+#: import Django, so the English text is read with the standard library's gettext.
+LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
+
+
+@functools.cache
+def _english_catalogue() -> gettext_module.NullTranslations:
+    return gettext_module.translation(
+        "django", localedir=str(LOCALE_DIR), languages=["en"], fallback=True
+    )
+
+
+def english(template: str, params: Mapping[str, Any] | None = None) -> str:
+    """The English text of a Swedish template: its msgstr in ``locale/en`` filled in with
+    ``params`` (each translatable parameter translated too), without Django."""
+    if not template:
+        return ""  # gettext("") would be the catalogue's header
+    text = _english_catalogue().gettext(str(template))
+    if not params:
+        return text
+    return text % {key: _english_value(value) for key, value in params.items()}
+
+
+def _english_value(value: Any) -> Any:
+    if hasattr(value, "template") and hasattr(value, "params"):
+        return english(value.template, value.params)
+    if isinstance(value, Text):
+        return _english_catalogue().gettext(str(value))
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_english_value(item)) for item in value)
+    return value
+
 
 @dataclass(frozen=True)
 class ImportProblem:
-    """One problem found in an uploaded file, in Swedish and English.
+    """One problem found in an uploaded file: a Swedish template and its parameters.
 
-    ``line`` is the 1-based line in the file when known; ``element`` names the thing the
-    problem is about (an XML element path such as ``EVENT/BOARD[3]/TRAVELLER_LINE[2]``, a PBN
-    tag, "bricka 12", "match rond 2: 1-4" ...). ``code`` is a stable machine-readable key
-    (e.g. ``"mp-sum"``, ``"board-count"``) and ``clause`` the SPEC clause when one applies.
+    ``template`` is marked with ``gettext_noop`` (docs/translation.md); :attr:`message_sv` fills
+    it in, :attr:`message_en` fills its English msgstr from the catalogue, and a page shows it in
+    the reader's language with ``clubs.i18n.render(problem)``. ``line`` is the 1-based line in
+    the file when known; ``element`` names the thing the problem is about (an XML element path
+    such as ``EVENT/BOARD[3]/TRAVELLER_LINE[2]``, a PBN tag, "bricka 12", "match rond 2: 1-4"
+    ...). ``code`` is a stable machine-readable key (e.g. ``"mp-sum"``, ``"board-count"``) and
+    ``clause`` the SPEC clause when one applies.
     """
 
-    message_sv: str
-    message_en: str
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
     line: int | None = None
     element: str | None = None
     severity: Severity = Severity.ERROR
@@ -66,19 +107,50 @@ class ImportProblem:
     def is_error(self) -> bool:
         return self.severity == Severity.ERROR
 
+    @property
+    def message_sv(self) -> str:
+        return swedish(self.template, self.params)
+
+    @property
+    def message_en(self) -> str:
+        return english(self.template, self.params)
+
     def message(self, language: str = "sv") -> str:
         return self.message_en if language.startswith("en") else self.message_sv
 
-    def where(self, language: str = "sv") -> str:
-        parts = []
+    @property
+    def location(self) -> Message | None:
+        """Where in the file, as a message ("rad 12, bricka 3"), or ``None``."""
+        if self.line is not None and self.element:
+            return Message(
+                gettext_noop("rad %(line)s, %(element)s"),
+                {"line": self.line, "element": self.element},
+            )
         if self.line is not None:
-            parts.append(("line " if language.startswith("en") else "rad ") + str(self.line))
+            return Message(gettext_noop("rad %(line)s"), {"line": self.line})
         if self.element:
-            parts.append(self.element)
-        return ", ".join(parts)
+            return Message("%(element)s", {"element": self.element})
+        return None
+
+    def where(self, language: str = "sv") -> str:
+        where = self.location
+        if where is None:
+            return ""
+        if language.startswith("en"):
+            return english(where.template, where.params)
+        return where.message_sv
+
+    @property
+    def with_line(self) -> ImportProblem | Message:
+        """The message preceded by its line ("rad 12: ..."), as logs and ImportFailed show it."""
+        if not self.line:
+            return self
+        return Message(
+            gettext_noop("rad %(line)s: %(message)s"), {"line": self.line, "message": self}
+        )
 
     def __str__(self) -> str:
-        return f"rad {self.line}: {self.message_sv}" if self.line else self.message_sv
+        return swedish(self.with_line.template, self.with_line.params)
 
 
 class ImportFailed(Exception):
@@ -96,25 +168,24 @@ class ImportFailed(Exception):
 
     @property
     def message_en(self) -> str:
-        return "; ".join(
-            (f"line {p.line}: {p.message_en}" if p.line else p.message_en) for p in self.problems
-        )
+        return "; ".join(english(p.with_line.template, p.with_line.params) for p in self.problems)
 
 
 def problem(
-    message_sv: str,
-    message_en: str,
+    template: str,
     *,
+    params: Mapping[str, Any] | None = None,
     line: int | None = None,
     element: str | None = None,
     warning: bool = False,
     code: str = "",
     clause: str | None = None,
 ) -> ImportProblem:
-    """Shorthand used by the parsers and validators."""
+    """Shorthand used by the parsers and validators: ``template`` is a ``gettext_noop``
+    Swedish template, ``params`` fills its ``%(name)s`` placeholders."""
     return ImportProblem(
-        message_sv,
-        message_en,
+        template,
+        dict(params or {}),
         line=line,
         element=element,
         severity=Severity.WARNING if warning else Severity.ERROR,
@@ -124,15 +195,15 @@ def problem(
 
 
 def fail(
-    message_sv: str,
-    message_en: str,
+    template: str,
     *,
+    params: Mapping[str, Any] | None = None,
     line: int | None = None,
     element: str | None = None,
     code: str = "",
 ) -> ImportFailed:
     """An :class:`ImportFailed` carrying one error (``raise fail(...)``)."""
-    return ImportFailed(problem(message_sv, message_en, line=line, element=element, code=code))
+    return ImportFailed(problem(template, params=params, line=line, element=element, code=code))
 
 
 # --------------------------------------------------------------------------- pairs

@@ -5,7 +5,8 @@ and ``TotalScoreTable`` (the ranking list) into a :class:`~.model.ParsedPairEven
 teams, the one-game-per-table idiom (``Room`` Open/Closed, ``HomeTeam``/``VisitTeam``,
 ``Round``, ``Score``, optional ``ScoreIMP``) into a :class:`~.model.ParsedTeamEvent`.
 
-What is handled (see shared/reference/result-formats.md §3):
+What is handled (PBN 2.1: file rules, score tags, ``ScoreTable``/``TotalScoreTable``; what
+clubs may upload: docs/result-formats.md):
 
 * ``%`` lines (comments and escapes such as ``% PBN 2.1``), ``;`` comment lines and ``{...}``
   commentary; games separated by empty lines; ``[Tag "value"]`` with ``\\"`` escapes.
@@ -44,6 +45,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.scoring import board_vulnerability, contract_score, imps
 
 from .model import (
@@ -174,8 +176,8 @@ def read_games(text: str) -> tuple[list[PbnGame], list[ImportProblem]]:
                 raise _not_pbn(index)
             problems.append(
                 problem(
-                    f"Raden kunde inte läsas som en PBN-tagg: {_short(stripped)}",
-                    f"The line could not be read as a PBN tag: {_short(stripped)}",
+                    gettext_noop("Raden kunde inte läsas som en PBN-tagg: %(text)s"),
+                    params={"text": _short(stripped)},
                     line=index,
                     code="pbn-bad-tag",
                 )
@@ -186,8 +188,8 @@ def read_games(text: str) -> tuple[list[PbnGame], list[ImportProblem]]:
         if last_tag is None:
             problems.append(
                 problem(
-                    f"Raden hör inte till någon tagg och hoppades över: {_short(stripped)}",
-                    f"The line belongs to no tag and was skipped: {_short(stripped)}",
+                    gettext_noop("Raden hör inte till någon tagg och hoppades över: %(text)s"),
+                    params={"text": _short(stripped)},
                     line=index,
                     warning=True,
                     code="pbn-stray-line",
@@ -198,8 +200,7 @@ def read_games(text: str) -> tuple[list[PbnGame], list[ImportProblem]]:
     if not seen_tag:
         raise ImportFailed(
             problem(
-                'Filen innehåller inga PBN-taggar ([Tagg "värde"]). Är det rätt fil?',
-                'The file has no PBN tags ([Tag "value"]). Is it the right file?',
+                gettext_noop('Filen innehåller inga PBN-taggar ([Tagg "värde"]). Är det rätt fil?'),
                 code="pbn-empty",
             )
         )
@@ -210,10 +211,10 @@ def read_games(text: str) -> tuple[list[PbnGame], list[ImportProblem]]:
 def _not_pbn(line: int) -> ImportFailed:
     return ImportFailed(
         problem(
-            "Filen ser inte ut som PBN: den första raden med innehåll är ingen tagg "
-            '([Tagg "värde"]).',
-            "The file does not look like PBN: the first line with content is not a tag "
-            '([Tag "value"]).',
+            gettext_noop(
+                "Filen ser inte ut som PBN: den första raden med innehåll är ingen tagg ([Tagg "
+                '"värde"]).'
+            ),
             line=line,
             code="pbn-not-pbn",
         )
@@ -329,8 +330,10 @@ def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]
         except ValueError:
             problems.append(
                 problem(
-                    f'{tag.name}: ett citattecken (") öppnas men stängs aldrig på raden.',
-                    f'{tag.name}: a quote (") is opened but never closed on the line.',
+                    gettext_noop(
+                        '%(name)s: ett citattecken (") öppnas men stängs aldrig på raden.'
+                    ),
+                    params={"name": tag.name},
                     line=line_no,
                     element=tag.name,
                     code="pbn-quote",
@@ -357,10 +360,16 @@ def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]
 
 def _row_width_problem(tag: PbnTag, names: list[str], columns: list[str], line: int, count: int):
     return problem(
-        f"{tag.name}: raden har {count} värden men tabellen har {len(columns)} kolumner "
-        f"({';'.join(names)}). Namn med mellanslag måste stå inom citattecken.",
-        f"{tag.name}: the row has {count} values but the table has {len(columns)} columns "
-        f"({';'.join(names)}). Names with spaces must be in quotes.",
+        gettext_noop(
+            "%(name)s: raden har %(count)s värden men tabellen har %(width)s kolumner "
+            "(%(names)s). Namn med mellanslag måste stå inom citattecken."
+        ),
+        params={
+            "name": tag.name,
+            "count": count,
+            "width": len(columns),
+            "names": ";".join(names),
+        },
         line=line,
         element=tag.name,
         code="pbn-row-width",
@@ -434,11 +443,14 @@ class _Collector:
         for p in problems:
             self.add(p)
 
-    def bad_value(self, line: int, element: str, column: str, text: str, what_sv: str, what_en):
+    def bad_value(self, line: int, element: str, column: str, text: str, what: str):
+        """``what`` is a ``gettext_noop`` phrase ("ett tal"), translated with the message."""
         self.errors.append(
             problem(
-                f'{element}: kolumnen {column} har värdet "{text}", som inte är {what_sv}.',
-                f'{element}: column {column} has the value "{text}", which is not {what_en}.',
+                gettext_noop(
+                    '%(element)s: kolumnen %(column)s har värdet "%(text)s", som inte är %(what)s.'
+                ),
+                params={"element": element, "column": column, "text": text, "what": what},
                 line=line,
                 element=element,
                 code="pbn-bad-value",
@@ -456,7 +468,7 @@ def _cell_decimal(c: _Collector, cell: Cell | None, line: int, element: str, col
     try:
         return parse_decimal(cell.text)
     except ValueError:
-        c.bad_value(line, element, column, cell.text, "ett tal", "a number")
+        c.bad_value(line, element, column, cell.text, gettext_noop("ett tal"))
         return None
 
 
@@ -467,7 +479,7 @@ def _cell_int(c: _Collector, cell: Cell | None, line: int, element: str, column:
     try:
         return parse_int(text)
     except ValueError:
-        c.bad_value(line, element, column, cell.text, "ett heltal", "a whole number")
+        c.bad_value(line, element, column, cell.text, gettext_noop("ett heltal"))
         return None
 
 
@@ -563,13 +575,9 @@ def _has_result(g: PbnGame) -> bool:
     return bool(contract) and contract not in ("-", "?")
 
 
-_RUTER_EXPORT_SV = (
+_RUTER_EXPORT = gettext_noop(
     "Ladda upp PBN-exporten från Ruter med resultat per bricka (ScoreTable) och "
     "resultatlista (TotalScoreTable)."
-)
-_RUTER_EXPORT_EN = (
-    "Upload the PBN export from Ruter with the board results (ScoreTable) and the ranking "
-    "list (TotalScoreTable)."
 )
 
 
@@ -587,12 +595,12 @@ def _refuse_as_pairs(games: list[PbnGame]) -> ImportProblem | None:
     if scoring & _IMP_SCORING and not scoring & _MP_SCORING:
         shown = next((g.get("scoring") for g in games if g.get("scoring")), "")
         return problem(
-            f'Filen är en IMP-räknad tävling ([Scoring "{shown}"]), inte en matchpoängräknad '
-            "partävling. DM-par räknas i matchpoäng: räkna tävlingen i matchpoäng i "
-            "resultatprogrammet och exportera PBN igen.",
-            f'The file is an IMP-scored event ([Scoring "{shown}"]), not a matchpointed pairs '
-            "event. DM pairs are scored in matchpoints: score the event in matchpoints in the "
-            "scoring program and export the PBN again.",
+            gettext_noop(
+                'Filen är en IMP-räknad tävling ([Scoring "%(scoring)s"]), inte en matchpoängräknad '
+                "partävling. DM-par räknas i matchpoäng: räkna tävlingen i matchpoäng i "
+                "resultatprogrammet och exportera PBN igen."
+            ),
+            params={"scoring": shown},
             element="Scoring",
             code="pbn-imp-scoring",
         )
@@ -600,21 +608,21 @@ def _refuse_as_pairs(games: list[PbnGame]) -> ImportProblem | None:
         played = sum(1 for g in boards if _has_result(g))
         if not played:
             return problem(
-                f"Filen är en handlista ({len(boards)} givar med bara korten, inga resultat). "
-                + _RUTER_EXPORT_SV,
-                f"The file is a hand record ({len(boards)} deals with the cards only, no "
-                "results). " + _RUTER_EXPORT_EN,
+                gettext_noop(
+                    "Filen är en handlista (%(deals)s givar med bara korten, inga resultat). "
+                    "%(export)s"
+                ),
+                params={"deals": len(boards), "export": _RUTER_EXPORT},
                 element="Board",
                 code="pbn-hand-record",
             )
         return problem(
-            f"Filen har ett resultat per spelat bord ({played} givar med kontrakt) men inga "
-            "parnummer och ingen resultatlista (t.ex. en BBO-fil eller en sparad webbsida), "
-            "så resultaten kan inte kontrolleras eller kopplas till heatets par. "
-            + _RUTER_EXPORT_SV,
-            f"The file has one result per table played ({played} deals with a contract) but "
-            "no pair numbers and no ranking list (e.g. a BBO file or a saved web page), so the "
-            "results cannot be checked or matched to the heat's pairs. " + _RUTER_EXPORT_EN,
+            gettext_noop(
+                "Filen har ett resultat per spelat bord (%(played)s givar med kontrakt) men inga "
+                "parnummer och ingen resultatlista (t.ex. en BBO-fil eller en sparad webbsida), "
+                "så resultaten kan inte kontrolleras eller kopplas till heatets par. %(export)s"
+            ),
+            params={"played": played, "export": _RUTER_EXPORT},
             element="Board",
             code="pbn-no-pair-numbers",
         )
@@ -626,24 +634,24 @@ def _refuse_as_pairs(games: list[PbnGame]) -> ImportProblem | None:
         ]
         if len(without) == len(score_tables):
             return problem(
-                f"Brickornas ScoreTable har inga parnummer (PairId_NS/PairId_EW saknas på alla "
-                f"{len(score_tables)} brickor): filen är en frekvenstabell som visar resultaten "
-                "men inte vilka par som fick dem. " + _RUTER_EXPORT_SV,
-                f"The boards' ScoreTable has no pair numbers (PairId_NS/PairId_EW missing on "
-                f"all {len(score_tables)} boards): the file is a frequency table showing the "
-                "results but not which pairs got them. " + _RUTER_EXPORT_EN,
+                gettext_noop(
+                    "Brickornas ScoreTable har inga parnummer (PairId_NS/PairId_EW saknas på alla "
+                    "%(boards)s brickor): filen är en frekvenstabell som visar resultaten men "
+                    "inte vilka par som fick dem. %(export)s"
+                ),
+                params={"boards": len(score_tables), "export": _RUTER_EXPORT},
                 line=score_tables[0].line,
                 element="ScoreTable",
                 code="pbn-frequency-table",
             )
     elif has_totals:
         return problem(
-            "Filen har en resultatlista men inga resultat per bricka (ingen ScoreTable), t.ex. "
-            "en export utan brickresultat; brickresultaten behövs för kontrollen. "
-            + _RUTER_EXPORT_SV,
-            "The file has a ranking list but no board results (no ScoreTable), e.g. an export "
-            "without the travellers; the board results are needed for the checks. "
-            + _RUTER_EXPORT_EN,
+            gettext_noop(
+                "Filen har en resultatlista men inga resultat per bricka (ingen ScoreTable), "
+                "t.ex. en export utan brickresultat; brickresultaten behövs för kontrollen. "
+                "%(export)s"
+            ),
+            params={"export": _RUTER_EXPORT},
             element="ScoreTable",
             code="pbn-no-boards",
         )
@@ -671,10 +679,10 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
     ):
         raise ImportFailed(
             problem(
-                "Filen ser ut som en lagtävling (den har Room/HomeTeam-taggar men ingen "
-                "ScoreTable). Ladda upp den som lagresultat.",
-                "The file looks like a team event (it has Room/HomeTeam tags but no "
-                "ScoreTable). Upload it as a team result.",
+                gettext_noop(
+                    "Filen ser ut som en lagtävling (den har Room/HomeTeam-taggar men ingen ScoreTable). "
+                    "Ladda upp den som lagresultat."
+                ),
                 code="pbn-teams-as-pairs",
             )
         )
@@ -695,10 +703,10 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
     if tst is None:
         c.errors.append(
             problem(
-                "Filen saknar resultatlistan (TotalScoreTable). Exportera PBN med "
-                "resultatlista från Ruter.",
-                "The file has no ranking list (TotalScoreTable). Export the PBN with the "
-                "ranking list from Ruter.",
+                gettext_noop(
+                    "Filen saknar resultatlistan (TotalScoreTable). Exportera PBN med resultatlista från "
+                    "Ruter."
+                ),
                 element="TotalScoreTable",
                 code="pbn-no-totals",
             )
@@ -717,9 +725,7 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
         try:
             number = int(board_text)
         except ValueError:
-            c.bad_value(
-                g.start_line, element, "Board", board_text, "ett bricknummer", "a board number"
-            )
+            c.bad_value(g.start_line, element, "Board", board_text, gettext_noop("ett bricknummer"))
             continue
         st = g.tags.get("scoretable")
         if st is None:
@@ -741,10 +747,10 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
     if not boards and tst is not None:
         c.errors.append(
             problem(
-                "Filen har en resultatlista men inga brickor med ScoreTable; "
-                "brickresultaten behövs för kontrollen.",
-                "The file has a ranking list but no boards with a ScoreTable; the board "
-                "results are needed for the checks.",
+                gettext_noop(
+                    "Filen har en resultatlista men inga brickor med ScoreTable; brickresultaten behövs "
+                    "för kontrollen."
+                ),
                 element="ScoreTable",
                 code="pbn-no-boards",
             )
@@ -754,16 +760,13 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
         most = max(p.boards_played for p in over)
         c.errors = [
             problem(
-                f"Resultatlistan räknar med fler brickor (NrBoards upp till {most}) än filen "
-                f"har ({len(boards)}): den gäller flera sessioner tillsammans, men filen har "
-                "bara den här sessionens brickor. Exportera sessionen med sessionens "
-                "resultatlista (SessionScoreMP/SessionPercentage), eller en fil med alla "
-                "sessionernas brickor.",
-                f"The ranking list counts more boards (NrBoards up to {most}) than the file "
-                f"holds ({len(boards)}): it covers several sessions together, but the file "
-                "only has this session's boards. Export the session with the session's "
-                "ranking list (SessionScoreMP/SessionPercentage), or a file with every "
-                "session's boards.",
+                gettext_noop(
+                    "Resultatlistan räknar med fler brickor (NrBoards upp till %(most)s) än filen har "
+                    "(%(boards)s): den gäller flera sessioner tillsammans, men filen har bara den här "
+                    "sessionens brickor. Exportera sessionen med sessionens resultatlista "
+                    "(SessionScoreMP/SessionPercentage), eller en fil med alla sessionernas brickor."
+                ),
+                params={"most": most, "boards": len(boards)},
                 line=over[0].line,
                 element="TotalScoreTable",
                 code="pbn-multi-session",
@@ -845,8 +848,8 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
     if "pairid" not in columns:
         c.errors.append(
             problem(
-                f"TotalScoreTable saknar kolumnen PairId (kolumner: {';'.join(columns)}).",
-                f"TotalScoreTable has no PairId column (columns: {';'.join(columns)}).",
+                gettext_noop("TotalScoreTable saknar kolumnen PairId (kolumner: %(columns)s)."),
+                params={"columns": ";".join(columns)},
                 line=tag.line,
                 element=element,
                 code="pbn-no-pairid",
@@ -886,7 +889,7 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
         number = row["pairid"].text.strip()
         if not number or row["pairid"].empty:
             c.bad_value(
-                line_no, element, "PairId", row["pairid"].text, "ett parnummer", "a pair number"
+                line_no, element, "PairId", row["pairid"].text, gettext_noop("ett parnummer")
             )
             continue
         if suffix and direction and not number.upper().endswith(("NS", "EW")):
@@ -917,9 +920,10 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
         if p.number in seen:
             c.errors.append(
                 problem(
-                    f"Par {p.number} står två gånger i resultatlistan (även rad {seen[p.number]}).",
-                    f"Pair {p.number} is listed twice in the ranking list (also line "
-                    f"{seen[p.number]}).",
+                    gettext_noop(
+                        "Par %(number)s står två gånger i resultatlistan (även rad %(other_line)s)."
+                    ),
+                    params={"number": p.number, "other_line": seen[p.number]},
                     line=p.line,
                     element=element,
                     code="pbn-duplicate-pair",
@@ -942,10 +946,12 @@ def _parse_score_table(
     if missing:
         c.errors.append(
             problem(
-                f"{element}: kolumnen {_PAIRID_NAMES[missing[0]]} saknas "
-                f"(kolumner: {';'.join(columns)}).",
-                f"{element}: the column {_PAIRID_NAMES[missing[0]]} is missing "
-                f"(columns: {';'.join(columns)}).",
+                gettext_noop("%(element)s: kolumnen %(column)s saknas (kolumner: %(columns)s)."),
+                params={
+                    "element": element,
+                    "column": _PAIRID_NAMES[missing[0]],
+                    "columns": ";".join(columns),
+                },
                 line=tag.line,
                 element=element,
                 code="pbn-no-pairid",
@@ -978,8 +984,7 @@ def _parse_score_table(
                         element,
                         "Contract",
                         contract_cell.text,
-                        "ett kontrakt",
-                        "a contract",
+                        gettext_noop("ett kontrakt"),
                     )
         declarer = None
         decl_cell = row.get("declarer")
@@ -988,7 +993,7 @@ def _parse_score_table(
                 declarer = normalize_declarer(decl_cell.text)
             except ValueError:
                 c.bad_value(
-                    line_no, element, "Declarer", decl_cell.text, "N, E, S eller W", "N, E, S or W"
+                    line_no, element, "Declarer", decl_cell.text, gettext_noop("N, E, S eller W")
                 )
         tricks = _cell_int(c, row.get("result"), line_no, element, "Result")
         if tricks is not None and not 0 <= tricks <= 13:
@@ -997,8 +1002,7 @@ def _parse_score_table(
                 element,
                 "Result",
                 str(tricks),
-                "ett antal stick 0-13",
-                "a number of tricks 0-13",
+                gettext_noop("ett antal stick 0-13"),
             )
             tricks = None
 
@@ -1062,8 +1066,7 @@ def _score_ns_from_row(
                 element,
                 _SCORE_COLUMN_NAMES[column],
                 cell.text,
-                "en poäng eller en justering (A+, A=, A-)",
-                "a score or an adjustment (A+, A=, A-)",
+                gettext_noop("en poäng eller en justering (A+, A=, A-)"),
             )
             continue
         if value is None:
@@ -1079,10 +1082,11 @@ def _score_ns_from_row(
         if values:
             c.errors.append(
                 problem(
-                    f"{element}: ena sidan har en poäng och den andra en justering "
-                    "(A+/A=/A-); raden kan inte läsas.",
-                    f"{element}: one side has a score and the other an adjustment "
-                    "(A+/A=/A-); the line cannot be read.",
+                    gettext_noop(
+                        "%(element)s: ena sidan har en poäng och den andra en justering (A+/A=/A-); raden "
+                        "kan inte läsas."
+                    ),
+                    params={"element": element},
                     line=line_no,
                     element=element,
                     code="pbn-score-conflict",
@@ -1094,12 +1098,12 @@ def _score_ns_from_row(
         try:
             values.append(parse_score_tag(row["score"].text, None))
         except ValueError:
-            c.bad_value(line_no, element, "Score", row["score"].text, "en poäng", "a score")
+            c.bad_value(line_no, element, "Score", row["score"].text, gettext_noop("en poäng"))
     if len(values) == 2 and values[0] != values[1]:
         c.errors.append(
             problem(
-                f"{element}: Score_NS och Score_EW motsäger varandra.",
-                f"{element}: Score_NS and Score_EW contradict each other.",
+                gettext_noop("%(element)s: Score_NS och Score_EW motsäger varandra."),
+                params={"element": element},
                 line=line_no,
                 element=element,
                 code="pbn-score-conflict",
@@ -1175,20 +1179,20 @@ def _refuse_as_teams(games: list[PbnGame]) -> ImportProblem | None:
     )
     if pairs_file:
         return problem(
-            "Filen är en partävling (resultat med parnummer, ScoreTable/TotalScoreTable), men "
-            "den laddades upp som lagresultat. Ladda upp den under par, eller exportera "
-            "lagmatcherna (PBN med HomeTeam/VisitTeam/Room, eller CSV för lag).",
-            "The file is a pairs event (results with pair numbers, ScoreTable/TotalScoreTable) "
-            "but it was uploaded as a team result. Upload it as pairs, or export the team "
-            "matches (PBN with HomeTeam/VisitTeam/Room, or CSV for teams).",
+            gettext_noop(
+                "Filen är en partävling (resultat med parnummer, ScoreTable/TotalScoreTable), men "
+                "den laddades upp som lagresultat. Ladda upp den under par, eller exportera "
+                "lagmatcherna (PBN med HomeTeam/VisitTeam/Room, eller CSV för lag)."
+            ),
             element="ScoreTable",
             code="pbn-pairs-as-teams",
         )
     return problem(
-        "Filen har inga lagmatcher: ingen giv har taggarna HomeTeam, VisitTeam och Room (t.ex. "
-        "en handlista). Exportera lagmatcherna som PBN från Ruter, eller använd CSV för lag.",
-        "The file has no team matches: no game has the HomeTeam, VisitTeam and Room tags (e.g. "
-        "a hand record). Export the team matches as PBN from Ruter, or use CSV for teams.",
+        gettext_noop(
+            "Filen har inga lagmatcher: ingen giv har taggarna HomeTeam, VisitTeam och Room "
+            "(t.ex. en handlista). Exportera lagmatcherna som PBN från Ruter, eller använd CSV "
+            "för lag."
+        ),
         element="HomeTeam",
         code="pbn-no-team-tags",
     )
@@ -1244,9 +1248,7 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
         try:
             number = int(board_text)
         except ValueError:
-            c.bad_value(
-                g.start_line, element, "Board", board_text, "ett bricknummer", "a board number"
-            )
+            c.bad_value(g.start_line, element, "Board", board_text, gettext_noop("ett bricknummer"))
             continue
         home = (g.get("hometeam") or "").strip()
         away = (g.get("visitteam") or g.get("awayteam") or "").strip()
@@ -1267,10 +1269,11 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
         if missing:
             c.errors.append(
                 problem(
-                    f"Bricka {number}: taggen {missing[0]} saknas eller är tom; den behövs "
-                    "för att veta vilket lag som satt var.",
-                    f"Board {number}: the tag {missing[0]} is missing or empty; it is needed to "
-                    "know which team sat where.",
+                    gettext_noop(
+                        "Bricka %(number)s: taggen %(tag)s saknas eller är tom; den behövs för att veta "
+                        "vilket lag som satt var."
+                    ),
+                    params={"number": number, "tag": missing[0]},
                     line=g.start_line,
                     element=f"Board {number}",
                     code="pbn-team-tag-missing",
@@ -1287,8 +1290,7 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
                 f"Board {number}",
                 "Room",
                 room_text,
-                "Open eller Closed",
-                "Open or Closed",
+                gettext_noop("Open eller Closed"),
             )
             continue
         rnd = 1
@@ -1301,8 +1303,7 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
                     f"Board {number}",
                     "Round",
                     g.get("round") or "",
-                    "ett rondnummer",
-                    "a round number",
+                    gettext_noop("ett rondnummer"),
                 )
                 continue
         home_id = name_to_id.get(home, home)
@@ -1315,17 +1316,26 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
                 imp_ns = _parse_score_decimal(imp_text)
                 imp_home = imp_ns if room == "open" else -imp_ns
             except ValueError:
-                c.bad_value(g.start_line, f"Board {number}", "ScoreIMP", imp_text, "IMP", "IMPs")
+                c.bad_value(
+                    g.start_line, f"Board {number}", "ScoreIMP", imp_text, gettext_noop("IMP")
+                )
         key = (rnd, home_id, away_id)
         match_line.setdefault(key, g.start_line)
         per_board = rooms.setdefault(key, {}).setdefault(number, {})
         if room in per_board:
             c.errors.append(
                 problem(
-                    f"Bricka {number} i rond {rnd} ({home}-{away}) finns två gånger i "
-                    f"rummet {g.get('room')}.",
-                    f"Board {number} in round {rnd} ({home}-{away}) appears twice in the "
-                    f"{g.get('room')} room.",
+                    gettext_noop(
+                        "Bricka %(number)s i rond %(round)s (%(home)s-%(away)s) finns två gånger i rummet "
+                        "%(room)s."
+                    ),
+                    params={
+                        "number": number,
+                        "round": rnd,
+                        "home": home,
+                        "away": away,
+                        "room": g.get("room"),
+                    },
                     line=g.start_line,
                     element=f"Board {number}",
                     code="pbn-duplicate-room",
@@ -1511,8 +1521,7 @@ def _game_score_ns(c: _Collector, g: PbnGame, board: int) -> int | None:
             element,
             "Declarer",
             g.get("declarer") or "",
-            "N, E, S eller W",
-            "N, E, S or W",
+            gettext_noop("N, E, S eller W"),
         )
     score_text = (g.get("score") or "").strip()
     if score_text:
@@ -1524,15 +1533,14 @@ def _game_score_ns(c: _Collector, g: PbnGame, board: int) -> int | None:
                 element,
                 "Score",
                 score_text,
-                'en poäng (t.ex. "NS 420")',
-                'a score (e.g. "NS 420")',
+                gettext_noop('en poäng (t.ex. "NS 420")'),
             )
             return None
     try:
         contract = normalize_contract(g.get("contract"))
     except ValueError:
         c.bad_value(
-            g.start_line, element, "Contract", g.get("contract") or "", "ett kontrakt", "a contract"
+            g.start_line, element, "Contract", g.get("contract") or "", gettext_noop("ett kontrakt")
         )
         return None
     if contract is None:
@@ -1547,10 +1555,11 @@ def _game_score_ns(c: _Collector, g: PbnGame, board: int) -> int | None:
     if declarer is None or tricks is None or not 0 <= tricks <= 13:
         c.errors.append(
             problem(
-                f"Bricka {board}: Score saknas och kan inte räknas fram (Declarer/Result saknas "
-                "eller är fel).",
-                f"Board {board}: Score is missing and cannot be computed (Declarer/Result "
-                "missing or wrong).",
+                gettext_noop(
+                    "Bricka %(board)s: Score saknas och kan inte räknas fram (Declarer/Result saknas "
+                    "eller är fel)."
+                ),
+                params={"board": board},
                 line=g.start_line,
                 element=element,
                 code="pbn-no-score",

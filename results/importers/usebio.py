@@ -42,6 +42,7 @@ from decimal import Decimal
 from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
 from defusedxml.ElementTree import DefusedXMLParser
 
+from ubf.rules.i18n import Message, Text, gettext_noop
 from ubf.rules.scoring import imps
 
 from .model import (
@@ -141,8 +142,7 @@ def _decode(data: bytes) -> str:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise fail(
-                "Filen börjar som UTF-16 men innehåller ogiltiga tecken.",
-                "The file starts as UTF-16 but contains invalid characters.",
+                gettext_noop("Filen börjar som UTF-16 men innehåller ogiltiga tecken."),
                 code="xml-encoding",
             ) from exc
     else:
@@ -152,8 +152,10 @@ def _decode(data: bytes) -> str:
         codec = codecs.lookup(declared).name
     except LookupError as exc:
         raise fail(
-            f'XML-deklarationen anger en okänd teckenkodning: encoding="{declared}".',
-            f'The XML declaration names an unknown encoding: encoding="{declared}".',
+            gettext_noop(
+                'XML-deklarationen anger en okänd teckenkodning: encoding="%(declared)s".'
+            ),
+            params={"declared": declared},
             line=1,
             code="xml-encoding",
         ) from exc
@@ -163,14 +165,18 @@ def _decode(data: bytes) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         byte = data[exc.start]
         raise fail(
-            f'Filen säger att den är kodad som {declared.upper()} (encoding="{declared}"), '
-            f"men rad {line} innehåller ett tecken som inte är {declared.upper()} "
-            f"(byte 0x{byte:02X}). Spara filen som {declared.upper()} i "
-            "resultatprogrammet, eller rätta encoding i första raden (t.ex. ISO-8859-1).",
-            f'The file says it is encoded as {declared.upper()} (encoding="{declared}"), but '
-            f"line {line} contains a character that is not {declared.upper()} "
-            f"(byte 0x{byte:02X}). Save the file as {declared.upper()} or correct the "
-            "encoding in the first line (e.g. ISO-8859-1).",
+            gettext_noop(
+                'Filen säger att den är kodad som %(codec)s (encoding="%(declared)s"), men rad '
+                "%(line)s innehåller ett tecken som inte är %(codec)s (byte %(byte)s). Spara "
+                "filen som %(codec)s i resultatprogrammet, eller rätta encoding i första raden "
+                "(t.ex. ISO-8859-1)."
+            ),
+            params={
+                "codec": declared.upper(),
+                "declared": declared,
+                "line": line,
+                "byte": f"0x{byte:02X}",
+            },
             line=line,
             code="xml-encoding",
         ) from exc
@@ -190,11 +196,12 @@ def load_xml(data: bytes | str) -> XmlDocument:
     except EntitiesForbidden as exc:
         line = parser.parser.CurrentLineNumber
         raise fail(
-            f"Filen deklarerar XML-entiteter (<!ENTITY {exc.name} …>). Det är inte tillåtet "
-            "av säkerhetsskäl (t.ex. en så kallad entitetsbomb) och förekommer inte i "
-            "riktiga resultatfiler.",
-            f"The file declares XML entities (<!ENTITY {exc.name} …>). That is not allowed for "
-            "security reasons (e.g. an entity bomb) and never occurs in real result files.",
+            gettext_noop(
+                "Filen deklarerar XML-entiteter (<!ENTITY %(name)s …>). Det är inte tillåtet av "
+                "säkerhetsskäl (t.ex. en så kallad entitetsbomb) och förekommer inte i riktiga "
+                "resultatfiler."
+            ),
+            params={"name": exc.name},
             line=line,
             element=f"<!ENTITY {exc.name}>",
             code="xml-entities",
@@ -202,45 +209,47 @@ def load_xml(data: bytes | str) -> XmlDocument:
     except ExternalReferenceForbidden as exc:
         line = parser.parser.CurrentLineNumber
         raise fail(
-            "Filen hänvisar till en extern resurs (fil eller webbadress). Det är inte "
-            "tillåtet av säkerhetsskäl.",
-            "The file refers to an external resource (file or web address). That is not "
-            "allowed for security reasons.",
+            gettext_noop(
+                "Filen hänvisar till en extern resurs (fil eller webbadress). Det är inte tillåtet "
+                "av säkerhetsskäl."
+            ),
             line=line,
             code="xml-external",
         ) from exc
     except DefusedXmlException as exc:
         raise fail(
-            f"Filen innehåller XML som inte är tillåten av säkerhetsskäl ({type(exc).__name__}).",
-            f"The file contains XML that is not allowed for security reasons ({type(exc).__name__}).",
+            gettext_noop("Filen innehåller XML som inte är tillåten av säkerhetsskäl (%(error)s)."),
+            params={"error": type(exc).__name__},
             line=parser.parser.CurrentLineNumber,
             code="xml-forbidden",
         ) from exc
     except ET.ParseError as exc:
         line, column = getattr(exc, "position", (None, None))
         reason = str(exc).split(":")[0]
-        sv = _EXPAT_SV.get(reason, reason)
         raise fail(
-            f"XML-filen är trasig på rad {line}, kolumn {column}: {sv}. Filen kan vara "
-            "avklippt eller ändrad för hand; exportera den på nytt från resultatprogrammet.",
-            f"The XML file is broken at line {line}, column {column}: {reason}. The file may "
-            "be truncated or edited by hand; export it again from the scoring program.",
+            gettext_noop(
+                "XML-filen är trasig på rad %(line)s, kolumn %(column)s: %(reason)s. Filen kan "
+                "vara avklippt eller ändrad för hand; exportera den på nytt från "
+                "resultatprogrammet."
+            ),
+            params={"line": line, "column": column, "reason": _EXPAT.get(reason, reason)},
             line=line,
             code="xml-syntax",
         ) from exc
     return XmlDocument(root, target.lines)
 
 
-_EXPAT_SV = {
-    "no element found": "filen tar slut innan alla element är avslutade",
-    "unclosed token": "ett element eller en tagg avslutas aldrig",
-    "mismatched tag": "en sluttagg passar inte ihop med starttaggen",
-    "not well-formed (invalid token)": "ogiltigt tecken eller felaktig XML",
-    "syntax error": "syntaxfel",
-    "junk after document element": "text efter rotelementet",
-    "unbound prefix": "okänt namnrymdsprefix",
-    "undefined entity": "okänd entitet (&…;)",
-    "duplicate attribute": "ett attribut förekommer två gånger",
+#: expat's (English) reason -> the Swedish msgid; its English msgstr is expat's words.
+_EXPAT = {
+    "no element found": gettext_noop("filen tar slut innan alla element är avslutade"),
+    "unclosed token": gettext_noop("ett element eller en tagg avslutas aldrig"),
+    "mismatched tag": gettext_noop("en sluttagg passar inte ihop med starttaggen"),
+    "not well-formed (invalid token)": gettext_noop("ogiltigt tecken eller felaktig XML"),
+    "syntax error": gettext_noop("syntaxfel"),
+    "junk after document element": gettext_noop("text efter rotelementet"),
+    "unbound prefix": gettext_noop("okänt namnrymdsprefix"),
+    "undefined entity": gettext_noop("okänd entitet (&…;)"),
+    "duplicate attribute": gettext_noop("ett attribut förekommer två gånger"),
 }
 
 
@@ -268,24 +277,26 @@ class _Reader:
             path = f"{path}/{tag}"
         return self.doc.line(target), path
 
-    def bad(self, elem: ET.Element, tag: str, value: str, what_sv: str, what_en: str) -> None:
+    def bad(self, elem: ET.Element, tag: str, value: str, what: str) -> None:
+        """``what`` is a ``gettext_noop`` phrase ("ett tal"), translated with the message."""
         line, path = self.where(elem, tag)
         self.errors.append(
             problem(
-                f'{path} har värdet "{value}", som inte är {what_sv}.',
-                f'{path} has the value "{value}", which is not {what_en}.',
+                gettext_noop('%(path)s har värdet "%(value)s", som inte är %(what)s.'),
+                params={"path": path, "value": value, "what": what},
                 line=line,
                 element=path,
                 code="usebio-bad-value",
             )
         )
 
-    def missing(self, elem: ET.Element, tag: str, why_sv: str = "", why_en: str = "") -> None:
+    def missing(self, elem: ET.Element, tag: str, template: str = "") -> None:
+        """``template`` says it otherwise, with ``%(path)s`` and ``%(tag)s``."""
         line, path = self.where(elem)
         self.errors.append(
             problem(
-                f"{path} saknar elementet {tag}{why_sv}.",
-                f"{path} has no {tag} element{why_en}.",
+                template or gettext_noop("%(path)s saknar elementet %(tag)s."),
+                params={"path": path, "tag": tag},
                 line=line,
                 element=f"{path}/{tag}",
                 code="usebio-missing",
@@ -297,7 +308,7 @@ class _Reader:
         try:
             return parse_decimal(raw)
         except ValueError:
-            self.bad(elem, tag, raw or "", "ett tal", "a number")
+            self.bad(elem, tag, raw or "", gettext_noop("ett tal"))
             return None
 
     def integer(self, elem: ET.Element, tag: str) -> int | None:
@@ -305,7 +316,7 @@ class _Reader:
         try:
             return parse_int(raw)
         except ValueError:
-            self.bad(elem, tag, raw or "", "ett heltal", "a whole number")
+            self.bad(elem, tag, raw or "", gettext_noop("ett heltal"))
             return None
 
     def players(self, parent: ET.Element) -> tuple[ParsedPlayer, ...]:
@@ -338,8 +349,8 @@ def _root_event(doc: XmlDocument) -> ET.Element:
     root = doc.root
     if root.tag.upper() != "USEBIO":
         raise fail(
-            f"Filen är XML men inte USEBIO: rotelementet är <{root.tag}>, inte <USEBIO>.",
-            f"The file is XML but not USEBIO: the root element is <{root.tag}>, not <USEBIO>.",
+            gettext_noop("Filen är XML men inte USEBIO: rotelementet är <%(tag)s>, inte <USEBIO>."),
+            params={"tag": root.tag},
             line=doc.line(root),
             element=root.tag,
             code="usebio-root",
@@ -348,10 +359,11 @@ def _root_event(doc: XmlDocument) -> ET.Element:
     if event is None:
         children = ", ".join(sorted({c.tag for c in root})) or "inga"
         raise fail(
-            f"USEBIO-filen saknar elementet EVENT (okänd uppbyggnad; under USEBIO finns: "
-            f"{children}).",
-            f"The USEBIO file has no EVENT element (unknown layout; under USEBIO there is: "
-            f"{children}).",
+            gettext_noop(
+                "USEBIO-filen saknar elementet EVENT (okänd uppbyggnad; under USEBIO finns: "
+                "%(children)s)."
+            ),
+            params={"children": children},
             line=doc.line(root),
             element="USEBIO/EVENT",
             code="usebio-layout",
@@ -361,23 +373,26 @@ def _root_event(doc: XmlDocument) -> ET.Element:
 
 MP_METHODS = {"MATCH_POINTS", "MATCHPOINTS", "MP", "MPS", ""}
 _METHOD_NAMES = {
-    "BUTLER_IMPS": ("Butler (IMP mot ett datum)", "Butler (IMPs against a datum)"),
-    "CROSS_IMPS": ("cross-IMP", "cross-IMP"),
-    "IMPS": ("IMP", "IMPs"),
-    "AGGREGATE": ("totalpoäng", "aggregate"),
-    "PAB": ("Point-a-board", "point-a-board"),
-    "BAM": ("BAM", "BAM"),
+    "BUTLER_IMPS": gettext_noop("Butler (IMP mot ett datum)"),
+    "CROSS_IMPS": gettext_noop("cross-IMP"),
+    "IMPS": gettext_noop("IMP"),
+    "AGGREGATE": gettext_noop("totalpoäng"),
+    "PAB": gettext_noop("Point-a-board"),
+    "BAM": gettext_noop("BAM"),
 }
 _TYPE_NAMES = {
-    "BUTLER_PAIRS": ("en Butler-partävling (IMP mot ett datum)", "a Butler pairs event"),
-    "CROSS_IMP": ("en cross-IMP-partävling", "a cross-IMP pairs event"),
-    "SWISS_PAIRS": ("en Swiss-partävling", "a Swiss pairs event"),
-    "INDIVIDUAL": ("en individuell tävling", "an individual event"),
+    "BUTLER_PAIRS": gettext_noop("en Butler-partävling (IMP mot ett datum)"),
+    "CROSS_IMP": gettext_noop("en cross-IMP-partävling"),
+    "SWISS_PAIRS": gettext_noop("en Swiss-partävling"),
+    "INDIVIDUAL": gettext_noop("en individuell tävling"),
 }
+_TEAM_EVENT = gettext_noop("en lagtävling")
+_MP_PAIRS_EVENT = gettext_noop("en matchpoängräknad partävling")
 
 
-def event_kind(event: ET.Element) -> tuple[str, str, str, str]:
-    """What a USEBIO ``EVENT`` is: ``(kind, what_sv, what_en, attributes)``.
+def event_kind(event: ET.Element) -> tuple[str, Text | Message, str]:
+    """What a USEBIO ``EVENT`` is: ``(kind, what, attributes)``; ``what`` names it for the
+    message (a ``gettext_noop`` phrase or a :class:`~ubf.rules.i18n.Message`).
 
     ``kind`` is ``"pairs"`` (a matchpointed pairs result), ``"teams"`` or ``"other"``. Every
     place that names the type is read: ``EVENT@EVENT_TYPE``, ``PARTICIPANTS@EVENT_TYPE``,
@@ -411,22 +426,24 @@ def event_kind(event: ET.Element) -> tuple[str, str, str, str]:
     ):
         types = {"TEAMS"}
     if types & TEAM_EVENT_TYPES:
-        return "teams", "en lagtävling", "a team event", attributes
+        return "teams", _TEAM_EVENT, attributes
     for t in types:
         if t in _TYPE_NAMES:
-            return "other", *_TYPE_NAMES[t], attributes
+            return "other", _TYPE_NAMES[t], attributes
     odd_methods = methods - MP_METHODS
     if types <= PAIR_EVENT_TYPES and not odd_methods:
-        return "pairs", "en matchpoängräknad partävling", "a matchpointed pairs event", attributes
+        return "pairs", _MP_PAIRS_EVENT, attributes
     if types <= PAIR_EVENT_TYPES:
         method = sorted(odd_methods)[0]
-        sv, en = _METHOD_NAMES.get(method, (method, method))
-        return "other", f"en partävling räknad i {sv}", f"a pairs event scored in {en}", attributes
+        scored = Message(
+            gettext_noop("en partävling räknad i %(method)s"),
+            {"method": _METHOD_NAMES.get(method, method)},
+        )
+        return "other", scored, attributes
     unknown = ", ".join(sorted(types - PAIR_EVENT_TYPES))
     return (
         "other",
-        f"en tävling av okänd typ ({unknown})",
-        f"an event of an unknown type ({unknown})",
+        Message(gettext_noop("en tävling av okänd typ (%(types)s)"), {"types": unknown}),
         attributes,
     )
 
@@ -451,40 +468,46 @@ def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent 
     """
     doc = load_xml(data)
     event = _root_event(doc)
-    found, what_sv, what_en, attributes = event_kind(event)
+    found, what, attributes = event_kind(event)
     if kind is None:
         kind = "teams" if found == "teams" else "pairs"
     if found == kind:
         return _parse_teams(doc, event) if kind == "teams" else _parse_pairs(doc, event)
     program = (event.findtext("PROGRAM_NAME") or "").strip()
-    origin_sv = f" från {program}" if program else ""
-    origin_en = f" from {program}" if program else ""
     if kind == "teams":
-        do_sv = "Exportera lagtävlingens resultat (USEBIO med MATCH, eller CSV för lag)."
-        do_en = "Export the team event's result (USEBIO with MATCH, or CSV for teams)."
         if found == "pairs":
-            do_sv = "Ladda upp den under par, eller e" + do_sv[1:]
-            do_en = "Upload it as a pairs result, or e" + do_en[1:]
+            advice = gettext_noop(
+                "Ladda upp den under par, eller exportera lagtävlingens resultat (USEBIO med "
+                "MATCH, eller CSV för lag)."
+            )
+        else:
+            advice = gettext_noop(
+                "Exportera lagtävlingens resultat (USEBIO med MATCH, eller CSV för lag)."
+            )
         code = "usebio-wrong-kind" if found == "pairs" else "usebio-event-type"
     elif found == "teams":
-        do_sv = "Ladda upp den som lagresultat."
-        do_en = "Upload it as a team result."
+        advice = gettext_noop("Ladda upp den som lagresultat.")
         code = "usebio-wrong-kind"
     else:
-        do_sv = (
+        advice = gettext_noop(
             "DM-par räknas i matchpoäng: räkna tävlingen i matchpoäng i resultatprogrammet "
             "och exportera igen, eller ladda upp PBN-filen från Ruter."
         )
-        do_en = (
-            "DM pairs are scored in matchpoints: score the event in matchpoints in the "
-            "scoring program and export again, or upload the PBN file from Ruter."
-        )
         code = "usebio-event-type"
+    params = {
+        "what": what,
+        "program": program,
+        "attributes": attributes,
+        "expected": _TEAM_EVENT if kind == "teams" else _MP_PAIRS_EVENT,
+        "advice": advice,
+    }
     raise fail(
-        f"Filen är {what_sv}{origin_sv} ({attributes}), inte "
-        f"{'en lagtävling' if kind == 'teams' else 'en matchpoängräknad partävling'}. {do_sv}",
-        f"The file is {what_en}{origin_en} ({attributes}), not "
-        f"{'a team event' if kind == 'teams' else 'a matchpointed pairs event'}. {do_en}",
+        gettext_noop(
+            "Filen är %(what)s från %(program)s (%(attributes)s), inte %(expected)s. %(advice)s"
+        )
+        if program
+        else gettext_noop("Filen är %(what)s (%(attributes)s), inte %(expected)s. %(advice)s"),
+        params=params,
         line=doc.line(event),
         element="EVENT@EVENT_TYPE",
         code=code,
@@ -516,20 +539,21 @@ def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
     if not pair_elems:
         found = ", ".join(sorted({c.tag for c in event})) or "inget"
         raise fail(
-            "Hittade inga par (PARTICIPANTS/PAIR) i filen: okänd uppbyggnad. Under EVENT "
-            f"finns: {found}.",
-            "Found no pairs (PARTICIPANTS/PAIR) in the file: unknown layout. Under EVENT "
-            f"there is: {found}.",
+            gettext_noop(
+                "Hittade inga par (PARTICIPANTS/PAIR) i filen: okänd uppbyggnad. Under EVENT finns: "
+                "%(found)s."
+            ),
+            params={"found": found},
             line=doc.line(event),
             element="EVENT/PARTICIPANTS/PAIR",
             code="usebio-layout",
         )
     if not board_elems:
         raise fail(
-            "Hittade inga brickresultat (BOARD/TRAVELLER_LINE) i filen; de behövs för "
-            "kontrollen av resultatet.",
-            "Found no board results (BOARD/TRAVELLER_LINE) in the file; they are needed to "
-            "check the result.",
+            gettext_noop(
+                "Hittade inga brickresultat (BOARD/TRAVELLER_LINE) i filen; de behövs för kontrollen "
+                "av resultatet."
+            ),
             line=doc.line(event),
             element="EVENT/BOARD/TRAVELLER_LINE",
             code="usebio-layout",
@@ -561,10 +585,11 @@ def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
             line, path = r.where(pe, "PAIR_NUMBER")
             r.errors.append(
                 problem(
-                    f"Par {number} finns två gånger bland deltagarna ({path}, även rad "
-                    f"{doc.line(seen[number])}).",
-                    f"Pair {number} appears twice among the participants ({path}, also line "
-                    f"{doc.line(seen[number])}).",
+                    gettext_noop(
+                        "Par %(number)s finns två gånger bland deltagarna (%(path)s, även rad "
+                        "%(other_line)s)."
+                    ),
+                    params={"number": number, "path": path, "other_line": doc.line(seen[number])},
                     line=line,
                     element=path,
                     code="usebio-duplicate-pair",
@@ -623,7 +648,7 @@ def _place(r: _Reader, elem: ET.Element) -> int | None:
     try:
         return parse_int(digits)
     except ValueError:
-        r.bad(elem, "PLACE", raw, "en placering", "a place")
+        r.bad(elem, "PLACE", raw, gettext_noop("en placering"))
         return None
 
 
@@ -644,15 +669,15 @@ def _traveller(r: _Reader, te: ET.Element, suffix: bool) -> TravellerLine | None
     except ValueError:
         adjusted = parse_artificial(raw_contract)
         if adjusted is None:
-            r.bad(te, "CONTRACT", raw_contract or "", "ett kontrakt", "a contract")
+            r.bad(te, "CONTRACT", raw_contract or "", gettext_noop("ett kontrakt"))
     raw_decl = r.text(te, "PLAYED_BY")
     try:
         declarer = normalize_declarer(raw_decl)
     except ValueError:
-        r.bad(te, "PLAYED_BY", raw_decl or "", "N, E, S eller W", "N, E, S or W")
+        r.bad(te, "PLAYED_BY", raw_decl or "", gettext_noop("N, E, S eller W"))
     tricks = r.integer(te, "TRICKS")
     if tricks is not None and not 0 <= tricks <= 13:
-        r.bad(te, "TRICKS", str(tricks), "ett antal stick 0-13", "a number of tricks 0-13")
+        r.bad(te, "TRICKS", str(tricks), gettext_noop("ett antal stick 0-13"))
         tricks = None
     raw_score = r.text(te, "SCORE")
     score = None
@@ -666,8 +691,7 @@ def _traveller(r: _Reader, te: ET.Element, suffix: bool) -> TravellerLine | None
                     te,
                     "SCORE",
                     raw_score,
-                    "en poäng eller en konstgjord poäng (A6040)",
-                    "a score or an artificial score (A6040)",
+                    gettext_noop("en poäng eller en konstgjord poäng (A6040)"),
                 )
     artificial = r.text(te, "ARTIFICIAL_SCORE")
     if artificial is not None and adjusted is None:
@@ -680,7 +704,11 @@ def _traveller(r: _Reader, te: ET.Element, suffix: bool) -> TravellerLine | None
             # A line with no contract, score or matchpoints: the board was not played there.
             r.warnings.append(f"rad {line}: {path} har inget resultat och räknas som ej spelad.")
             return None
-        r.missing(te, "SCORE", " (och ingen konstgjord poäng)", " (and no artificial score)")
+        r.missing(
+            te,
+            "SCORE",
+            gettext_noop("%(path)s saknar elementet %(tag)s (och ingen konstgjord poäng)."),
+        )
     return TravellerLine(
         ns=ns,
         ew=ew,
@@ -734,8 +762,8 @@ def _parse_teams(doc: XmlDocument, event: ET.Element) -> ParsedTeamEvent:
             line, path = r.where(te)
             r.errors.append(
                 problem(
-                    f"{path} saknar TEAM_ID (lagets nummer).",
-                    f"{path} has no TEAM_ID (the team's number).",
+                    gettext_noop("%(path)s saknar TEAM_ID (lagets nummer)."),
+                    params={"path": path},
                     line=line,
                     element=f"{path}@TEAM_ID",
                     code="usebio-missing",
@@ -748,8 +776,11 @@ def _parse_teams(doc: XmlDocument, event: ET.Element) -> ParsedTeamEvent:
     if not match_elems:
         found = ", ".join(sorted({c.tag for c in event})) or "inget"
         raise fail(
-            f"Hittade inga matcher (MATCH) i lagfilen: okänd uppbyggnad. Under EVENT finns: {found}.",
-            f"Found no matches (MATCH) in the team file: unknown layout. Under EVENT there is: {found}.",
+            gettext_noop(
+                "Hittade inga matcher (MATCH) i lagfilen: okänd uppbyggnad. Under EVENT finns: "
+                "%(found)s."
+            ),
+            params={"found": found},
             line=doc.line(event),
             element="EVENT/MATCH",
             code="usebio-layout",
@@ -833,10 +864,11 @@ def _match(r: _Reader, me: ET.Element, scores_are_vp: bool) -> ParsedMatch | Non
         line, path = r.where(me)
         r.errors.append(
             problem(
-                f"{path} (rond {rnd}, {home}-{away}) har varken brickor (BOARD) eller "
-                "IMP-summor; matchens IMP kan inte läsas.",
-                f"{path} (round {rnd}, {home}-{away}) has neither boards (BOARD) nor IMP "
-                "totals; the match's IMPs cannot be read.",
+                gettext_noop(
+                    "%(path)s (rond %(rnd)s, %(home)s-%(away)s) har varken brickor (BOARD) eller "
+                    "IMP-summor; matchens IMP kan inte läsas."
+                ),
+                params={"path": path, "rnd": rnd, "home": home, "away": away},
                 line=line,
                 element=path,
                 code="usebio-no-imps",
@@ -874,8 +906,10 @@ def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
             line, path = r.where(te, "DIRECTION")
             r.errors.append(
                 problem(
-                    f'{path} ska vara NS eller EW (var lag 1 satt), inte "{direction}".',
-                    f'{path} must be NS or EW (where the first team sat), not "{direction}".',
+                    gettext_noop(
+                        '%(path)s ska vara NS eller EW (var lag 1 satt), inte "%(direction)s".'
+                    ),
+                    params={"path": path, "direction": direction},
                     line=line,
                     element=path,
                     code="usebio-bad-value",
@@ -886,8 +920,10 @@ def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
             line, path = r.where(te)
             r.errors.append(
                 problem(
-                    f"{path}: bricka {number} har två resultat där laget satt {direction}.",
-                    f"{path}: board {number} has two results with the team sitting {direction}.",
+                    gettext_noop(
+                        "%(path)s: bricka %(number)s har två resultat där laget satt %(direction)s."
+                    ),
+                    params={"path": path, "number": number, "direction": direction},
                     line=line,
                     element=path,
                     code="usebio-duplicate-room",
@@ -899,7 +935,7 @@ def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
         try:
             score = parse_int(raw)
         except ValueError:
-            r.bad(te, "SCORE", raw or "", "en poäng", "a score")
+            r.bad(te, "SCORE", raw or "", gettext_noop("en poäng"))
         if score is None and raw is None:
             try:
                 if normalize_contract(r.text(te, "CONTRACT")) == "Pass":

@@ -2,8 +2,8 @@
 
 Pure functions; nothing raises on bad data: every finding is an
 :class:`~.model.ImportProblem` (Swedish first; ``severity`` ERROR refuses the upload, WARNING
-is shown to the heat responsible and TK). The checks follow shared/reference/result-formats.md
-§5.3, reproduced exactly on real Compscore3 USEBIO files.
+is shown to the heat responsible and TK). The checks are those listed in docs/result-formats.md
+("Kontroller efter inläsningen"), reproduced exactly on real Compscore3 USEBIO files.
 
 Pairs (:func:`validate_pairs`; the heats of R-PAIR-KVAL-5 and the final are matchpointed):
 
@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.scoring import board_vulnerability, contract_score, imps, matchpoints, neuberg
 from ubf.rules.vp import MAX_BOARDS, MIN_BOARDS, victory_points
 
@@ -344,12 +345,16 @@ def compute_pair_totals(event: ParsedPairEvent) -> dict[str, Decimal]:
 # --------------------------------------------------------------------------- pairs: checks
 
 
-def _line_label(t: TravellerLine) -> str:
-    return f"par {t.ns} (NS) mot {t.ew} (ÖV)"
+def _line_label(t: TravellerLine) -> Message:
+    return Message(gettext_noop("par %(ns)s (NS) mot %(ew)s (ÖV)"), {"ns": t.ns, "ew": t.ew})
 
 
-def _line_label_en(t: TravellerLine) -> str:
-    return f"pair {t.ns} (NS) v {t.ew} (EW)"
+def _match(m: ParsedMatch) -> Message:
+    """The match as messages name it ("rond 2: 1-4", ``ParsedMatch.label``)."""
+    return Message(
+        gettext_noop("rond %(round)s: %(home)s-%(away)s"),
+        {"round": m.round, "home": m.home, "away": m.away},
+    )
 
 
 def validate_pairs(
@@ -371,34 +376,41 @@ def validate_pairs(
             if t.score_ns is None and not t.artificial_percentages:
                 out.append(
                     problem(
-                        f"Bricka {board.number}, {_line_label(t)}: resultat saknas; raden "
-                        "räknas som ej spelad.",
-                        f"Board {board.number}, {_line_label_en(t)}: no result; the line is "
-                        "counted as not played.",
-                        line=t.line, element=el, warning=True, code="line-no-score",
+                        gettext_noop(
+                            "Bricka %(number)s, %(line)s: resultat saknas; raden räknas som ej spelad."
+                        ),
+                        params={"number": board.number, "line": _line_label(t)},
+                        line=t.line,
+                        element=el,
+                        warning=True,
+                        code="line-no-score",
                     )
-                )  # fmt: skip
+                )
             if t.ns == t.ew:
                 out.append(
                     problem(
-                        f"Bricka {board.number}: par {t.ns} står som både NS och ÖV.",
-                        f"Board {board.number}: pair {t.ns} is both NS and EW.",
-                        line=t.line, element=el, code="pair-twice-on-line",
+                        gettext_noop("Bricka %(number)s: par %(ns)s står som både NS och ÖV."),
+                        params={"number": board.number, "ns": t.ns},
+                        line=t.line,
+                        element=el,
+                        code="pair-twice-on-line",
                     )
-                )  # fmt: skip
+                )
             for pair in (t.ns, t.ew):
                 if known and pair not in known:
                     unlisted.setdefault(pair, (board.number, t.line))
                 if pair in seen and seen[pair] is not t:
                     out.append(
                         problem(
-                            f"Par {pair} har spelat bricka {board.number} två gånger "
-                            f"(även rad {seen[pair].line}).",
-                            f"Pair {pair} played board {board.number} twice (also line "
-                            f"{seen[pair].line}).",
-                            line=t.line, element=el, code="board-played-twice",
+                            gettext_noop(
+                                "Par %(pair)s har spelat bricka %(number)s två gånger (även rad %(line)s)."
+                            ),
+                            params={"pair": pair, "number": board.number, "line": seen[pair].line},
+                            line=t.line,
+                            element=el,
+                            code="board-played-twice",
                         )
-                    )  # fmt: skip
+                    )
                 seen.setdefault(pair, t)
             out.extend(_check_contract_score(board.number, t, el))
 
@@ -415,15 +427,23 @@ def validate_pairs(
                 if file_ns is not None and abs(file_ns - bs.mp_ns) > tol + Fraction(5, 100):
                     out.append(
                         problem(
-                            f"Bricka {board.number}, {_line_label(t)}: den konstgjorda poängen "
-                            f"{t.adjusted} ger {_show(bs.mp_ns * scale)} MP men filen har "
-                            f"{_show(t.mp_ns)}.",
-                            f"Board {board.number}, {_line_label_en(t)}: the artificial score "
-                            f"{t.adjusted} gives {_show(bs.mp_ns * scale)} MP but the file has "
-                            f"{_show(t.mp_ns)}.",
-                            line=t.line, element=el, warning=True, code="mp-artificial",
+                            gettext_noop(
+                                "Bricka %(number)s, %(line)s: den konstgjorda poängen %(adjusted)s ger %(computed)s "
+                                "MP men filen har %(stated)s."
+                            ),
+                            params={
+                                "number": board.number,
+                                "line": _line_label(t),
+                                "adjusted": t.adjusted,
+                                "computed": _show(bs.mp_ns * scale),
+                                "stated": _show(t.mp_ns),
+                            },
+                            line=t.line,
+                            element=el,
+                            warning=True,
+                            code="mp-artificial",
                         )
-                    )  # fmt: skip
+                    )
                 continue
             tol_ns = _value_tolerance(t.mp_ns, tol) / scale
             tol_ew = _value_tolerance(t.mp_ew, tol) / scale
@@ -433,16 +453,23 @@ def validate_pairs(
                 and abs(file_ns + file_ew - bs.top) > tol_ns + tol_ew
             ):
                 out.append(
-                        problem(
-                            f"Bricka {board.number}, {_line_label(t)}: MP NS + MP ÖV = "
-                            f"{_show(t.mp_ns + t.mp_ew)}, men toppen är {_show(top_file)} "
-                            f"({len(scores)} resultat på brickan).",
-                            f"Board {board.number}, {_line_label_en(t)}: MP NS + MP EW = "
-                            f"{_show(t.mp_ns + t.mp_ew)}, but the top is {_show(top_file)} "
-                            f"({len(scores)} results on the board).",
-                            line=t.line, element=el, code="mp-sum",
-                        )
-                    )  # fmt: skip
+                    problem(
+                        gettext_noop(
+                            "Bricka %(number)s, %(line)s: MP NS + MP ÖV = %(sum)s, men toppen är %(top)s "
+                            "(%(results)s resultat på brickan)."
+                        ),
+                        params={
+                            "number": board.number,
+                            "line": _line_label(t),
+                            "sum": _show(t.mp_ns + t.mp_ew),
+                            "top": _show(top_file),
+                            "results": len(scores),
+                        },
+                        line=t.line,
+                        element=el,
+                        code="mp-sum",
+                    )
+                )
                 continue
             if file_ns is None or board.number in corrected:
                 continue
@@ -452,35 +479,45 @@ def validate_pairs(
             if all(abs(file_ns - c) > tol_ns for c in candidates):
                 out.append(
                     problem(
-                        f"Bricka {board.number}, {_line_label(t)}: filen ger NS "
-                        f"{_show(t.mp_ns)} MP, men poängen {t.score_ns} ger "
-                        f"{_show(bs.mp_ns * scale)} MP jämfört med de andra resultaten på "
-                        "brickan.",
-                        f"Board {board.number}, {_line_label_en(t)}: the file gives NS "
-                        f"{_show(t.mp_ns)} MP, but the score {t.score_ns} gives "
-                        f"{_show(bs.mp_ns * scale)} MP against the other results on the board.",
-                        line=t.line, element=el, code="mp-recomputed",
+                        gettext_noop(
+                            "Bricka %(number)s, %(line)s: filen ger NS %(stated)s MP, men poängen %(score_ns)s "
+                            "ger %(computed)s MP jämfört med de andra resultaten på brickan."
+                        ),
+                        params={
+                            "number": board.number,
+                            "line": _line_label(t),
+                            "stated": _show(t.mp_ns),
+                            "score_ns": t.score_ns,
+                            "computed": _show(bs.mp_ns * scale),
+                        },
+                        line=t.line,
+                        element=el,
+                        code="mp-recomputed",
                     )
-                )  # fmt: skip
+                )
 
     out.extend(_unlisted_pairs(unlisted))
     if corrected:
         shown = ", ".join(str(b) for b in sorted(corrected))
         out.append(
             problem(
-                f"Brickor med ändrade matchpoäng: {shown}. Filens matchpoäng på "
-                f"{'brickan' if len(corrected) == 1 else 'brickorna'} skiljer sig från "
-                "omräkningen ur poängen, men de summerar till toppen och ger filens "
-                "slutsummor, så det ser ut som en rättning av tävlingsledaren. Filens "
-                "matchpoäng används; TK ska bekräfta rättningen.",
-                f"Boards with changed matchpoints: {shown}. The file's matchpoints on "
-                f"{'the board' if len(corrected) == 1 else 'these boards'} differ from the "
-                "recomputation from the scores, but they add up to the top and give the "
-                "file's totals, so it looks like a correction by the director. The file's "
-                "matchpoints are used; TK must confirm the correction.",
-                element="bricka " + shown, warning=True, code="td-correction",
+                gettext_noop(
+                    "Brickor med ändrade matchpoäng: %(boards)s. Filens matchpoäng på %(which)s "
+                    "skiljer sig från omräkningen ur poängen, men de summerar till toppen och ger "
+                    "filens slutsummor, så det ser ut som en rättning av tävlingsledaren. Filens "
+                    "matchpoäng används; TK ska bekräfta rättningen."
+                ),
+                params={
+                    "boards": shown,
+                    "which": gettext_noop("brickan")
+                    if len(corrected) == 1
+                    else gettext_noop("brickorna"),
+                },
+                element="bricka " + shown,
+                warning=True,
+                code="td-correction",
             )
-        )  # fmt: skip
+        )
     out.extend(_check_pair_totals(event))
     out.extend(_check_ranks(event, tol))
     return out
@@ -494,27 +531,32 @@ def _unlisted_pairs(unlisted: dict[str, tuple[int, int | None]]) -> list[ImportP
         ((pair, (board, line)),) = unlisted.items()
         return [
             problem(
-                f"Bricka {board}: par {pair} finns inte i resultatlistan. Exportera filen igen "
-                "från resultatprogrammet med hela resultatlistan.",
-                f"Board {board}: pair {pair} is not in the ranking list. Export the file again "
-                "from the scoring program with the whole ranking list.",
-                line=line, element=f"bricka {board}", code="unknown-pair",
+                gettext_noop(
+                    "Bricka %(board)s: par %(pair)s finns inte i resultatlistan. Exportera filen igen "
+                    "från resultatprogrammet med hela resultatlistan."
+                ),
+                params={"board": board, "pair": pair},
+                line=line,
+                element=f"bricka {board}",
+                code="unknown-pair",
             )
-        ]  # fmt: skip
+        ]
     names = list(unlisted)
     shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
     first_board, first_line = next(iter(unlisted.values()))
     return [
         problem(
-            f"{len(names)} par på brickorna finns inte i resultatlistan: {shown}. "
-            "Resultatlistan och brickresultaten hör inte ihop; exportera filen igen från "
-            "resultatprogrammet med hela resultatlistan.",
-            f"{len(names)} pairs on the boards are not in the ranking list: {shown}. The "
-            "ranking list and the board results do not belong together; export the file again "
-            "from the scoring program with the whole ranking list.",
-            line=first_line, element=f"bricka {first_board}", code="unknown-pair",
+            gettext_noop(
+                "%(count)s par på brickorna finns inte i resultatlistan: %(pairs)s. Resultatlistan "
+                "och brickresultaten hör inte ihop; exportera filen igen från resultatprogrammet med "
+                "hela resultatlistan."
+            ),
+            params={"count": len(names), "pairs": shown},
+            line=first_line,
+            element=f"bricka {first_board}",
+            code="unknown-pair",
         )
-    ]  # fmt: skip
+    ]
 
 
 def _check_contract_score(board: int, t: TravellerLine, el: str) -> list[ImportProblem]:
@@ -539,11 +581,20 @@ def _check_contract_score(board: int, t: TravellerLine, el: str) -> list[ImportP
         return []
     return [
         problem(
-            f"Bricka {board}, {_line_label(t)}: {t.contract} av {t.declarer} med {t.tricks} "
-            f"stick ger {expected} för NS (zon: {vul}), men filen har {t.score_ns}.",
-            f"Board {board}, {_line_label_en(t)}: {t.contract} by {t.declarer} with {t.tricks} "
-            f"tricks gives {expected} to NS (vulnerability: {vul}), but the file has "
-            f"{t.score_ns}.",
+            gettext_noop(
+                "Bricka %(board)s, %(line)s: %(contract)s av %(declarer)s med %(tricks)s stick ger "
+                "%(expected)s för NS (zon: %(vul)s), men filen har %(stated)s."
+            ),
+            params={
+                "board": board,
+                "line": _line_label(t),
+                "contract": t.contract,
+                "declarer": t.declarer,
+                "tricks": t.tricks,
+                "expected": expected,
+                "vul": vul,
+                "stated": t.score_ns,
+            },
             line=t.line,
             element=el,
             warning=True,
@@ -573,22 +624,35 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
         if s is None:
             out.append(
                 problem(
-                    f"Par {p.number} står i resultatlistan men har inga brickresultat.",
-                    f"Pair {p.number} is in the ranking list but has no board results.",
-                    line=p.line, element=el, warning=True, code="pair-no-results",
+                    gettext_noop(
+                        "Par %(number)s står i resultatlistan men har inga brickresultat."
+                    ),
+                    params={"number": p.number},
+                    line=p.line,
+                    element=el,
+                    warning=True,
+                    code="pair-no-results",
                 )
-            )  # fmt: skip
+            )
             continue
         if p.boards_played is not None and p.boards_played != s.boards_played:
             out.append(
                 problem(
-                    f"Par {p.number}: filen säger {p.boards_played} spelade brickor, men "
-                    f"brickresultaten visar {s.boards_played}.",
-                    f"Pair {p.number}: the file says {p.boards_played} boards played, but the "
-                    f"board results show {s.boards_played}.",
-                    line=p.line, element=el, warning=True, code="boards-played",
+                    gettext_noop(
+                        "Par %(number)s: filen säger %(stated)s spelade brickor, men brickresultaten visar "
+                        "%(counted)s."
+                    ),
+                    params={
+                        "number": p.number,
+                        "stated": p.boards_played,
+                        "counted": s.boards_played,
+                    },
+                    line=p.line,
+                    element=el,
+                    warning=True,
+                    code="boards-played",
                 )
-            )  # fmt: skip
+            )
         if p.percentage is not None and s.percentage is not None:
             tol = _pct_tolerance(p.percentage)
             diff = abs(Fraction(p.percentage) - s.percentage)
@@ -597,45 +661,64 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                 if s.adjusted_lines and diff <= tol + bound:
                     out.append(
                         problem(
-                            f"Par {p.number}: filens procent {_show(p.percentage)} skiljer sig "
-                            f"lite från den omräknade {_show(s.percentage)}; paret har "
-                            f"{s.adjusted_lines} justerat resultat (A+/A-), som programmen "
-                            f"räknar olika (högst {_show(bound)} procentenheter tillåts).",
-                            f"Pair {p.number}: the file's percentage {_show(p.percentage)} "
-                            f"differs a little from the recomputed {_show(s.percentage)}; the "
-                            f"pair has {s.adjusted_lines} adjusted score(s) (A+/A-), which "
-                            f"programs score differently (at most {_show(bound)} percentage "
-                            "points are allowed).",
-                            line=p.line, element=el, warning=True, code="percentage-adjusted",
+                            gettext_noop(
+                                "Par %(number)s: filens procent %(stated)s skiljer sig lite från den omräknade "
+                                "%(computed)s; paret har %(adjusted_lines)s justerat resultat (A+/A-), som "
+                                "programmen räknar olika (högst %(bound)s procentenheter tillåts)."
+                            ),
+                            params={
+                                "number": p.number,
+                                "stated": _show(p.percentage),
+                                "computed": _show(s.percentage),
+                                "adjusted_lines": s.adjusted_lines,
+                                "bound": _show(bound),
+                            },
+                            line=p.line,
+                            element=el,
+                            warning=True,
+                            code="percentage-adjusted",
                         )
-                    )  # fmt: skip
+                    )
                 else:
                     out.append(
                         problem(
-                            f"Par {p.number}: filens procent {_show(p.percentage)} stämmer inte "
-                            f"med brickresultaten, som ger {_show(s.percentage)} "
-                            f"({s.boards_played} spelade brickor).",
-                            f"Pair {p.number}: the file's percentage {_show(p.percentage)} does "
-                            f"not match the board results, which give {_show(s.percentage)} "
-                            f"({s.boards_played} boards played).",
-                            line=p.line, element=el, code="percentage",
+                            gettext_noop(
+                                "Par %(number)s: filens procent %(stated)s stämmer inte med brickresultaten, som ger "
+                                "%(computed)s (%(boards_played)s spelade brickor)."
+                            ),
+                            params={
+                                "number": p.number,
+                                "stated": _show(p.percentage),
+                                "computed": _show(s.percentage),
+                                "boards_played": s.boards_played,
+                            },
+                            line=p.line,
+                            element=el,
+                            code="percentage",
                         )
-                    )  # fmt: skip
+                    )
         if p.total is not None:
             tol = _pct_tolerance(p.total)
             candidates = (s.total, s.raw_total)
             if all(abs(Fraction(p.total) - c) > tol for c in candidates):
                 out.append(
                     problem(
-                        f"Par {p.number}: filens summa {_show(p.total)} stämmer varken med "
-                        f"den omräknade summan {_show(s.total)} (faktoriserad) eller "
-                        f"{_show(s.raw_total)} (ofaktoriserad).",
-                        f"Pair {p.number}: the file's total {_show(p.total)} matches neither "
-                        f"the recomputed total {_show(s.total)} (factored) nor "
-                        f"{_show(s.raw_total)} (unfactored).",
-                        line=p.line, element=el, warning=True, code="total",
+                        gettext_noop(
+                            "Par %(number)s: filens summa %(stated)s stämmer varken med den omräknade summan "
+                            "%(factored)s (faktoriserad) eller %(unfactored)s (ofaktoriserad)."
+                        ),
+                        params={
+                            "number": p.number,
+                            "stated": _show(p.total),
+                            "factored": _show(s.total),
+                            "unfactored": _show(s.raw_total),
+                        },
+                        line=p.line,
+                        element=el,
+                        warning=True,
+                        code="total",
                     )
-                )  # fmt: skip
+                )
     return out
 
 
@@ -662,7 +745,7 @@ def _check_ranks(event: ParsedPairEvent, tol: Fraction) -> list[ImportProblem]:
         if not all(key(p) is not None for p in group):
             continue
         ordered = sorted(group, key=lambda p: p.rank)
-        what, what_en = ("procent", "percentage") if use_pct else ("summa", "total")
+        what = gettext_noop("procent") if use_pct else gettext_noop("summa")
         for b in ordered:
             # One message per pair placed too low: name the best-placed pair it should beat.
             a = next(
@@ -677,15 +760,25 @@ def _check_ranks(event: ParsedPairEvent, tol: Fraction) -> list[ImportProblem]:
                 continue
             out.append(
                 problem(
-                    f"Placeringarna stämmer inte: par {a.number} är {a.rank}:a med "
-                    f"{what} {_show(key(a))}, men par {b.number} är {b.rank}:a med "
-                    f"högre {what} {_show(key(b))}.",
-                    f"The ranks do not agree: pair {a.number} is placed {a.rank} with "
-                    f"{what_en} {_show(key(a))}, but pair {b.number} is placed {b.rank} "
-                    f"with a higher {what_en} {_show(key(b))}.",
-                    line=b.line, element=f"par {b.number}", code="rank-order",
+                    gettext_noop(
+                        "Placeringarna stämmer inte: par %(above)s är %(above_rank)s:a med "
+                        "%(what)s %(above_value)s, men par %(below)s är %(below_rank)s:a med "
+                        "högre %(what)s %(below_value)s."
+                    ),
+                    params={
+                        "above": a.number,
+                        "above_rank": a.rank,
+                        "what": what,
+                        "above_value": _show(key(a)),
+                        "below": b.number,
+                        "below_rank": b.rank,
+                        "below_value": _show(key(b)),
+                    },
+                    line=b.line,
+                    element=f"par {b.number}",
+                    code="rank-order",
                 )
-            )  # fmt: skip
+            )
     return out
 
 
@@ -725,23 +818,26 @@ def validate_teams(
         if m.home == m.away:
             out.append(
                 problem(
-                    f"Matchen {m.label}: laget möter sig självt.",
-                    f"Match round {m.round}: {m.home}-{m.away}: the team plays itself.",
-                    line=m.line, element=el, code="match-self",
+                    gettext_noop("Matchen %(match)s: laget möter sig självt."),
+                    params={"match": _match(m)},
+                    line=m.line,
+                    element=el,
+                    code="match-self",
                 )
-            )  # fmt: skip
+            )
             continue
         key = (m.round, frozenset((m.home, m.away)))
         if key in by_pairing:
             first = by_pairing[key]
             out.append(
                 problem(
-                    f"Matchen {m.label} finns två gånger i filen (även rad {first.line}).",
-                    f"The match round {m.round}: {m.home}-{m.away} appears twice in the file "
-                    f"(also line {first.line}).",
-                    line=m.line, element=el, code="duplicate-match",
+                    gettext_noop("Matchen %(match)s finns två gånger i filen (även rad %(line)s)."),
+                    params={"match": _match(m), "line": first.line},
+                    line=m.line,
+                    element=el,
+                    code="duplicate-match",
                 )
-            )  # fmt: skip
+            )
             continue
         by_pairing[key] = m
         for team in (m.home, m.away):
@@ -749,13 +845,20 @@ def validate_teams(
             if other is not None:
                 out.append(
                     problem(
-                        f"Lag {team} spelar två matcher i rond {m.round} ({other.label} och "
-                        f"{m.label}).",
-                        f"Team {team} plays two matches in round {m.round} ({other.label} and "
-                        f"{m.label}).",
-                        line=m.line, element=el, code="team-twice-in-round",
+                        gettext_noop(
+                            "Lag %(team)s spelar två matcher i rond %(round)s (%(first)s och %(second)s)."
+                        ),
+                        params={
+                            "team": team,
+                            "round": m.round,
+                            "first": _match(other),
+                            "second": _match(m),
+                        },
+                        line=m.line,
+                        element=el,
+                        code="team-twice-in-round",
                     )
-                )  # fmt: skip
+                )
             by_team_round.setdefault((m.round, team), m)
         out.extend(_check_match(m, event, expected_boards))
 
@@ -767,16 +870,21 @@ def validate_teams(
             if m.boards_played and m.boards_played != usual:
                 out.append(
                     problem(
-                        f"Matchen {m.label} har {m.boards_played} brickor, men de andra "
-                        f"matcherna har {usual}; alla matcher i en heat ska ha lika många "
-                        "brickor (R-TEAM-KVAL-5).",
-                        f"The match round {m.round}: {m.home}-{m.away} has {m.boards_played} "
-                        f"boards, but the other matches have {usual}; every match of a heat "
-                        "must have the same number of boards (R-TEAM-KVAL-5).",
-                        line=m.line, element=f"match {m.label}", code="board-count",
+                        gettext_noop(
+                            "Matchen %(match)s har %(boards_played)s brickor, men de andra matcherna har "
+                            "%(usual)s; alla matcher i en heat ska ha lika många brickor (R-TEAM-KVAL-5)."
+                        ),
+                        params={
+                            "match": _match(m),
+                            "boards_played": m.boards_played,
+                            "usual": usual,
+                        },
+                        line=m.line,
+                        element=f"match {m.label}",
+                        code="board-count",
                         clause="R-TEAM-KVAL-5",
                     )
-                )  # fmt: skip
+                )
     return out
 
 
@@ -792,11 +900,13 @@ def _check_match(
         if b.number in numbers:
             out.append(
                 problem(
-                    f"Matchen {m.label}: bricka {b.number} finns två gånger.",
-                    f"Match round {m.round}: {m.home}-{m.away}: board {b.number} appears twice.",
-                    line=b.line, element=el, code="duplicate-board",
+                    gettext_noop("Matchen %(match)s: bricka %(number)s finns två gånger."),
+                    params={"match": _match(m), "number": b.number},
+                    line=b.line,
+                    element=el,
+                    code="duplicate-board",
                 )
-            )  # fmt: skip
+            )
             continue
         numbers[b.number] = b
         if b.score_ns_room1 is None or b.score_ns_room2 is None:
@@ -804,28 +914,39 @@ def _check_match(
                 complete = False
                 out.append(
                     problem(
-                        f"Matchen {m.label}, bricka {b.number}: resultat saknas från ett rum; "
-                        "brickans IMP kan inte kontrolleras.",
-                        f"Match round {m.round}: {m.home}-{m.away}, board {b.number}: a room's "
-                        "result is missing; the board's IMPs cannot be checked.",
-                        line=b.line, element=el, warning=True, code="board-one-room",
+                        gettext_noop(
+                            "Matchen %(match)s, bricka %(number)s: resultat saknas från ett rum; brickans IMP "
+                            "kan inte kontrolleras."
+                        ),
+                        params={"match": _match(m), "number": b.number},
+                        line=b.line,
+                        element=el,
+                        warning=True,
+                        code="board-one-room",
                     )
-                )  # fmt: skip
+                )
         elif b.imps_home is not None:
             computed = imps(b.score_ns_room1 - b.score_ns_room2)
             if abs(b.imps_home - computed) > TOLERANCE:
                 out.append(
                     problem(
-                        f"Matchen {m.label}, bricka {b.number}: filen ger hemmalaget "
-                        f"{fmt_decimal(b.imps_home)} IMP, men poängen {b.score_ns_room1} "
-                        f"(rum 1) och {b.score_ns_room2} (rum 2) ger {computed} IMP.",
-                        f"Match round {m.round}: {m.home}-{m.away}, board {b.number}: the file "
-                        f"gives the home team {fmt_decimal(b.imps_home)} IMPs, but the scores "
-                        f"{b.score_ns_room1} (room 1) and {b.score_ns_room2} (room 2) give "
-                        f"{computed} IMPs.",
-                        line=b.line, element=el, code="board-imps",
+                        gettext_noop(
+                            "Matchen %(match)s, bricka %(number)s: filen ger hemmalaget %(stated)s IMP, men "
+                            "poängen %(room1)s (rum 1) och %(room2)s (rum 2) ger %(computed)s IMP."
+                        ),
+                        params={
+                            "match": _match(m),
+                            "number": b.number,
+                            "stated": fmt_decimal(b.imps_home),
+                            "room1": b.score_ns_room1,
+                            "room2": b.score_ns_room2,
+                            "computed": computed,
+                        },
+                        line=b.line,
+                        element=el,
+                        code="board-imps",
                     )
-                )  # fmt: skip
+                )
         value = _file_or_computed(b)
         if value is not None:
             nets.append(value)
@@ -839,77 +960,111 @@ def _check_match(
         if not gross_ok:
             out.append(
                 problem(
-                    f"Matchen {m.label}: brickornas IMP summerar till {fmt_decimal(home)}-"
-                    f"{fmt_decimal(away)}, men matchresultatet är {fmt_decimal(m.imps_home)}-"
-                    f"{fmt_decimal(m.imps_away)} IMP.",
-                    f"Match round {m.round}: {m.home}-{m.away}: the boards' IMPs add up to "
-                    f"{fmt_decimal(home)}-{fmt_decimal(away)}, but the match result is "
-                    f"{fmt_decimal(m.imps_home)}-{fmt_decimal(m.imps_away)} IMPs.",
-                    line=m.line, element=el, warning=net_ok, code="match-imps",
+                    gettext_noop(
+                        "Matchen %(match)s: brickornas IMP summerar till %(home)s-%(away)s, men "
+                        "matchresultatet är %(file_home)s-%(file_away)s IMP."
+                    ),
+                    params={
+                        "match": _match(m),
+                        "home": fmt_decimal(home),
+                        "away": fmt_decimal(away),
+                        "file_home": fmt_decimal(m.imps_home),
+                        "file_away": fmt_decimal(m.imps_away),
+                    },
+                    line=m.line,
+                    element=el,
+                    warning=net_ok,
+                    code="match-imps",
                 )
-            )  # fmt: skip
+            )
 
     if expected_boards is not None:
         if m.boards_played is None:
             out.append(
                 problem(
-                    f"Matchen {m.label}: filen visar inte hur många brickor som spelades "
-                    f"(ska vara {expected_boards}, R-TEAM-KVAL-5).",
-                    f"Match round {m.round}: {m.home}-{m.away}: the file does not show how "
-                    f"many boards were played (should be {expected_boards}, R-TEAM-KVAL-5).",
-                    line=m.line, element=el, warning=True, code="board-count-unknown",
+                    gettext_noop(
+                        "Matchen %(match)s: filen visar inte hur många brickor som spelades (ska vara "
+                        "%(expected_boards)s, R-TEAM-KVAL-5)."
+                    ),
+                    params={"match": _match(m), "expected_boards": expected_boards},
+                    line=m.line,
+                    element=el,
+                    warning=True,
+                    code="board-count-unknown",
                     clause="R-TEAM-KVAL-5",
                 )
-            )  # fmt: skip
+            )
         elif m.boards_played != expected_boards:
             out.append(
                 problem(
-                    f"Matchen {m.label} har {m.boards_played} brickor, men heatens matcher ska "
-                    f"ha {expected_boards} brickor (R-TEAM-KVAL-5).",
-                    f"The match round {m.round}: {m.home}-{m.away} has {m.boards_played} "
-                    f"boards, but the heat's matches must have {expected_boards} boards "
-                    "(R-TEAM-KVAL-5).",
-                    line=m.line, element=el, code="board-count", clause="R-TEAM-KVAL-5",
+                    gettext_noop(
+                        "Matchen %(match)s har %(boards_played)s brickor, men heatens matcher ska ha "
+                        "%(expected_boards)s brickor (R-TEAM-KVAL-5)."
+                    ),
+                    params={
+                        "match": _match(m),
+                        "boards_played": m.boards_played,
+                        "expected_boards": expected_boards,
+                    },
+                    line=m.line,
+                    element=el,
+                    code="board-count",
+                    clause="R-TEAM-KVAL-5",
                 )
-            )  # fmt: skip
+            )
 
     if m.vp_home is not None or m.vp_away is not None:
         boards = _vp_boards(m, event, expected_boards)
         if m.vp_home is None or m.vp_away is None:
             out.append(
                 problem(
-                    f"Matchen {m.label}: VP finns bara för det ena laget.",
-                    f"Match round {m.round}: {m.home}-{m.away}: VPs are given for one team only.",
-                    line=m.line, element=el, code="vp-missing",
+                    gettext_noop("Matchen %(match)s: VP finns bara för det ena laget."),
+                    params={"match": _match(m)},
+                    line=m.line,
+                    element=el,
+                    code="vp-missing",
                 )
-            )  # fmt: skip
+            )
         elif boards is None:
             out.append(
                 problem(
-                    f"Matchen {m.label}: antalet brickor är okänt, så VP kan inte kontrolleras.",
-                    f"Match round {m.round}: {m.home}-{m.away}: the number of boards is "
-                    "unknown, so the VPs cannot be checked.",
-                    line=m.line, element=el, warning=True, code="vp-unchecked",
+                    gettext_noop(
+                        "Matchen %(match)s: antalet brickor är okänt, så VP kan inte kontrolleras."
+                    ),
+                    params={"match": _match(m)},
+                    line=m.line,
+                    element=el,
+                    warning=True,
+                    code="vp-unchecked",
                 )
-            )  # fmt: skip
+            )
         else:
             exp_home, exp_away = victory_points(m.imps_home, m.imps_away, boards)
             if abs(exp_home - m.vp_home) > TOLERANCE or abs(exp_away - m.vp_away) > TOLERANCE:
                 out.append(
                     problem(
-                        f"Matchen {m.label}: {fmt_decimal(m.imps_home)}-"
-                        f"{fmt_decimal(m.imps_away)} IMP på {boards} brickor ger "
-                        f"{_show(exp_home)}-{_show(exp_away)} VP enligt WBF-skalan, men filen "
-                        f"har {_show(m.vp_home)}-{_show(m.vp_away)}. (Poängavdrag registreras "
-                        "separat, inte i filen.)",
-                        f"Match round {m.round}: {m.home}-{m.away}: {fmt_decimal(m.imps_home)}-"
-                        f"{fmt_decimal(m.imps_away)} IMPs over {boards} boards give "
-                        f"{exp_home}-{exp_away} VP on the WBF scale, but the file has "
-                        f"{m.vp_home}-{m.vp_away}. (Penalties are recorded separately, not in "
-                        "the file.)",
-                        line=m.line, element=el, code="vp", clause="R-TEAM-VP-1",
+                        gettext_noop(
+                            "Matchen %(match)s: %(imps_home)s-%(imps_away)s IMP på %(boards)s "
+                            "brickor ger %(vp_home)s-%(vp_away)s VP enligt WBF-skalan, men filen "
+                            "har %(file_home)s-%(file_away)s. (Poängavdrag registreras separat, "
+                            "inte i filen.)"
+                        ),
+                        params={
+                            "match": _match(m),
+                            "imps_home": fmt_decimal(m.imps_home),
+                            "imps_away": fmt_decimal(m.imps_away),
+                            "boards": boards,
+                            "vp_home": _show(exp_home),
+                            "vp_away": _show(exp_away),
+                            "file_home": _show(m.vp_home),
+                            "file_away": _show(m.vp_away),
+                        },
+                        line=m.line,
+                        element=el,
+                        code="vp",
+                        clause="R-TEAM-VP-1",
                     )
-                )  # fmt: skip
+                )
     return out
 
 

@@ -20,6 +20,7 @@ from clubs.models import Decision, Season
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
 from clubs.services.base import ServiceError, raise_on_errors, record_decision, require
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 
 from ..models import Lot
@@ -27,8 +28,8 @@ from ..models import Lot
 USED_ACTION = "results.lot.precedence_used"
 
 
-def _v(sv: str, en: str, **data) -> Violation:
-    return Violation(clause="R-ALLOC-5", message_sv=sv, message_en=en, data=data)
+def _v(template: str, *, params: dict | None = None, **data) -> Violation:
+    return Violation("R-ALLOC-5", template, data=data, params=params or {})
 
 
 def manual_lot_problems(
@@ -47,20 +48,21 @@ def manual_lot_problems(
 
     problems = []
     if kind not in Lot.Kind.values:
-        problems.append(_v(f"Okänt slag av lottning: {kind!r}.", f"Unknown kind of lot: {kind!r}."))
+        problems.append(
+            _v(gettext_noop("Okänt slag av lottning: %(kind)r."), params={"kind": kind})
+        )
     elif competition is None or competition.kind != kind:
         problems.append(
             _v(
-                f"En lottning om {Lot.Kind(kind).label}-platser gäller en tävling för "
-                f"{Lot.Kind(kind).label}.",
-                f"A {kind} lot belongs to a {kind} competition.",
+                gettext_noop("En lottning om %(label)s-platser gäller en tävling för %(label)s."),
+                params={"label": gettext_noop(str(Lot.Kind(kind).label))},
             )
         )
     elif competition.season_id != season.pk:
         problems.append(
             _v(
-                f"Tävlingen {competition} hör till en annan säsong än {season}.",
-                f"The competition {competition} belongs to another season than {season}.",
+                gettext_noop("Tävlingen %(competition)s hör till en annan säsong än %(season)s."),
+                params={"competition": competition, "season": season},
             )
         )
     among_keys = [str(k) for k in among]
@@ -68,8 +70,7 @@ def manual_lot_problems(
     if len(set(among_keys)) < 2 or len(set(among_keys)) != len(among_keys):
         problems.append(
             _v(
-                "En lottning gäller minst två olika kvalplatser.",
-                "A lot is between at least two different venues.",
+                gettext_noop("En lottning gäller minst två olika kvalplatser."),
                 among=among_keys,
             )
         )
@@ -77,37 +78,37 @@ def manual_lot_problems(
     if outside:
         problems.append(
             _v(
-                "Vinnarna måste vara bland de kvalplatser som lottades: " + ", ".join(outside),
-                "The winners must be among the venues in the lot: " + ", ".join(outside),
+                gettext_noop("Vinnarna måste vara bland de kvalplatser som lottades: %(outside)s"),
+                params={"outside": outside},
                 outside=outside,
             )
         )
     if len(set(winner_keys)) != len(winner_keys):
-        problems.append(
-            _v("En kvalplats står två gånger bland vinnarna.", "A venue is listed twice as winner.")
-        )
+        problems.append(_v(gettext_noop("En kvalplats står två gånger bland vinnarna.")))
     if seats < 1 or seats >= len(set(among_keys)):
         problems.append(
             _v(
-                f"Antalet platser som lottades ({seats}) måste vara minst 1 och färre än "
-                f"kvalplatserna ({len(set(among_keys))}).",
-                f"The seats drawn ({seats}) must be at least 1 and fewer than the venues "
-                f"({len(set(among_keys))}).",
+                gettext_noop(
+                    "Antalet platser som lottades (%(seats)s) måste vara minst 1 och färre än "
+                    "kvalplatserna (%(n_set)s)."
+                ),
+                params={"seats": seats, "n_set": len(set(among_keys))},
             )
         )
     if len(winner_keys) != seats:
         problems.append(
             _v(
-                f"Antalet vinnare ({len(winner_keys)}) ska vara lika med antalet platser som "
-                f"lottades ({seats}).",
-                f"The number of winners ({len(winner_keys)}) must equal the seats drawn ({seats}).",
+                gettext_noop(
+                    "Antalet vinnare (%(n_winner_keys)s) ska vara lika med antalet platser som "
+                    "lottades (%(seats)s)."
+                ),
+                params={"n_winner_keys": len(winner_keys), "seats": seats},
             )
         )
     if not (explanation and explanation.strip()):
         problems.append(
             _v(
-                "Beskriv lottningen: hur och när den drogs och vilka som var med.",
-                "Describe the lot: how and when it was drawn and who was present.",
+                gettext_noop("Beskriv lottningen: hur och när den drogs och vilka som var med."),
             )
         )
     return problems
@@ -130,9 +131,7 @@ def record_manual_lot(
     ``winners`` ⊆ ``among`` and exactly ``seats`` of them; the others are the losers, who
     hold precedence in the next lot of the same kind within ``rules.lot_precedence_seasons``.
     The allocation is recomputed."""
-    require(
-        is_tk(user), "Endast UBF TK kan registrera lottning (R-ALLOC-5).", "Only TK (R-ALLOC-5)."
-    )
+    require(is_tk(user), gettext_noop("Endast UBF TK kan registrera lottning (R-ALLOC-5)."))
     problems = manual_lot_problems(
         kind=kind,
         season=season,
@@ -238,8 +237,8 @@ def use_precedence(lot_that_used_it: Lot, venue_key: str) -> Lot:
         raise ServiceError(
             [
                 _v(
-                    f"Kvalplatsen {venue} var inte med i lottningen.",
-                    f"The venue {venue} was not in the lot.",
+                    gettext_noop("Kvalplatsen %(venue)s var inte med i lottningen."),
+                    params={"venue": venue},
                 )
             ]
         )
@@ -259,8 +258,10 @@ def use_precedence(lot_that_used_it: Lot, venue_key: str) -> Lot:
         raise ServiceError(
             [
                 _v(
-                    f"Kvalplatsen {venue} har inget företräde från en tidigare lottning.",
-                    f"The venue {venue} holds no precedence from an earlier lot.",
+                    gettext_noop(
+                        "Kvalplatsen %(venue)s har inget företräde från en tidigare lottning."
+                    ),
+                    params={"venue": venue},
                 )
             ]
         )

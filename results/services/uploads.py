@@ -18,6 +18,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 
 from clubs import clock, windows
+from clubs.i18n import render
 from clubs.models import Representation
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
@@ -45,6 +46,7 @@ from results.models import (
 )
 from results.services.recompute.common import lock_competition
 from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
+from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import UBF
 from ubf.rules.vp import victory_points
 from ubf.rules.windows import BEFORE, RESULTS_UPLOAD, Window
@@ -68,10 +70,12 @@ class UploadOutcome:
 
 
 def problem_dicts(problems, language: str = "sv") -> list[dict]:
+    """Problems as stored on a ResultUpload and shown on the upload page, rendered in
+    ``language`` from the catalogue (docs/translation.md)."""
     return [
         {
-            "text": p.message(language),
-            "where": p.where(language),
+            "text": render(p, language),
+            "where": render(p.location, language) if p.location else "",
             "clause": p.clause or "",
             "severity": str(p.severity),
         }
@@ -160,24 +164,20 @@ def _unknown_pairs_problem(unknown, heat_numbers: list[str]) -> ImportProblem:
     directional = all(n.upper().endswith(("NS", "EW")) for n in numbers) and not any(
         n.upper().endswith(("NS", "EW")) for n in heat_numbers
     )
-    hint_sv = (
-        " Filen är en Mitchell med parnummer per riktning (1NS, 1EW …) men heatets par har "
-        "nummer utan riktning: ge paren samma nummer i Ruter som i anmälningslistan."
+    hint = (
+        gettext_noop(
+            "Filen är en Mitchell med parnummer per riktning (1NS, 1EW …) men heatets par har "
+            "nummer utan riktning: ge paren samma nummer i Ruter som i anmälningslistan."
+        )
         if directional
-        else " Kontrollera att filen är från rätt heat och att parnumren i Ruter är desamma "
-        "som i heatets anmälningslista."
-    )
-    hint_en = (
-        " The file is a Mitchell with pair numbers per direction (1NS, 1EW …) but the heat's "
-        "pairs are numbered without direction: give the pairs the same numbers in Ruter as in "
-        "the entry list."
-        if directional
-        else " Check that the file is from the right heat and that the pair numbers in Ruter "
-        "are those of the heat's entry list."
+        else gettext_noop(
+            "Kontrollera att filen är från rätt heat och att parnumren i Ruter är desamma som i "
+            "heatets anmälningslista."
+        )
     )
     return problem(
-        f"{len(numbers)} par i filen finns inte i heatet: {shown}.{hint_sv}",
-        f"{len(numbers)} pairs in the file are not in the heat: {shown}.{hint_en}",
+        gettext_noop("%(count)s par i filen finns inte i heatet: %(pairs)s. %(hint)s"),
+        params={"count": len(numbers), "pairs": shown, "hint": hint},
         line=unknown[0].line,
         element="par",
         code="unknown-pair",
@@ -191,7 +191,7 @@ def _before_play(window: Window) -> None:
     if window.state(today) == BEFORE:
         v = windows.refusal(window, today)
         raise UploadRejected(
-            [problem(v.message_sv, v.message_en, code="before-play", clause=window.clause)]
+            [problem(v.template, params=v.params, code="before-play", clause=window.clause)]
         )
 
 
@@ -226,10 +226,16 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
             unknown = ", ".join(sorted(mids - expected))
             problems.append(
                 problem(
-                    f"Par {pair.number}: MID {unknown} hör inte till det anmälda paret "
-                    f"({entry.player1.mid}, {entry.player2.mid}).",
-                    f"Pair {pair.number}: MID {unknown} is not in the entered pair "
-                    f"({entry.player1.mid}, {entry.player2.mid}).",
+                    gettext_noop(
+                        "Par %(number)s: MID %(unknown)s hör inte till det anmälda paret (%(mid1)s, "
+                        "%(mid2)s)."
+                    ),
+                    params={
+                        "number": pair.number,
+                        "unknown": unknown,
+                        "mid1": entry.player1.mid,
+                        "mid2": entry.player2.mid,
+                    },
                     line=pair.line,
                     element=where,
                     code="unknown-mid",
@@ -316,12 +322,12 @@ def upload_pair_final(
         if len(mids) != 2 or len(pair.players) != 2:
             problems.append(
                 problem(
-                    f"Par {pair.number}: filen saknar spelarnas MID (medlemsnummer). Finalens "
-                    "par känns igen på spelarnas MID, eftersom parnumren i finalen inte finns i "
-                    "systemet. Ladda upp USEBIO-filen från Ruter, eller en PBN-fil med "
-                    "kolumnen PlayerId.",
-                    f"Pair {pair.number}: the file does not carry the players' MIDs. The "
-                    "final's pairs are identified by MID; upload USEBIO or a PBN with PlayerId.",
+                    gettext_noop(
+                        "Par %(number)s: filen saknar spelarnas MID (medlemsnummer). Finalens par känns igen "
+                        "på spelarnas MID, eftersom parnumren i finalen inte finns i systemet. Ladda upp "
+                        "USEBIO-filen från Ruter, eller en PBN-fil med kolumnen PlayerId."
+                    ),
+                    params={"number": pair.number},
                     line=pair.line,
                     element=where,
                     code="missing-mid",
@@ -332,10 +338,11 @@ def upload_pair_final(
         if key not in holders:
             problems.append(
                 problem(
-                    f"Par {pair.number}: paret med MID {', '.join(sorted(mids))} har ingen "
-                    "plats i finalen. Kontrollera MID mot finallistan.",
-                    f"Pair {pair.number}: the pair with MIDs {', '.join(sorted(mids))} holds no "
-                    "seat in the final.",
+                    gettext_noop(
+                        "Par %(number)s: paret med MID %(mids)s har ingen plats i finalen. Kontrollera MID "
+                        "mot finallistan."
+                    ),
+                    params={"number": pair.number, "mids": ", ".join(sorted(mids))},
                     line=pair.line,
                     element=where,
                     code="unknown-pair",
@@ -345,8 +352,8 @@ def upload_pair_final(
         if key in key_of.values():
             problems.append(
                 problem(
-                    f"Par {pair.number}: paret med MID {key} finns två gånger i filen.",
-                    f"Pair {pair.number}: the pair with MIDs {key} appears twice in the file.",
+                    gettext_noop("Par %(number)s: paret med MID %(key)s finns två gånger i filen."),
+                    params={"number": pair.number, "key": key},
                     line=pair.line,
                     element=where,
                     code="duplicate-pair",
@@ -360,9 +367,10 @@ def upload_pair_final(
             p1, p2 = holders[key]
             problems.append(
                 problem(
-                    f"Paret {p1.full_name} – {p2.full_name} ({key}) har finalplats men finns "
-                    "inte i filen.",
-                    f"The pair {key} holds a seat but is not in the file.",
+                    gettext_noop(
+                        "Paret %(player1)s – %(player2)s (%(key)s) har finalplats men finns inte i filen."
+                    ),
+                    params={"player1": p1.full_name, "player2": p2.full_name, "key": key},
                     warning=True,
                     code="missing-pair",
                 )
@@ -486,9 +494,15 @@ def upload_team_results(
         if team.id not in teams:
             problems.append(
                 problem(
-                    f"Lag {team.id} ({team.name}) finns inte i {'heatet' if heat else 'finalen'}: "
-                    "lagen anges med sitt lagnummer.",
-                    f"Team {team.id} ({team.name}) is not in the {'heat' if heat else 'final'}.",
+                    gettext_noop(
+                        "Lag %(team)s (%(name)s) finns inte i %(where)s: lagen anges med sitt "
+                        "lagnummer."
+                    ),
+                    params={
+                        "team": team.id,
+                        "name": team.name,
+                        "where": gettext_noop("heatet") if heat else gettext_noop("finalen"),
+                    },
                     element=f"lag {team.id}",
                     code="unknown-team",
                 )
@@ -499,9 +513,14 @@ def upload_team_results(
         if unknown:
             problems.append(
                 problem(
-                    f"Lag {team.id} ({teams[team.id].name}): MID {', '.join(unknown)} finns inte "
-                    "i lagets laguppställning.",
-                    f"Team {team.id}: MID {', '.join(unknown)} is not on the team's roster.",
+                    gettext_noop(
+                        "Lag %(id)s (%(name)s): MID %(unknown)s finns inte i lagets laguppställning."
+                    ),
+                    params={
+                        "id": team.id,
+                        "name": teams[team.id].name,
+                        "unknown": ", ".join(unknown),
+                    },
                     element=f"lag {team.id}",
                     code="unknown-mid",
                 )
@@ -510,6 +529,10 @@ def upload_team_results(
     updates: list[tuple[Match, dict, bool]] = []
     for summary in team_match_summary(event, boards_per_match=expected_boards):
         where = f"rond {summary['round']}: {summary['home']}–{summary['away']}"
+        match_name = Message(
+            gettext_noop("rond %(round)s: %(home)s–%(away)s"),
+            {"round": summary["round"], "home": summary["home"], "away": summary["away"]},
+        )
         home, away = teams.get(str(summary["home"])), teams.get(str(summary["away"]))
         if home is None or away is None:
             missing = [
@@ -517,8 +540,8 @@ def upload_team_results(
             ]
             problems.append(
                 problem(
-                    f"Match {where}: okänt lag {', '.join(missing)}.",
-                    f"Match {where}: unknown team {', '.join(missing)}.",
+                    gettext_noop("Match %(match)s: okänt lag %(missing)s."),
+                    params={"match": match_name, "missing": ", ".join(missing)},
                     element=where,
                     code="unknown-team",
                 )
@@ -531,9 +554,20 @@ def upload_team_results(
         if match is None:
             problems.append(
                 problem(
-                    f"Match {where} ({home.name}–{away.name}) finns inte i spelschemat"
-                    + (f" för rond {round}." if round else "."),
-                    f"Match {where} ({home.name}–{away.name}) is not in the schedule.",
+                    gettext_noop(
+                        "Match %(match)s (%(home)s–%(away)s) finns inte i spelschemat för rond "
+                        "%(round)s."
+                    )
+                    if round
+                    else gettext_noop(
+                        "Match %(match)s (%(home)s–%(away)s) finns inte i spelschemat."
+                    ),
+                    params={
+                        "match": match_name,
+                        "home": home.name,
+                        "away": away.name,
+                        "round": round,
+                    },
                     element=where,
                     code="unknown-match",
                 )

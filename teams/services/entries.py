@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 
 from django.core.exceptions import ValidationError
@@ -35,10 +35,14 @@ from clubs.selectors import (
 )
 from clubs.services.base import (
     acting_user_id,
+    as_warning,
+    error,
     flag_warnings,
     raise_on_errors,
+    reason_required,
     record_decision,
     require,
+    warning,
 )
 from teams.models import (
     Dispensation,
@@ -60,25 +64,12 @@ from ubf.rules.eligibility import (
     check_team_roster,
     check_unpaid_fielded,
 )
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.people import PlayerInfo
-from ubf.rules.violations import Severity, Violation
+from ubf.rules.violations import Violation
 from ubf.rules.windows import ENTRIES
 
 _CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
-
-
-def _err(clause: str, sv: str, en: str, **data) -> Violation:
-    return Violation(clause=clause, message_sv=sv, message_en=en, data=data)
-
-
-def _warn(clause: str, sv: str, en: str, **data) -> Violation:
-    return Violation(
-        clause=clause, message_sv=sv, message_en=en, severity=Severity.WARNING, data=data
-    )
-
-
-def _as_warning(v: Violation) -> Violation:
-    return replace(v, severity=Severity.WARNING)
 
 
 def _authenticated(user):
@@ -167,14 +158,15 @@ def _other_team_warnings(
             continue
         names = ", ".join(n for n, _ in teams)
         out.append(
-            _warn(
+            warning(
                 "R-TEAM-RES-2",
-                f"{p.label()} står redan i ett annat lag denna säsong ({names}). Spelar hen för "
-                "det här laget diskvalificeras laget. TK har fått en flagga.",
-                f"{p.label()} is already on another team this season ({names}). If the player "
-                "plays for this team, the team is disqualified. TK has been flagged.",
+                gettext_noop(
+                    "%(player)s står redan i ett annat lag denna säsong (%(names)s). Spelar hen "
+                    "för det här laget diskvalificeras laget. TK har fått en flagga."
+                ),
                 mid=p.mid,
                 other_teams=[n for n, _ in teams],
+                params={"player": p.label(), "names": names},
             )
         )
     return out
@@ -192,12 +184,13 @@ def _played_elsewhere_errors(
             continue
         names = ", ".join(dict.fromkeys(n for n, _ in teams))
         out.append(
-            _err(
+            error(
                 "R-TEAM-RES-2",
-                f"{p.label()} har redan spelat för {names} denna säsong och kan inte läggas till "
-                "i laget: ett lag som ställer upp med hen diskvalificeras.",
-                f"{p.label()} has already played for {names} this season and cannot be added to "
-                "the team: a team that fields the player is disqualified.",
+                gettext_noop(
+                    "%(player)s har redan spelat för %(teams)s denna säsong och kan inte läggas "
+                    "till i laget: ett lag som ställer upp med hen diskvalificeras."
+                ),
+                params={"player": p.label(), "teams": names},
                 mid=p.mid,
                 other_teams=list(dict.fromkeys(n for n, _ in teams)),
             )
@@ -227,12 +220,13 @@ def _request_balance_dispensation(team: Team, violation: Violation, user) -> Dis
 
 
 def _balance_warning(v: Violation) -> Violation:
-    return _warn(
+    return warning(
         "R-TEAM-3",
-        v.message_sv + " Laget är anmält och dispens har begärts hos TK; laget får inte starta "
-        "förrän TK har beviljat den.",
-        v.message_en + " The team is entered and a dispensation has been requested from TK; "
-        "the team may not start until TK grants it.",
+        gettext_noop(
+            "%(finding)s Laget är anmält och dispens har begärts hos TK; laget får inte starta "
+            "förrän TK har beviljat den."
+        ),
+        params={"finding": v},
         **v.data,
     )
 
@@ -275,22 +269,23 @@ def _check_team_data(
     missing = [
         label
         for label, value in (
-            ("lagets namn", name),
-            ("lagkaptenens MID", captain),
-            ("adress", address),
-            ("telefon", phone),
-            ("e-post", email),
+            (gettext_noop("lagets namn"), name),
+            (gettext_noop("lagkaptenens MID"), captain),
+            (gettext_noop("adress"), address),
+            (gettext_noop("telefon"), phone),
+            (gettext_noop("e-post"), email),
         )
         if not value
     ]
     if missing:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-REG-2",
-                "Anmälan saknar " + ", ".join(missing) + ". Vid anmälan ska lagets namn och "
-                "lagkaptenens namn, MID, adress, telefon och e-post uppges.",
-                "The entry lacks " + ", ".join(missing) + ". A team entry gives the team name "
-                "and the captain's name, MID, address, phone and e-mail.",
+                gettext_noop(
+                    "Anmälan saknar %(missing)s. Vid anmälan ska lagets namn och lagkaptenens "
+                    "namn, MID, adress, telefon och e-post uppges."
+                ),
+                params={"missing": missing},
                 missing=missing,
             )
         )
@@ -299,10 +294,10 @@ def _check_team_data(
             validate_email(email)
         except ValidationError:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-REG-2",
-                    f"E-postadressen {email!r} är inte giltig.",
-                    f"The e-mail address {email!r} is not valid.",
+                    gettext_noop("E-postadressen %(email)r är inte giltig."),
+                    params={"email": email},
                 )
             )
     if name:
@@ -311,10 +306,10 @@ def _check_team_data(
             clash = clash.exclude(pk=exclude_team.pk)
         if clash.exists():
             violations.append(
-                _err(
+                error(
                     "R-TEAM-REG-2",
-                    f"Lagnamnet {name!r} används redan i {competition}.",
-                    f"The team name {name!r} is already used in {competition}.",
+                    gettext_noop("Lagnamnet %(name)r används redan i %(competition)s."),
+                    params={"name": name, "competition": competition},
                 )
             )
     found, unknown = lookup_players(mids + ([captain] if captain else []), clause="R-TEAM-REG-2")
@@ -327,14 +322,14 @@ def _check_team_data(
             (balance if v.clause == "R-TEAM-3" else violations).append(v)
         if len(set(mids)) > rules.roster_max:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-5",
-                    f"Högst {rules.roster_max} ordinarie spelare kan anmälas. En sjunde eller "
-                    "åttonde spelare får bara spela med dispens från TK, sökt före varje "
-                    "speltillfälle.",
-                    f"At most {rules.roster_max} regular players can be entered. A 7th or 8th "
-                    "player may play only with a dispensation from TK, sought before each "
-                    "occasion.",
+                    gettext_noop(
+                        "Högst %(roster_max)s ordinarie spelare kan anmälas. En sjunde eller "
+                        "åttonde spelare får bara spela med dispens från TK, sökt före varje "
+                        "speltillfälle."
+                    ),
+                    params={"roster_max": rules.roster_max},
                 )
             )
     players = [found[m] for m in dict.fromkeys(mids) if m in found]
@@ -421,10 +416,13 @@ def enter_team(
     violations = data.violations
     if heat.status in _CLOSED_HEAT:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-REG-2",
-                f"Heatet {heat.name} är {heat.get_status_display()} och tar inte emot lag.",
-                f"Heat {heat.name} is {heat.status} and takes no teams.",
+                gettext_noop("Heatet %(heat)s är %(heat_status)s och tar inte emot lag."),
+                params={
+                    "heat": heat.name,
+                    "heat_status": heat.get_status_display(),
+                },
             )
         )
     warnings = raise_on_errors(violations)
@@ -479,21 +477,23 @@ def update_roster(
     for m in removes:
         if m not in regulars:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-2",
-                    f"{m} står inte i lagets laguppställning och kan inte tas bort.",
-                    f"{m} is not on the team's roster and cannot be removed.",
+                    gettext_noop(
+                        "%(value)s står inte i lagets laguppställning och kan inte tas bort."
+                    ),
                     mid=m,
+                    params={"value": m},
                 )
             )
     for m in adds:
         if m in regulars and m not in removes:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-2",
-                    f"{m} står redan i laget.",
-                    f"{m} is already on the roster.",
+                    gettext_noop("%(value)s står redan i laget."),
                     mid=m,
+                    params={"value": m},
                 )
             )
     new_mids = [m for m in regulars if m not in removes] + [m for m in adds if m not in regulars]
@@ -512,12 +512,12 @@ def update_roster(
                 violations.append(v)
         if len(new_mids) > rules.roster_max:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-5",
-                    "En sjunde eller åttonde spelare kan inte läggas till i laget; TK kan ge "
-                    "dispens för den spelaren för ett speltillfälle i taget.",
-                    "A 7th or 8th player cannot be added to the roster; TK may grant a "
-                    "dispensation for that player one occasion at a time.",
+                    gettext_noop(
+                        "En sjunde eller åttonde spelare kan inte läggas till i laget; TK kan ge "
+                        "dispens för den spelaren för ett speltillfälle i taget."
+                    ),
                 )
             )
     added_players = [found[m] for m in adds if m in found and m not in regulars]
@@ -580,30 +580,32 @@ def request_extra_player(
     occasions = dict(team_occasions(team))
     if occasion_date is None:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-5",
-                "Ange vilket speltillfälle (och dag) dispensen gäller.",
-                "Give the occasion (and date) the dispensation is for.",
+                gettext_noop("Ange vilket speltillfälle (och dag) dispensen gäller."),
             )
         )
     elif occasion_date not in occasions:
         days = ", ".join(d.isoformat() for d in occasions) or "–"
         violations.append(
-            _err(
+            error(
                 "R-TEAM-5",
-                f"Dispensen gäller ett av lagets egna speltillfällen; laget spelar inte "
-                f"{occasion_date} (lagets speldagar: {days}).",
-                f"The dispensation is for one of the team's own occasions; the team does not "
-                f"play on {occasion_date} (its days: {days}).",
+                gettext_noop(
+                    "Dispensen gäller ett av lagets egna speltillfällen; laget spelar inte "
+                    "%(occasion_date)s (lagets speldagar: %(days)s)."
+                ),
+                params={"occasion_date": occasion_date.isoformat(), "days": days},
                 occasion_date=occasion_date,
             )
         )
     elif not windows.dispensation_window(occasion_date).is_open(clock.today()):
         violations.append(
-            _err(
+            error(
                 "R-TEAM-5",
-                f"Dispens ska sökas före speltillfället; {occasion_date} har redan varit.",
-                f"A dispensation is sought before the occasion; {occasion_date} has passed.",
+                gettext_noop(
+                    "Dispens ska sökas före speltillfället; %(occasion_date)s har redan varit."
+                ),
+                params={"occasion_date": occasion_date},
             )
         )
     if occasion_date in occasions and not occasion:
@@ -611,12 +613,13 @@ def request_extra_player(
     regulars = _regular_players(team)
     if len(regulars) < rules.roster_max:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-5",
-                f"Laget har {len(regulars)} spelare; en sjunde spelare behövs först när laget "
-                f"har {rules.roster_max}. Lägg till spelaren i laguppställningen i stället.",
-                f"The team has {len(regulars)} players; a 7th player arises only with "
-                f"{rules.roster_max}. Add the player to the roster instead.",
+                gettext_noop(
+                    "Laget har %(n_regulars)s spelare; en sjunde spelare behövs först när laget "
+                    "har %(roster_max)s. Lägg till spelaren i laguppställningen i stället."
+                ),
+                params={"n_regulars": len(regulars), "roster_max": rules.roster_max},
             )
         )
     player = found.get(m)
@@ -624,17 +627,22 @@ def request_extra_player(
     if player is not None:
         if any(p.pk == player.pk for p in regulars):
             violations.append(
-                _err("R-TEAM-5", f"{m} står redan i laget.", f"{m} is already on the roster.")
+                error(
+                    "R-TEAM-5", gettext_noop("%(value)s står redan i laget."), params={"value": m}
+                )
             )
         same_day = Dispensation.objects.filter(
             team=team, kind=Dispensation.Kind.EXTRA_PLAYER, occasion_date=occasion_date
         ).exclude(status=Dispensation.Status.REJECTED)
         if same_day.filter(player=player).exists():
             violations.append(
-                _err(
+                error(
                     "R-TEAM-5",
-                    f"Dispens för {m} den {occasion_date} är redan begärd eller beviljad.",
-                    f"A dispensation for {m} on {occasion_date} is already requested or granted.",
+                    gettext_noop(
+                        "Dispens för %(value)s den %(occasion_date)s är redan begärd eller "
+                        "beviljad."
+                    ),
+                    params={"value": m, "occasion_date": occasion_date},
                 )
             )
         other_extras = [d.player for d in same_day.exclude(player=player).select_related("player")]
@@ -756,10 +764,10 @@ def register_direct_team(
         .exists()
     ):
         violations.append(
-            _err(
+            error(
                 "R-TEAM-DIRECT-1",
-                f"{competition} har redan ett direktkvalificerat lag.",
-                f"{competition} already has a directly qualified team.",
+                gettext_noop("%(competition)s har redan ett direktkvalificerat lag."),
+                params={"competition": competition},
             )
         )
     warnings = raise_on_errors(violations)
@@ -843,39 +851,41 @@ def record_lineup(
     violations: list[Violation] = []
     if team.pk not in (match.home_id, match.away_id):
         violations.append(
-            _err(
+            error(
                 "R-TEAM-2",
-                f"{team} spelar inte i matchen {match}.",
-                f"{team} does not play in match {match}.",
+                gettext_noop("%(team)s spelar inte i matchen %(match)s."),
+                params={"team": team, "match": match},
             )
         )
     if match.status == Match.Status.WALKOVER:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-WO-1",
-                "Matchen är avgjord på W.O. och har ingen laguppställning.",
-                "The match was decided by W.O. and has no line-up.",
+                gettext_noop("Matchen är avgjord på W.O. och har ingen laguppställning."),
             )
         )
     if match.halves == 1 and halves[1]:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-KVAL-5",
-                f"Matchen spelas i ett segment ({match.boards} brickor); ange bara en "
-                "laguppställning.",
-                f"The match is one segment ({match.boards} boards); give only one line-up.",
+                gettext_noop(
+                    "Matchen spelas i ett segment (%(boards)s brickor); ange bara en "
+                    "laguppställning."
+                ),
+                params={"boards": match.boards},
             )
         )
     for number, mids in enumerate(halves[: match.halves], start=1):
         if len(mids) != 4 or len(set(mids)) != 4:
             violations.append(
-                _err(
+                error(
                     "R-TEAM-2",
-                    f"Halvlek {number}: laget ska ställa upp med fyra olika spelare "
-                    f"(angivna: {len(set(mids))}).",
-                    f"Half {number}: the team fields four different players "
-                    f"(given: {len(set(mids))}).",
+                    gettext_noop(
+                        "Halvlek %(number)s: laget ska ställa upp med fyra olika spelare "
+                        "(angivna: %(n_set)s)."
+                    ),
                     half=number,
+                    params={"number": number, "n_set": len(set(mids))},
                 )
             )
     all_mids = list(dict.fromkeys(m for h in halves for m in h))
@@ -902,26 +912,27 @@ def record_lineup(
         for v in check_fielded_extra_players(regular_infos, [infos[p.mid]], rules=rules):
             if v.clause == "R-TEAM-RES-3":
                 violations.append(
-                    _err(
+                    error(
                         "R-TEAM-RES-3",
-                        f"{infos[p.mid].label()} är sjunde/åttonde spelare utan beviljad dispens "
-                        f"för {on} (R-TEAM-5). Att ställa upp hen skulle diskvalificera laget; "
-                        "laguppställningen sparas inte.",
-                        f"{infos[p.mid].label()} is a 7th/8th player without a dispensation "
-                        f"granted for {on} (R-TEAM-5). Fielding the player would disqualify the "
-                        "team; the line-up is not saved.",
+                        gettext_noop(
+                            "%(infos)s är sjunde/åttonde spelare utan beviljad dispens för "
+                            "%(on)s (R-TEAM-5). Att ställa upp hen skulle diskvalificera laget; "
+                            "laguppställningen sparas inte."
+                        ),
                         mid=p.mid,
+                        params={"infos": infos[p.mid].label(), "on": on},
                     )
                 )
             else:
                 violations.append(
-                    _err(
+                    error(
                         "R-TEAM-2",
-                        f"{infos[p.mid].label()} står inte i laget; lägg till spelaren i "
-                        "laguppställningen innan hen spelar.",
-                        f"{infos[p.mid].label()} is not on the roster; add the player before "
-                        "the player plays.",
+                        gettext_noop(
+                            "%(infos)s står inte i laget; lägg till spelaren i laguppställningen "
+                            "innan hen spelar."
+                        ),
                         mid=p.mid,
+                        params={"infos": infos[p.mid].label()},
                     )
                 )
     clash = (
@@ -931,11 +942,11 @@ def record_lineup(
     )
     for row in clash:
         violations.append(
-            _err(
+            error(
                 "R-TEAM-RES-2",
-                f"{row.player} spelar för motståndarlaget i denna match.",
-                f"{row.player} plays for the opponents in this match.",
+                gettext_noop("%(player)s spelar för motståndarlaget i denna match."),
                 mid=row.player.mid,
+                params={"player": row.player},
             )
         )
     raise_on_errors(violations)
@@ -960,7 +971,7 @@ def record_lineup(
             }
             dates = [d for _, d in matches if d is not None] + [on]
             warnings += [
-                _as_warning(v)
+                as_warning(v)
                 for v in check_unpaid_fielded(
                     infos[p.mid],
                     min(dates),
@@ -974,7 +985,7 @@ def record_lineup(
     played_elsewhere = _earlier_teams(season, fielded, exclude_team=team, on_roster=False, until=on)
     for p in fielded:
         warnings += [
-            _as_warning(v)
+            as_warning(v)
             for v in check_other_team_player(
                 infos[p.mid], team.name, played_elsewhere.get(p.mid, ()), found_on=today
             )
@@ -1016,3 +1027,37 @@ def with_roster_and_dm_columns(queryset):
         roster_size=Count("roster", filter=Q(roster__is_extra=False), distinct=True),
         fielded_outside_ubf=Exists(outside),
     )
+
+
+@transaction.atomic
+def withdraw_team(user, team: Team, *, reason: str) -> Team:
+    """A team withdraws (its captain, its heat's responsible or TK), saying why. Before it has
+    played it simply leaves its heat; after it has qualified, the seat it holds in the final is
+    offered down the replacement chain (R-TEAM-REPL-1, R-REPL-1..7), whether or not it had been
+    marked as a finalist. The withdrawal is recorded, and the recompute moves the chain on."""
+    team = Team.objects.select_for_update().select_related("competition__season").get(pk=team.pk)
+    require(can_manage_team(user, team))
+    problems = reason_required(reason, "R-TEAM-REPL-1")
+    if team.status != Team.Status.ENTERED:
+        problems.append(
+            error(
+                "R-TEAM-REPL-1",
+                gettext_noop("Laget är redan %(status)s."),
+                params={"status": team.get_status_display()},
+            )
+        )
+    raise_on_errors(problems)
+    team.status = Team.Status.WITHDRAWN
+    team.status_reason = reason.strip()
+    team.save(update_fields=["status", "status_reason"])
+    record_decision(
+        "teams.team.withdrawn",
+        team,
+        user=user,
+        reason=reason.strip(),
+        clause="R-TEAM-REPL-1",
+        season=team.competition.season,
+        in_final=team.in_final,
+    )
+    request_recompute(team.competition_id)
+    return team

@@ -26,7 +26,7 @@ from clubs import clock, windows
 from clubs.models import HeatStatus
 from clubs.permissions import can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import raise_on_errors, record_decision, require
+from clubs.services.base import error, raise_on_errors, record_decision, require, text_required
 from clubs.services.heats import (
     ACTIVE,
     HeatKind,
@@ -39,9 +39,7 @@ from clubs.services.heats import (
     move_heat,
     parse_fee,
     require_for_clubs,
-    text_violations,
     unknown_club_violations,
-    v,
 )
 from clubs.services.heats import (
     decide_heat_change as shared_decide_heat_change,
@@ -64,6 +62,7 @@ from ubf.rules.heats import (
     team_heat_club_violations,
     too_few_teams_at_close,
 )
+from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 from ubf.rules.windows import HEAT_REGISTRATION
 
@@ -105,10 +104,13 @@ def team_schedule_violations(
     dates = sorted({d for d in (first_date, last_date) if d is not None})
     if first_date and last_date and first_date > last_date:
         out.append(
-            v(
+            error(
                 "R-TEAM-KVAL-1",
-                f"Första speldagen ({first_date}) ligger efter sista speldagen ({last_date}).",
-                f"The first play day ({first_date}) is after the last ({last_date}).",
+                gettext_noop(
+                    "Första speldagen (%(first_date)s) ligger efter sista speldagen "
+                    "(%(last_date)s)."
+                ),
+                params={"first_date": first_date, "last_date": last_date},
             )
         )
     deadline = competition.heat_registration_deadline
@@ -125,20 +127,20 @@ def team_schedule_violations(
         )
     if entries_close and first_date and entries_close > first_date:
         out.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
-                f"Sista anmälningsdag för lag ({entries_close}) måste ligga senast första "
-                f"speldagen ({first_date}).",
-                f"Entries must close ({entries_close}) no later than the first play day "
-                f"({first_date}).",
+                gettext_noop(
+                    "Sista anmälningsdag för lag (%(entries_close)s) måste ligga senast första "
+                    "speldagen (%(first_date)s)."
+                ),
+                params={"entries_close": entries_close, "first_date": first_date},
             )
         )
     if competition.is_direct_final:
         out.append(
-            v(
+            error(
                 "R-TEAM-DF-1",
-                "UBF TK har beslutat om direktfinal i DM Lag; inga klubbkval spelas.",
-                "UBF TK has decided on a direct final in DM Lag; there are no club qualifiers.",
+                gettext_noop("UBF TK har beslutat om direktfinal i DM Lag; inga klubbkval spelas."),
             )
         )
     return out
@@ -149,10 +151,9 @@ def _board_violations(boards_per_match, rules) -> list[Violation]:
     number of teams and is checked on the schedule, not here)."""
     if not isinstance(boards_per_match, int) or boards_per_match < 1:
         return [
-            v(
+            error(
                 "R-TEAM-KVAL-5",
-                "Ange antal brickor per match.",
-                "Give the number of boards per match.",
+                gettext_noop("Ange antal brickor per match."),
             )
         ]
     return [
@@ -179,16 +180,20 @@ def _club_violations(competition, clubs, *, exclude_heat=None) -> list[Violation
             active.setdefault(org.heat_id, []).append(org.club.name)
         elif org.club_id in ours:
             out.append(
-                v(
+                error(
                     "R-TEAM-KVAL-1",
-                    f"Klubben {org.club.name} står redan som arrangör av heatet {org.heat.name} "
-                    f"({org.heat.get_status_display()}) denna säsong. Be UBF TK ta bort det "
-                    "heatet innan klubben anmäler ett nytt.",
-                    f"Club {org.club.name} is still listed as arranger of the heat "
-                    f"{org.heat.name} ({org.heat.status}) this season. Ask UBF TK to remove "
-                    "that heat before the club registers a new one.",
+                    gettext_noop(
+                        "Klubben %(club)s står redan som arrangör av heatet %(heat)s "
+                        "(%(heat_status)s) denna säsong. Be UBF TK ta bort det heatet innan "
+                        "klubben anmäler ett nytt."
+                    ),
                     club=org.club.name,
                     heat=org.heat.name,
+                    params={
+                        "club": org.club.name,
+                        "heat": org.heat.name,
+                        "heat_status": org.heat.get_status_display(),
+                    },
                 )
             )
     out += team_heat_club_violations(
@@ -237,10 +242,7 @@ TEAM_HEATS = HeatKind(
     change_model=TeamHeatChangeRequest,
     approval_clause="R-TEAM-REG-1",
     can_manage=can_manage_team_heat,
-    manage_denied=(
-        "Du kan bara ändra kvalheat som du eller din klubb ansvarar för.",
-        "You may only change heats you or your club are responsible for.",
-    ),
+    manage_denied=gettext_noop("Du kan bara ändra kvalheat som du eller din klubb ansvarar för."),
     schedule_violations=team_schedule_violations,
     approval_violations=_approval_violations,
     decision_figures=_decision_figures,
@@ -301,26 +303,22 @@ def register_team_heat(
     )
     violations = unknown_club_violations(missing, "R-TEAM-KVAL-1")
     violations += _club_violations(competition, club_list)
-    violations += text_violations(
-        name, "R-TEAM-REG-1", "Ge kvalheatet ett namn.", "Give the heat a name."
-    )
-    violations += text_violations(
-        venue, "R-TEAM-REG-1", "Ange spelplats och lokal.", "Give the venue."
-    )
-    violations += text_violations(
+    violations += text_required(name, "R-TEAM-REG-1", gettext_noop("Ge kvalheatet ett namn."))
+    violations += text_required(venue, "R-TEAM-REG-1", gettext_noop("Ange spelplats och lokal."))
+    violations += text_required(
         responsible_name,
         "R-TEAM-KVAL-3",
-        "Arrangören ska utse en heatansvarig: ange namnet.",
-        "The arranger names a heat responsible: give the name.",
+        gettext_noop("Arrangören ska utse en heatansvarig: ange namnet."),
     )
     try:
         validate_email(responsible_email or "")
     except ValidationError:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-3",
-                "Ange heatansvarigs e-postadress; den är kontakten mellan heatet och UBF.",
-                "Give the heat responsible's e-mail address: the contact between heat and UBF.",
+                gettext_noop(
+                    "Ange heatansvarigs e-postadress; den är kontakten mellan heatet och UBF."
+                ),
             )
         )
     violations += _board_violations(boards_per_match, rules)
@@ -333,32 +331,30 @@ def register_team_heat(
     )
     if entries_close is None:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
-                "Ange sista anmälningsdag för lag.",
-                "Give the closing date for team entries.",
+                gettext_noop("Ange sista anmälningsdag för lag."),
             )
         )
-    fee, fee_violations = parse_fee(start_fee, "R-TEAM-FEE-1", "startavgiften", "start fee")
+    fee, fee_violations = parse_fee(start_fee, "R-TEAM-FEE-1", gettext_noop("startavgiften"))
     violations += fee_violations
     if fee is not None and fee != rules.team_start_fee:
         violations.append(
-            v(
+            error(
                 "R-TEAM-FEE-1",
-                f"Startavgiften är {rules.team_start_fee} kr per lag (inte {fee} kr).",
-                f"The start fee is {rules.team_start_fee} SEK per team (not {fee}).",
+                gettext_noop("Startavgiften är %(team_start_fee)s kr per lag (inte %(fee)s kr)."),
+                params={"team_start_fee": rules.team_start_fee, "fee": fee},
             )
         )
     table_fee, table_violations = parse_fee(
-        table_fee_per_match, "R-TEAM-FEE-2", "bordsavgiften per match", "table fee per match"
+        table_fee_per_match, "R-TEAM-FEE-2", gettext_noop("bordsavgiften per match")
     )
     violations += table_violations
     if not (invitation_url or invitation_file):
         violations.append(
-            v(
+            error(
                 "R-TEAM-REG-1",
-                "Bifoga inbjudan till anmälan (fil eller länk).",
-                "Attach the invitation to the registration (a file or a link).",
+                gettext_noop("Bifoga inbjudan till anmälan (fil eller länk)."),
             )
         )
     raise_on_errors(violations)
@@ -458,51 +454,53 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
     )
     require(
         allowed,
-        "Bara UBF TK, eller den som ansvarar för båda heaten, kan flytta ett lag.",
-        "Only UBF TK, or someone responsible for both heats, may move a team.",
+        gettext_noop("Bara UBF TK, eller den som ansvarar för båda heaten, kan flytta ett lag."),
     )
     team = locked(Team, team, "competition__season", "heat")
     new_heat = locked(TeamHeat, new_heat)
     violations: list[Violation] = []
     if new_heat.competition_id != team.competition_id:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
-                "Laget kan bara flyttas till ett kvalheat i samma DM Lag.",
-                "A team can only move to a heat of the same DM Lag.",
+                gettext_noop("Laget kan bara flyttas till ett kvalheat i samma DM Lag."),
             )
         )
     if new_heat.status not in ACTIVE:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
-                f"Heatet {new_heat.name} är {new_heat.get_status_display()}.",
-                f"The heat {new_heat.name} is {new_heat.status}.",
+                gettext_noop("Heatet %(new_heat)s är %(new_heat_status)s."),
+                params={
+                    "new_heat": new_heat.name,
+                    "new_heat_status": new_heat.get_status_display(),
+                },
             )
         )
     if team.heat_id == new_heat.pk:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
-                f"Laget spelar redan i {new_heat.name}.",
-                f"The team already plays in {new_heat.name}.",
+                gettext_noop("Laget spelar redan i %(new_heat)s."),
+                params={"new_heat": new_heat.name},
             )
         )
     if team.status != Team.Status.ENTERED:
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
-                f"Laget är {team.get_status_display()}.",
-                f"The team is {team.status}.",
+                gettext_noop("Laget är %(team_status)s."),
+                params={"team_status": team.get_status_display()},
             )
         )
     has_matches = Match.objects.filter(stage=Match.Stage.KVAL).filter(Q(home=team) | Q(away=team))
     if has_matches.exists():
         violations.append(
-            v(
+            error(
                 "R-TEAM-KVAL-2",
-                "Laget har redan matcher i sitt kvalheat; ta bort dem innan laget flyttas.",
-                "The team already has matches in its heat; remove them before moving it.",
+                gettext_noop(
+                    "Laget har redan matcher i sitt kvalheat; ta bort dem innan laget flyttas."
+                ),
             )
         )
     raise_on_errors(violations)
@@ -561,8 +559,7 @@ def decide_direct_final(user, competition, direct: bool, reason: str = "") -> Te
     reason. Recorded with who, when and why."""
     require(
         is_tk(user),
-        "Bara UBF TK beslutar om direktfinal.",
-        "Only UBF TK decides on a direct final.",
+        gettext_noop("Bara UBF TK beslutar om direktfinal."),
     )
     competition = locked(TeamCompetition, competition, "season")
     return decide_direct_final_for(

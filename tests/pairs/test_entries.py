@@ -467,3 +467,17 @@ def test_pair_entry_admin_shows_the_struck_reason(w, client):
     client.force_login(w.tk)
     html = client.get(reverse("admin:pairs_pairentry_changelist")).content.decode()
     assert "R-PAIR-KVAL-7" in html and "Kval Enköping" in html
+
+
+def test_r_pair_res_5_no_reserve_can_be_notified_for_an_sm_stage(w):
+    """R-PAIR-RES-5 governs reserves in the SM final and semifinal, which are SBF's events: this
+    system records reserves only for a heat's sessions (R-PAIR-RES-1) and the DM final
+    (R-PAIR-RES-2), so a notice for any other session is refused and nothing is saved."""
+    a, b, fresh = p(w), p(w), p(w)
+    entry = enter_pair(w.official, w.heat, a.mid, b.mid).entry
+    FinalSeat.objects.create(competition=w.comp, entry=entry, source="allocation")
+    with clock.frozen("2017-01-10 10:00"):
+        msg = refused(
+            notify_reserve, w.tk, entry, session=3, replaced_mid=b.mid, reserve_mid=fresh.mid
+        )
+    assert "speltillfälle 3" in msg

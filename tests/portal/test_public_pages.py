@@ -56,3 +56,13 @@ def test_par_page_query_count_is_constant(client, django_assert_max_num_queries)
         PairHeatFactory(competition=comp)
     with django_assert_max_num_queries(12):
         assert client.get("/par/").status_code == 200
+
+
+def test_r_pair_sys_1_par_page_shows_system_category_and_alert_rules(client):
+    # R-PAIR-SYS-1: category C in every DM pairs stage; double and redouble never alerted.
+    PairCompetitionFactory()
+    html = client.get("/par/").content.decode()
+    assert "C-system." in html and "Dubbelt och redubbelt alerteras aldrig" in html
+    english = client.get("/par/?lang=en").content.decode()
+    assert "About DM Pairs" in english and "C system." in english
+    assert "Double and redouble are never alerted" in english

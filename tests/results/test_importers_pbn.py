@@ -21,7 +21,8 @@ from ubf.rules.scoring import board_vulnerability, contract_score, imps
 
 from ._fixtures import fixture
 
-# The §3.4 example of shared/reference/result-formats.md (values consistent with §2.3).
+# A pairs PBN as Ruter/Magic Contest emits it (the reference example of the PBN 2.1 format,
+# values consistent with the USEBIO example of the same event).
 REFERENCE_EXAMPLE = r"""% PBN 2.1
 % EXPORT
 [Event "DM-par kval, heat 3"]

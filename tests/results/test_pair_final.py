@@ -186,7 +186,7 @@ def test_r_pair_2_sm_cap_passes_over_second_out_of_district_pair(tk, run_on_comm
     assert [r["out_of_district"] for r in rows[:4]] == [True, True, False, False]
     assert rows[0]["sm_place"] == 1
     assert rows[1]["sm_place"] is None and rows[1]["sm_passed_over"]
-    assert "R-PAIR-2" in rows[1]["sm_reason"]
+    assert "R-PAIR-2" in rows[1]["sm_reason"]["template"]  # rendered when the page shows it
     # The mixed pair (one UBF player) is not out of district: it takes the second place.
     assert rows[2]["sm_place"] == 2
     assert [r["rank"] for r in rows if r["sm_place"]] == [1, 3]
@@ -200,7 +200,7 @@ def test_r_pair_mp_3_title_plaques_bonus_pass_to_next_ubf_pair(tk, run_on_commit
     rows = final_rows(comp)["rows"]
     assert [r["ubf_pair"] for r in rows[:4]] == [False, False, False, True]
     assert not any(r["title"] or r["plaque_place"] or r["bonus_per_player"] for r in rows[:3])
-    assert "R-PAIR-MP-3" in rows[2]["award_passed_reason"]
+    assert "R-PAIR-MP-3" in rows[2]["award_passed_reason"]["template"]
     assert rows[3]["title"] and rows[3]["award_place"] == 1
     # R-PAIR-MP-2 (Open 60/40/30) to the 4th, 5th and 6th of the final.
     assert [r["bonus_per_player"] for r in rows[3:7]] == [60, 40, 30, 0]

@@ -187,3 +187,48 @@ def test_incremental_recompute_of_one_heat_equals_the_full_recompute():
     recompute_pair_competition(comp.id)
     assert AllocationRun.objects.get(competition=comp).explanation == incremental
     assert StandingSnapshot.objects.get(heat=a).data == snap_a
+
+
+def test_r_pair_4_sm_quota_basis_is_computed_and_shown_on_the_par_page(client):
+    # Silver heat of 10 pairs, one struck (R-PAIR-KVAL-7): 9 count; bronze heat of 8 pairs,
+    # 5 declared for the qualifier: 5 count; the reigning champions hold a free place and
+    # played no heat: +1. Basis 9 + 5 + 1 = 15.
+    comp = PairCompetitionFactory(discipline="mixed")
+    _, silver_entries = heat_with_results(comp, 10)
+    heat_with_results(comp, 8, heat_type="bronze", declared=5)
+    PairEntry.objects.filter(pk=silver_entries[3].pk).update(
+        status="struck", status_reason="R-PAIR-KVAL-7"
+    )
+    season = comp.season
+    DirectQualifier.objects.create(
+        competition=comp,
+        player1=member(season=season),
+        player2=member(season=season),
+        registered_on=date(2016, 12, 1),
+    )
+    recompute_pair_competition(comp.id)
+    run = AllocationRun.objects.get(competition=comp)
+    assert run.explanation["sm_quota_basis"] == {
+        "total": 15,
+        "from_heats": 14,
+        "from_direct_final": 0,
+        "champion_free_place": 1,
+    }
+    assert "Underlag för SM-kvoten: 15 par (R-PAIR-4)." in client.get("/par/").content.decode()
+    english = client.get("/par/?lang=en").content.decode()
+    assert "Basis of the SM quota: 15 pairs (R-PAIR-4)." in english
+
+
+def test_r_pair_4_champions_who_played_a_heat_are_counted_once():
+    # 6 pairs in a silver heat, the first of them the reigning champions: 6, not 7.
+    comp = PairCompetitionFactory(discipline="mixed")
+    _, entries = heat_with_results(comp, 6)
+    DirectQualifier.objects.create(
+        competition=comp,
+        player1=entries[0].player1,
+        player2=entries[0].player2,
+        registered_on=date(2016, 12, 1),
+    )
+    recompute_pair_competition(comp.id)
+    basis = AllocationRun.objects.get(competition=comp).explanation["sm_quota_basis"]
+    assert (basis["total"], basis["champion_free_place"]) == (6, 0)

@@ -10,13 +10,12 @@ from results.models import RecomputeStatus, StandingSnapshot
 from results.services.recompute import recompute_team_competition
 from teams.models import Match, Penalty, Team, WalkOver
 from tests.factories import TeamFactory, TeamHeatFactory, member
-from ubf.rules.vp import victory_points
 
 pytestmark = pytest.mark.django_db
 
 
 def play(home, away, imps_home, imps_away, rnd=1, boards=16):
-    vp_h, vp_a = victory_points(imps_home, imps_away, boards)
+    """A played match with its IMPs only: the recompute converts them to VP itself."""
     return Match.objects.create(
         competition=home.competition,
         heat=home.heat,
@@ -28,8 +27,6 @@ def play(home, away, imps_home, imps_away, rnd=1, boards=16):
         status="played",
         imps_home=imps_home,
         imps_away=imps_away,
-        vp_home=vp_h,
-        vp_away=vp_a,
     )
 
 
@@ -55,7 +52,10 @@ def test_heat_standings_by_vp_and_marked_provisional_until_all_played(heat4):
     recompute_team_competition(heat.competition_id)
     snap = snapshot(heat)
     assert [r["name"] for r in snap.data] == ["Alfa", "Gamma", "Delta", "Beta"]
-    assert snap.data[0]["vp"] == str(victory_points(40, 10, 16)[0])
+    # R-VP-1, 16 boards: X = 15·√16 = 60, margin 30, τ = (√5 − 1)/2 = 0.618034:
+    # τ^(3·30/60) = τ^1.5 = 0.485868; 10 + 10·(1 − 0.485868)/(1 − τ³ = 0.763932) = 16.7301
+    # → 16.73 (the WBF 16-board table: 30 IMPs = 16.73–3.27)
+    assert snap.data[0]["vp"] == "16.73"
     assert snap.provisional is True
     assert snap.rounds_played == 1
     status = RecomputeStatus.objects.get(competition=heat.competition)
@@ -80,7 +80,9 @@ def test_penalty_is_subtracted_after_conversion(heat4):
     Penalty.objects.create(team=a, match=m, vp=Decimal("5"), status="granted")
     recompute_team_competition(heat.competition_id)
     row = next(r for r in snapshot(heat).data if r["name"] == "Alfa")
-    assert Decimal(row["vp"]) == victory_points(12, 10, 16)[0] - 5
+    # 16 boards, margin 2: τ^(3·2/60) = τ^0.1 = 0.953018;
+    # 10 + 10·(1 − 0.953018)/0.763932 = 10.61499… → 10.61 (WBF table: 2 IMPs = 10.61), minus 5
+    assert row["vp"] == "5.61"
     assert row["penalty"] == "5.00"
 
 
@@ -151,12 +153,18 @@ def test_team_with_non_ubf_player_only_plays_for_sm(heat4):
     data = snapshot(heat).data
     assert data[0]["name"] == "Alfa" and data[0]["dm_eligible"] is False
     assert data[0]["dm_rank"] is None
-    # Beta lost 0-40 but still took the loser's VP, ahead of the two teams yet to play.
-    assert [(r["name"], r["dm_rank"]) for r in data[1:]] == [
-        ("Beta", 1),
-        ("Delta", 2),
-        ("Gamma", 3),
-    ] or [(r["name"], r["dm_rank"]) for r in data[1:]] == [("Beta", 1), ("Gamma", 2), ("Delta", 3)]
+    # Beta lost 0-40 but still took the loser's VP (16 boards, margin 40: τ^(3·40/60) = τ² =
+    # 0.381966; 10 + 10·(1 − 0.381966)/0.763932 = 18.09, so 20 − 18.09 = 1.91), ahead of the two
+    # teams yet to play (0 VP); so Beta is first in the DM order.
+    assert (data[1]["name"], data[1]["vp"], data[1]["dm_rank"]) == ("Beta", "1.91", 1)
+    # Gamma and Delta are equal on every criterion of R-TEAM-TIE-1 (0 VP, 0/0 IMPs, no match
+    # between them): the rules give a lot, recorded in the explanation; its order is the order.
+    lots = {r["name"]: r["explanation"][-1] for r in data[2:]}
+    assert set(lots) == {"Gamma", "Delta"}
+    assert [step["criterion"] for step in lots.values()] == ["lot", "lot"]
+    assert [r["explanation"][-1]["value"] for r in data[2:]] == ["1", "2"]
+    assert [r["dm_rank"] for r in data[2:]] == [2, 3]
+    assert [r["rank"] for r in data] == [1, 2, 3, 4]
 
 
 def test_final_snapshot_counts_rounds_played():

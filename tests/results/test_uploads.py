@@ -105,17 +105,24 @@ def team_heat_for(name: str, boards: int):
     return heat, teams, event
 
 
-@pytest.mark.parametrize("name", ["pairs_ruter_mitchell.pbn", "pairs_howell_usebio.xml"])
-def test_pairs_heat_upload_stores_results_travellers_and_standings(tk, name):
-    heat, event = pair_heat_for(name)
+# Counted from the fixture files (tests/fixtures/results/make_fixtures.py describes them):
+# the Mitchell has 14 pairs (7 NS + 7 EW) and 28 boards, each played at all 7 tables:
+# 28 × 7 = 196 traveller lines; the Howell has 10 pairs and 27 boards at 5 tables, board 12
+# not played at table 3: 27 × 5 − 1 = 134 lines (the artificial score on board 20 has
+# matchpoints, so it is a line too). `grep -c "<TRAVELLER_LINE>"` on the Howell file says 134.
+@pytest.mark.parametrize(
+    ("name", "pairs", "lines"),
+    [("pairs_ruter_mitchell.pbn", 14, 196), ("pairs_howell_usebio.xml", 10, 134)],
+)
+def test_pairs_heat_upload_stores_results_travellers_and_standings(tk, name, pairs, lines):
+    heat, _ = pair_heat_for(name)
     outcome = upload_pair_heat(tk, heat, data=data(name), filename=name)
     assert outcome.upload.status == "accepted" and not outcome.unchanged
     assert outcome.upload.checksum and outcome.upload.size == len(data(name))
-    assert PairResult.objects.filter(heat=heat).count() == len(event.pairs)
-    assert PairTraveller.objects.filter(upload=outcome.upload).count() == sum(
-        len([ln for ln in b.lines if ln.mp_ns is not None]) for b in event.boards
-    )
+    assert PairResult.objects.filter(heat=heat).count() == pairs
+    assert PairTraveller.objects.filter(upload=outcome.upload).count() == lines
     snap = StandingSnapshot.objects.get(scope="pair_heat", heat=heat)
+    assert len(snap.data) == pairs
     percentages = [Decimal(r["percentage"]) for r in snap.data]
     assert percentages == sorted(percentages, reverse=True)  # R-PAIR-TIE-1 order
 
@@ -132,14 +139,14 @@ def test_identical_reupload_changes_nothing(tk):
 
 def test_corrected_reupload_replaces_atomically_and_keeps_history(tk):
     name = "pairs_howell_usebio.xml"
-    heat, event = pair_heat_for(name)
+    heat, _ = pair_heat_for(name)
     first = upload_pair_heat(tk, heat, data=data(name), filename=name)
     corrected = data(name).replace(b"<EVENT_DESCRIPTION>", b"<EVENT_DESCRIPTION>Corrected ")
     second = upload_pair_heat(tk, heat, data=corrected, filename="rattad.xml")
     first.upload.refresh_from_db()
     assert first.upload.status == "superseded"
     assert second.upload.supersedes_id == first.upload.pk
-    assert PairResult.objects.filter(heat=heat).count() == len(event.pairs)
+    assert PairResult.objects.filter(heat=heat).count() == 10  # the Howell's 10 pairs
     assert not PairResult.objects.filter(upload=first.upload).exists()
 
 
@@ -148,15 +155,16 @@ def test_corrected_reupload_replaces_atomically_and_keeps_history(tk):
     [("teams_usebio.xml", 24), ("teams.csv", 24), ("teams_ruter.pbn", 16)],
 )
 def test_team_heat_upload_sets_imps_vp_and_boards(tk, name, boards):
-    heat, teams, event = team_heat_for(name, boards)
+    # each team file: 4 teams, 3 rounds of 2 matches (a round robin of 4): 6 matches
+    heat, _, _ = team_heat_for(name, boards)
     outcome = upload_team_results(tk, heat=heat, data=data(name), filename=name)
     played = Match.objects.filter(heat=heat, status="played")
-    assert played.count() == len(event.matches)
+    assert played.count() == 6
     m = played.first()
     assert m.vp_home + m.vp_away == Decimal("20.00")
     assert list(m.uploads.all()) == [outcome.upload]
     snap = StandingSnapshot.objects.get(scope="team_heat", heat=heat)
-    assert len(snap.data) == len(teams) and snap.provisional is False
+    assert len(snap.data) == 4 and snap.provisional is False
 
 
 def test_unknown_mid_and_unknown_team_are_named_and_nothing_saved(tk):

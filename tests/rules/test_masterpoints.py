@@ -9,7 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ubf.rules.masterpoints import (
-    PAIRS_FINAL_MOVEMENT,
     pair_bonus,
     pair_final_masterpoints,
     share_team_points,
@@ -124,7 +123,7 @@ def test_r_pair_mp_1_applies_the_sbf_table():
     places = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6}
     result = pair_final_masterpoints(places, TABLE)
     assert result.points == {"a": 30, "b": 20, "c": 14, "d": 10, "e": 6, "f": 0}
-    assert result.reasons["a"] == "R-PAIR-MP-1: place 1 of 6"
+    assert result.reasons["a"].message_sv == "R-PAIR-MP-1: plats 1 av 6"
 
 
 def test_r_pair_mp_1_tied_places_share_by_averaging():
@@ -164,10 +163,3 @@ def test_r_pair_mp_3_bonus_only_when_both_players_represent_ubf_and_passes_on():
     assert result.points == {"p2": 60, "p3": 40, "p4": 30}
     assert result.awards.champion == "p2"
     assert [p for p, _ in result.awards.passed_over] == ["out"]
-
-
-# --- R-PAIR-MP-4 ---------------------------------------------------------------------------
-
-
-def test_r_pair_mp_4_all_pairs_finals_are_barometer():
-    assert PAIRS_FINAL_MOVEMENT == "barometer"

@@ -61,6 +61,7 @@ def test_imps_rejects_non_integers():
 
 
 def test_matchpoints_law_78a_two_point_scale():
+    # R-PAIR-KVAL-5, R-PAIR-MP-4: heats and (barometer) finals are scored across the field.
     # 6 results -> top 10; a tie shares (two pairs tied for 4 and 6 get 5 each).
     scores = [420, 450, -50, 420, 100, 980]
     assert matchpoints(scores) == [Fraction(5), Fraction(8), Fraction(0), Fraction(5), 2, 10]

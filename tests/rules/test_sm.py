@@ -70,8 +70,9 @@ def test_r_pair_2_sm_places_pass_over_out_of_district_pairs_beyond_the_cap():
     assert result.cap == 2
     assert result.qualified == ("X1", "U1", "X2", "U2")
     assert [p for p, _ in result.passed_over] == ["X3"]
-    assert "R-PAIR-2" in result.passed_over[0][1] and "place 4" in result.passed_over[0][1]
-    assert "out-of-district pair 2 of at most 2" in result.reasons["X2"]
+    why = result.passed_over[0][1].message_sv
+    assert "R-PAIR-2" in why and "plats 4" in why
+    assert "utomdistriktspar 2 av högst 2" in result.reasons["X2"].message_sv
 
 
 def test_r_pair_2_one_place_never_goes_out_of_district():
@@ -124,6 +125,18 @@ def test_r_pair_4_champion_free_place_and_direct_final():
     assert both.total == 3 and both.champion_free_place == 0
     direct = sm_quota_basis(direct_final_pairs=22, reigning_champion_free_place=True)
     assert (direct.total, direct.from_direct_final) == (23, 22)
+
+
+def test_r_pair_4_heats_counted_already_by_the_recompute():
+    # Two heats of 5 and 3 counted pairs, the champions (4th pair of the first) among them.
+    counted = [("Uppsala", ["a", "b", "c", "champ", "d"]), ("Enköping", ["e", "f", "g"])]
+    basis = sm_quota_basis(
+        counted_heats=counted, reigning_champion_free_place=True, champion_pair="champ"
+    )
+    assert (basis.total, basis.from_heats, basis.champion_free_place) == (8, 8, 0)
+    assert basis.per_heat == (("Uppsala", 5), ("Enköping", 3))
+    elsewhere = sm_quota_basis(counted_heats=counted, reigning_champion_free_place=True)
+    assert elsewhere.total == 5 + 3 + 1
 
 
 def test_r_pair_4_heat_that_does_not_count_adds_nothing():

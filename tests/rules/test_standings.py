@@ -86,8 +86,10 @@ def test_r_team_tie_1_most_vp_first():
     matches = [match("A", "B", 40, 10), match("B", "C", 30, 20), match("C", "A", 25, 24)]
     standings = rank_teams(["C", "B", "A"], matches, draw=first_in_sorted)
     vp = {s.team: s.vp for s in standings}
-    assert vp["A"] == victory_points(40, 10, 16)[0] + victory_points(25, 24, 16)[1]
-    assert order(standings) == sorted(vp, key=lambda t: -vp[t])
+    # WBF 16-board table (R-VP-1): margin 30 → 16.73–3.27, 10 → 12.80–7.20, 1 → 10.31–9.69.
+    # A: 16.73 + 9.69 = 26.42; C: 7.20 + 10.31 = 17.51; B: 3.27 + 12.80 = 16.07.
+    assert vp == {"A": D("26.42"), "C": D("17.51"), "B": D("16.07")}
+    assert order(standings) == ["A", "C", "B"]
     assert [s.rank for s in standings] == [1, 2, 3]
     assert decided(standings) == [None, "vp", "vp"]
     a = standings[0]

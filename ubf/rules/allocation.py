@@ -1,6 +1,6 @@
 """Final places: final size and the proportional allocation of seats to venues.
 
-Clauses applied here (``shared/SPEC.md``): R-ALLOC-1 (pairs final size), R-TEAM-ADV-1 (teams
+Clauses applied here (see docs/rulebook.md): R-ALLOC-1 (pairs final size), R-TEAM-ADV-1 (teams
 final size), R-ALLOC-2 (direct qualifiers take seats first), R-ALLOC-3 (proportional share,
 largest fractional parts), R-ALLOC-4 (equal fractions: larger share first), R-ALLOC-5 (lot
 between venues with equal entries, with five-season precedence) and R-ALLOC-6 (within a venue,
@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from .draw import Draw, fresh_seed, seeded_draw
+from .i18n import gettext_noop
 from .season import DEFAULT_RULES, SeasonRules
 from .violations import Violation
 
@@ -223,9 +224,11 @@ def allocate_seats(
         violations.append(
             Violation(
                 "R-ALLOC-2",
-                f"Antalet platser att fördela kan inte vara negativt ({seats}); räknas som 0.",
-                f"The number of seats to allocate cannot be negative ({seats}); read as 0.",
+                gettext_noop(
+                    "Antalet platser att fördela kan inte vara negativt (%(seats)s); räknas som 0."
+                ),
                 data={"seats": seats},
+                params={"seats": seats},
             )
         )
         seats = 0
@@ -235,11 +238,12 @@ def allocate_seats(
             violations.append(
                 Violation(
                     "R-ALLOC-3",
-                    f"Kvalplats {venue}: antalet kvalande kan inte vara negativt ({count}); "
-                    "räknas som 0.",
-                    f"Venue {venue}: the number of qualifying entries cannot be negative "
-                    f"({count}); read as 0.",
+                    gettext_noop(
+                        "Kvalplats %(venue)s: antalet kvalande kan inte vara negativt "
+                        "(%(count)s); räknas som 0."
+                    ),
                     data={"venue": venue, "entries": count},
+                    params={"venue": venue, "count": count},
                 )
             )
             count = 0

@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, timedelta
-from enum import StrEnum
 
+from .i18n import Message, gettext_noop
 from .people import UBF, HeatPlayed, PlayerInfo, QualifierEntry, as_heat_played
 from .season import DEFAULT_RULES, SeasonRules
 from .types import Discipline, Gender
@@ -28,15 +28,15 @@ ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
 _DISCIPLINE_SV = {
-    Discipline.OPEN: "Open",
-    Discipline.MIXED: "Mixed",
-    Discipline.VETERAN: "Veteran",
-    Discipline.DAM: "Dam",
+    Discipline.OPEN: gettext_noop("Open"),
+    Discipline.MIXED: gettext_noop("Mixed"),
+    Discipline.VETERAN: gettext_noop("Veteran"),
+    Discipline.DAM: gettext_noop("Dam"),
 }
 
 
-def _v(clause: str, sv: str, en: str, severity: Severity = ERROR, **data) -> Violation:
-    return Violation(clause=clause, message_sv=sv, message_en=en, severity=severity, data=data)
+def _v(clause: str, template: str, severity: Severity = ERROR, *, params=None, **data) -> Violation:
+    return Violation(clause, template, severity, data, params or {})
 
 
 def _discipline(value: Discipline | str) -> Discipline | None:
@@ -49,9 +49,9 @@ def _discipline(value: Discipline | str) -> Discipline | None:
 def _bad_discipline(clause: str, value: object) -> Violation:
     return _v(
         clause,
-        f"Okänd disciplin: {value!r}.",
-        f"Unknown discipline: {value!r}.",
+        gettext_noop("Okänd disciplin: %(value)r."),
         discipline=str(value),
+        params={"value": value},
     )
 
 
@@ -67,7 +67,7 @@ def _heats(items: Iterable[HeatPlayed | tuple]) -> list[HeatPlayed]:
 
 
 def _fmt(d: date | None) -> str:
-    return d.isoformat() if d else "okänt datum"
+    return d.isoformat() if d else gettext_noop("okänt datum")
 
 
 # ------------------------------------------------------------------------------------------
@@ -93,30 +93,34 @@ def check_membership(
             out.append(
                 _v(
                     "R-GEN-2",
-                    f"{p.label()} har inte betalat SBF:s medlemsavgift för säsongen "
-                    f"{rules.season}. Spelar hen ändå får laget "
-                    f"{rules.unpaid_player_penalty_vp} VP avdrag per match, och laget "
-                    f"diskvalificeras om avgiften inte är betald inom "
-                    f"{rules.unpaid_fee_grace_days} dagar (R-TEAM-RES-1).",
-                    f"{p.label()} has not paid the SBF membership fee for season "
-                    f"{rules.season}. If the player plays, the team loses "
-                    f"{rules.unpaid_player_penalty_vp} VP per match and is disqualified unless "
-                    f"the fee is paid within {rules.unpaid_fee_grace_days} days (R-TEAM-RES-1).",
+                    gettext_noop(
+                        "%(player)s har inte betalat SBF:s medlemsavgift för säsongen "
+                        "%(season)s. Spelar hen ändå får laget %(unpaid_player_penalty_vp)s VP "
+                        "avdrag per match, och laget diskvalificeras om avgiften inte är betald "
+                        "inom %(unpaid_fee_grace_days)s dagar (R-TEAM-RES-1)."
+                    ),
                     WARNING,
                     mid=p.mid,
                     season=rules.season,
+                    params={
+                        "player": p.label(),
+                        "season": rules.season,
+                        "unpaid_player_penalty_vp": rules.unpaid_player_penalty_vp,
+                        "unpaid_fee_grace_days": rules.unpaid_fee_grace_days,
+                    },
                 )
             )
         else:
             out.append(
                 _v(
                     "R-GEN-2",
-                    f"{p.label()} har inte betalat SBF:s medlemsavgift för säsongen "
-                    f"{rules.season}. Anmälan kan inte tas emot förrän avgiften är betald.",
-                    f"{p.label()} has not paid the SBF membership fee for season "
-                    f"{rules.season}. The entry cannot be accepted until it is paid.",
+                    gettext_noop(
+                        "%(player)s har inte betalat SBF:s medlemsavgift för säsongen "
+                        "%(season)s. Anmälan kan inte tas emot förrän avgiften är betald."
+                    ),
                     mid=p.mid,
                     season=rules.season,
+                    params={"player": p.label(), "season": rules.season},
                 )
             )
     return out
@@ -134,18 +138,18 @@ def check_pair_shape(pair: Sequence[PlayerInfo]) -> list[Violation]:
         return [
             _v(
                 "R-PAIR-1",
-                f"Ett par består av två spelare, inte {len(mids)}.",
-                f"A pair is two players, not {len(mids)}.",
+                gettext_noop("Ett par består av två spelare, inte %(count)s."),
                 mids=mids,
+                params={"count": len(mids)},
             )
         ]
     if mids[0] == mids[1]:
         return [
             _v(
                 "R-PAIR-1",
-                f"Samma spelare ({mids[0]}) står två gånger i paret.",
-                f"The same player ({mids[0]}) is entered twice in the pair.",
+                gettext_noop("Samma spelare (%(mids_0)s) står två gånger i paret."),
                 mids=mids,
+                params={"mids_0": mids[0]},
             )
         ]
     return []
@@ -165,19 +169,24 @@ def check_pair_district(pair: Sequence[PlayerInfo]) -> list[Violation]:
     """
     if not is_out_of_district(pair):
         return []
-    names = " och ".join(p.label() for p in pair)
+    labels = [p.label() for p in pair]
+    names = (
+        Message(gettext_noop("%(first)s och %(second)s"), {"first": labels[0], "second": labels[1]})
+        if len(labels) == 2
+        else ", ".join(labels)
+    )
     return [
         _v(
             "R-PAIR-1",
-            f"Ingen av spelarna ({names}) har en klubb i UBF som representationsklubb. Paret får "
-            "spela, men som utomdistriktspar: antalet SM-platser sådana par kan ta är begränsat "
-            "och paret får inte bonus, titel eller plakett.",
-            f"Neither player ({' and '.join(p.label() for p in pair)}) represents a UBF club. "
-            "The pair may play, but as an out-of-district pair: such pairs may take only a "
-            "limited number of SM places, and no bonus, title or plaque.",
+            gettext_noop(
+                "Ingen av spelarna (%(names)s) har en klubb i UBF som representationsklubb. "
+                "Paret får spela, men som utomdistriktspar: antalet SM-platser sådana par kan ta "
+                "är begränsat och paret får inte bonus, titel eller plakett."
+            ),
             WARNING,
             out_of_district=True,
             mids=[p.mid for p in pair],
+            params={"names": names},
         )
     ]
 
@@ -202,26 +211,28 @@ def check_discipline(
                 out.append(
                     _v(
                         "R-PAIR-3",
-                        f"Födelseår saknas för {p.label()}. Veteranpar ska vara födda {limit} "
-                        "eller tidigare: fyll i födelseåret.",
-                        f"Birth year missing for {p.label()}. Veteran players must be born in "
-                        f"{limit} or earlier: please enter the birth year.",
+                        gettext_noop(
+                            "Födelseår saknas för %(player)s. Veteranpar ska vara födda "
+                            "%(limit)s eller tidigare: fyll i födelseåret."
+                        ),
                         mid=p.mid,
                         limit=limit,
                         missing="birth_year",
+                        params={"player": p.label(), "limit": limit},
                     )
                 )
             elif p.birth_year > limit:
                 out.append(
                     _v(
                         "R-PAIR-3",
-                        f"{p.label()} är född {p.birth_year}; i Veteran ska båda spelarna vara "
-                        f"födda {limit} eller tidigare.",
-                        f"{p.label()} was born in {p.birth_year}; in Veteran both players must "
-                        f"be born in {limit} or earlier.",
+                        gettext_noop(
+                            "%(player)s är född %(birth_year)s; i Veteran ska båda spelarna vara "
+                            "födda %(limit)s eller tidigare."
+                        ),
                         mid=p.mid,
                         birth_year=p.birth_year,
                         limit=limit,
+                        params={"player": p.label(), "birth_year": p.birth_year, "limit": limit},
                     )
                 )
     elif d in (Discipline.DAM, Discipline.MIXED):
@@ -230,10 +241,10 @@ def check_discipline(
             out.append(
                 _v(
                     "R-PAIR-3",
-                    f"Kön saknas för {p.label()}; det behövs för {_DISCIPLINE_SV[d]}.",
-                    f"Gender missing for {p.label()}; {d.value} needs it.",
+                    gettext_noop("Kön saknas för %(player)s; det behövs för %(discipline_sv)s."),
                     mid=p.mid,
                     missing="gender",
+                    params={"player": p.label(), "discipline_sv": _DISCIPLINE_SV[d]},
                 )
             )
         if missing:
@@ -244,9 +255,11 @@ def check_discipline(
                     out.append(
                         _v(
                             "R-PAIR-3",
-                            f"{p.label()} är inte kvinna; i Dam ska båda spelarna vara kvinnor.",
-                            f"{p.label()} is not a woman; in Dam both players must be women.",
+                            gettext_noop(
+                                "%(player)s är inte kvinna; i Dam ska båda spelarna vara kvinnor."
+                            ),
                             mid=p.mid,
+                            params={"player": p.label()},
                         )
                     )
         else:
@@ -255,8 +268,7 @@ def check_discipline(
                 out.append(
                     _v(
                         "R-PAIR-3",
-                        "Ett mixedpar ska bestå av en kvinna och en man.",
-                        "A Mixed pair must be one woman and one man.",
+                        gettext_noop("Ett mixedpar ska bestå av en kvinna och en man."),
                         mids=[p.mid for p in pair],
                         genders=genders,
                     )
@@ -268,23 +280,6 @@ def may_organiser_refuse(pair: Sequence[PlayerInfo]) -> bool:
     """R-PAIR-KVAL-4: an organiser may refuse a pair only if neither player represents a UBF
     club."""
     return is_out_of_district(pair)
-
-
-def check_refusal(pair: Sequence[PlayerInfo]) -> list[Violation]:
-    """R-PAIR-KVAL-4: the violation an attempted refusal of ``pair`` by the organiser gives
-    (ERROR if a player represents a UBF club, else none)."""
-    if may_organiser_refuse(pair):
-        return []
-    ubf = [p for p in pair if p.is_ubf]
-    return [
-        _v(
-            "R-PAIR-KVAL-4",
-            f"Arrangören får inte neka paret att starta: {ubf[0].label()} representerar en klubb "
-            "i UBF.",
-            f"The organiser may not refuse the pair: {ubf[0].label()} represents a UBF club.",
-            mids=[p.mid for p in ubf],
-        )
-    ]
 
 
 def check_session_entry(
@@ -304,21 +299,23 @@ def check_session_entry(
         return [
             _v(
                 "R-PAIR-KVAL-6",
-                f"Ett kvalheat har högst {rules.heat_max_sessions} speltillfällen; "
-                f"speltillfälle {session} finns inte.",
-                f"A qualifier heat has at most {rules.heat_max_sessions} sessions; there is no "
-                f"session {session}.",
+                gettext_noop(
+                    "Ett kvalheat har högst %(heat_max_sessions)s speltillfällen; speltillfälle "
+                    "%(session)s finns inte."
+                ),
                 session=session,
                 max_sessions=rules.heat_max_sessions,
+                params={"heat_max_sessions": rules.heat_max_sessions, "session": session},
             )
         ]
     if session > 1 and pair_key not in session_one_pairs:
         return [
             _v(
                 "R-PAIR-KVAL-6",
-                "Nya par får inte komma till vid kvalheatets andra speltillfälle, inte ens utom "
-                "tävlan.",
-                "No new pair may join at the heat's second session, not even hors concours.",
+                gettext_noop(
+                    "Nya par får inte komma till vid kvalheatets andra speltillfälle, inte ens "
+                    "utom tävlan."
+                ),
                 pair=pair_key,
                 session=session,
             )
@@ -336,15 +333,12 @@ def _struck_violation(mid: str, earlier: HeatPlayed, discipline: str, later_heat
     dname = _DISCIPLINE_SV.get(d, str(discipline)) if d else str(discipline)
     return _v(
         "R-PAIR-KVAL-7",
-        f"Spelaren {mid} har redan kvalspelat i {dname} denna säsong (heat {earlier.heat_id}, "
-        f"{_fmt(earlier.date)}, {earlier.district}). Paret räknas som utom tävlan i det senare "
-        "heatet: det stryks från resultatlistan och räknas inte i SM-kvoten. Parets resultat "
-        "räknas för de andra paren och mästarpoäng delas ut.",
-        f"Player {mid} has already played a {d.value if d else discipline} qualifier this "
-        f"season (heat {earlier.heat_id}, {earlier.date.isoformat() if earlier.date else 'date unknown'}"
-        f", {earlier.district}). The pair plays hors concours in the later heat: struck from the "
-        "result list and not counted in the SM quota; its boards still count for the other pairs "
-        "and masterpoints are awarded.",
+        gettext_noop(
+            "Spelaren %(mid)s har redan kvalspelat i %(dname)s denna säsong (heat %(heat_id)s, "
+            "%(date)s, %(district)s). Paret räknas som utom tävlan i det senare heatet: det "
+            "stryks från resultatlistan och räknas inte i SM-kvoten. Parets resultat räknas för "
+            "de andra paren och mästarpoäng delas ut."
+        ),
         mid=mid,
         earlier_heat_id=earlier.heat_id,
         earlier_date=earlier.date,
@@ -352,6 +346,13 @@ def _struck_violation(mid: str, earlier: HeatPlayed, discipline: str, later_heat
         discipline=str(discipline),
         later_heat_id=later_heat,
         struck=True,
+        params={
+            "mid": mid,
+            "dname": dname,
+            "heat_id": earlier.heat_id,
+            "date": _fmt(earlier.date),
+            "district": earlier.district,
+        },
     )
 
 
@@ -458,10 +459,10 @@ def check_qualifier_reserve(
             out.append(
                 _v(
                     "R-PAIR-RES-1",
-                    f"Speltillfälle {i}: paret ska bestå av två spelare.",
-                    f"Session {i}: the pair must be two players.",
+                    gettext_noop("Speltillfälle %(number)s: paret ska bestå av två spelare."),
                     session=i,
                     mids=sorted(played),
+                    params={"number": i},
                 )
             )
     reserves = sorted({m for played in played_by_session for m in played} - regulars)
@@ -470,12 +471,13 @@ def check_qualifier_reserve(
             out.append(
                 _v(
                     "R-PAIR-RES-1",
-                    f"Reserven {mid} anmäldes inte i förväg till arrangören. Paret räknas då "
-                    "som ordinarie konstellation så som det spelade.",
-                    f"The reserve {mid} was not notified in advance to the organiser. The pair "
-                    "then counts as a regular line-up as it played.",
+                    gettext_noop(
+                        "Reserven %(mid)s anmäldes inte i förväg till arrangören. Paret räknas "
+                        "då som ordinarie konstellation så som det spelade."
+                    ),
                     WARNING,
                     mid=mid,
+                    params={"mid": mid},
                 )
             )
     if played_by_session:
@@ -486,10 +488,10 @@ def check_qualifier_reserve(
         out.append(
             _v(
                 "R-PAIR-RES-1",
-                "Minst en av parets spelare måste vara ordinarie och ha spelat alla "
-                "speltillfällen i etappen.",
-                "At least one player of the pair must be a regular who played every session of "
-                "the stage.",
+                gettext_noop(
+                    "Minst en av parets spelare måste vara ordinarie och ha spelat alla "
+                    "speltillfällen i etappen."
+                ),
                 regulars=sorted(regulars),
                 sessions=len(played_by_session),
             )
@@ -515,13 +517,18 @@ def check_final_reserve(
     return [
         _v(
             "R-PAIR-RES-2",
-            f"{reserve_mid} kan inte vara reserv i DM-finalen i {_DISCIPLINE_SV[d]}: spelaren har "
-            f"redan kvalspelat till SM i disciplinen denna säsong (heat {h.heat_id}).",
-            f"{reserve_mid} cannot be a reserve in the {d.value} DM final: the player has already "
-            f"played a qualifier to SM in the discipline this season (heat {h.heat_id}).",
+            gettext_noop(
+                "%(reserve_mid)s kan inte vara reserv i DM-finalen i %(discipline_sv)s: spelaren "
+                "har redan kvalspelat till SM i disciplinen denna säsong (heat %(heat_id)s)."
+            ),
             mid=reserve_mid,
             heat_id=h.heat_id,
             heats=[x.heat_id for x in same],
+            params={
+                "reserve_mid": reserve_mid,
+                "discipline_sv": _DISCIPLINE_SV[d],
+                "heat_id": h.heat_id,
+            },
         )
     ]
 
@@ -538,12 +545,13 @@ def check_regulars_together(
     return [
         _v(
             "R-PAIR-RES-3",
-            f"{keyed[0][0]} och {keyed[1][0]} är ordinarie spelare i olika par och får inte "
-            "spela tillsammans.",
-            f"{keyed[0][0]} and {keyed[1][0]} are regulars of different pairs and may not play "
-            "together.",
+            gettext_noop(
+                "%(keyed_0_0)s och %(keyed_1_0)s är ordinarie spelare i olika par och får inte "
+                "spela tillsammans."
+            ),
             mids=[m for m, _ in keyed],
             pairs=[k for _, k in keyed],
+            params={"keyed_0_0": keyed[0][0], "keyed_1_0": keyed[1][0]},
         )
     ]
 
@@ -554,9 +562,12 @@ class PartnerChoice:
 
     partner: str | None
     reason: str  # "only_partner", "declared", "dm_final", "none"
-    reason_sv: str
-    reason_en: str
+    text: Message  # why, rendered with clubs.i18n.render
     violations: tuple[Violation, ...] = ()
+
+    @property
+    def reason_sv(self) -> str:
+        return self.text.message_sv
 
 
 def sm_partner_for(
@@ -580,100 +591,57 @@ def sm_partner_for(
         return PartnerChoice(
             partners[0],
             "only_partner",
-            f"{player} kvalspelade bara med {partners[0]}.",
-            f"{player} played the qualifiers only with {partners[0]}.",
+            Message(
+                gettext_noop("%(player)s kvalspelade bara med %(partner)s."),
+                {"player": player, "partner": partners[0]},
+            ),
         )
     if declared_partner:
         if not declared_in_time:
             violations.append(
                 _v(
                     "R-PAIR-RES-4",
-                    f"{player}s besked om SM-partner kom efter DM-finalens slut och gäller inte.",
-                    f"{player}'s SM partner declaration came after the end of the DM final and "
-                    "does not count.",
+                    gettext_noop(
+                        "%(player)ss besked om SM-partner kom efter DM-finalens slut och gäller "
+                        "inte."
+                    ),
                     mid=player,
                     declared=declared_partner,
+                    params={"player": player},
                 )
             )
         elif declared_partner not in partners:
             violations.append(
                 _v(
                     "R-PAIR-RES-4",
-                    f"{player} har anmält {declared_partner} som SM-partner, men de har inte "
-                    "kvalspelat tillsammans.",
-                    f"{player} declared {declared_partner} as SM partner, but they did not play "
-                    "the qualifiers together.",
+                    gettext_noop(
+                        "%(player)s har anmält %(declared_partner)s som SM-partner, men de har "
+                        "inte kvalspelat tillsammans."
+                    ),
                     mid=player,
                     declared=declared_partner,
                     partners=partners,
+                    params={"player": player, "declared_partner": declared_partner},
                 )
             )
         else:
             return PartnerChoice(
                 declared_partner,
                 "declared",
-                f"{player} har anmält {declared_partner} som partner till SM.",
-                f"{player} declared {declared_partner} as SM partner.",
+                Message(
+                    gettext_noop("%(player)s har anmält %(partner)s som partner till SM."),
+                    {"player": player, "partner": declared_partner},
+                ),
             )
     return PartnerChoice(
         dm_final_partner,
         "dm_final" if dm_final_partner else "none",
-        "Inget giltigt besked om partner: paret som spelade DM-finalen går vidare.",
-        "No valid partner declaration: the line-up that played the DM final goes on.",
-        tuple(violations),
-    )
-
-
-class SmReserveStatus(StrEnum):
-    """R-PAIR-RES-5."""
-
-    COMPETING = "competing"
-    HORS_CONCOURS = "hors_concours"
-    REFUSED = "refused"
-
-
-@dataclass(frozen=True)
-class SmReserveOutcome:
-    status: SmReserveStatus
-    violations: tuple[Violation, ...] = field(default=())
-
-
-def sm_final_reserve_status(
-    reserve_used: bool, *, special_reasons: bool = False, after_play_started: bool = False
-) -> SmReserveOutcome:
-    """R-PAIR-RES-5: no reserve in the SM final (Open: also the semifinal) except for special
-    reasons arising after play started; the pair then plays hors concours (WARNING). Any other
-    reserve is refused (ERROR)."""
-    if not reserve_used:
-        return SmReserveOutcome(SmReserveStatus.COMPETING)
-    if special_reasons and after_play_started:
-        return SmReserveOutcome(
-            SmReserveStatus.HORS_CONCOURS,
-            (
-                _v(
-                    "R-PAIR-RES-5",
-                    "Reserv insatt av särskilda skäl efter spelets start: paret spelar utom "
-                    "tävlan.",
-                    "Reserve brought in for special reasons after play started: the pair plays "
-                    "hors concours.",
-                    WARNING,
-                    hors_concours=True,
-                ),
-            ),
-        )
-    return SmReserveOutcome(
-        SmReserveStatus.REFUSED,
-        (
-            _v(
-                "R-PAIR-RES-5",
-                "Reserv får inte sättas in i SM-finalen (Open: även semifinalen) utom av "
-                "särskilda skäl som uppkommit efter spelets start.",
-                "No reserve in the SM final (Open: also semifinal) except for special reasons "
-                "arising after play started.",
-                special_reasons=special_reasons,
-                after_play_started=after_play_started,
-            ),
+        Message(
+            gettext_noop(
+                "Inget giltigt besked om partner: paret som spelade DM-finalen går vidare."
+            )
         ),
+        tuple(violations),
     )
 
 
@@ -703,19 +671,19 @@ def check_direct_qualifier(
         out.append(
             _v(
                 "R-DIRECT-1",
-                f"I {_DISCIPLINE_SV[d]} finns inga direktkvalificerade par.",
-                f"{d.value} has no directly qualified pairs.",
+                gettext_noop("I %(discipline_sv)s finns inga direktkvalificerade par."),
                 discipline=d.value,
+                params={"discipline_sv": _DISCIPLINE_SV[d]},
             )
         )
     if set(champion_mids) != set(entry_mids) or len(set(entry_mids)) != 2:
         out.append(
             _v(
                 "R-DIRECT-1",
-                "Paret är inte intakt: direktplatsen gäller bara samma två spelare som vann "
-                "förra säsongen.",
-                "The pair is not intact: the direct place holds only for the same two players "
-                "who won last season.",
+                gettext_noop(
+                    "Paret är inte intakt: direktplatsen gäller bara samma två spelare som vann "
+                    "förra säsongen."
+                ),
                 champions=sorted(champion_mids),
                 entry=sorted(entry_mids),
             )
@@ -724,13 +692,17 @@ def check_direct_qualifier(
         out.append(
             _v(
                 "R-DIRECT-1",
-                "Direktkvalificerade par ska anmäla sig till TK:s ordförande före kvalperiodens "
-                f"utgång ({qualifying_period_ends.isoformat()}); anmälan: {_fmt(registered_on)}.",
-                "Directly qualified pairs must register with TK's chair before the qualifying "
-                f"period ends ({qualifying_period_ends.isoformat()}); registered: "
-                f"{registered_on.isoformat() if registered_on else 'not registered'}.",
+                gettext_noop(
+                    "Direktkvalificerade par ska anmäla sig till TK:s ordförande före "
+                    "kvalperiodens utgång (%(qualifying_period_ends_isoformat)s); anmälan: "
+                    "%(registered_on)s."
+                ),
                 registered_on=registered_on,
                 deadline=qualifying_period_ends,
+                params={
+                    "qualifying_period_ends_isoformat": qualifying_period_ends.isoformat(),
+                    "registered_on": _fmt(registered_on),
+                },
             )
         )
     return out
@@ -771,14 +743,15 @@ def direct_place_status(
             out.append(
                 _v(
                     "R-DIRECT-2",
-                    f"{mid} är direktkvalificerad men kvalspelade i heat {e.heat_id} med en annan "
-                    "partner: direktplatsen är förverkad.",
-                    f"{mid} is directly qualified but played heat {e.heat_id} with another "
-                    "partner: the direct place is forfeited.",
+                    gettext_noop(
+                        "%(mid)s är direktkvalificerad men kvalspelade i heat %(heat_id)s med en "
+                        "annan partner: direktplatsen är förverkad."
+                    ),
                     mid=mid,
                     heat_id=e.heat_id,
                     partner=partner,
                     forfeited=True,
+                    params={"mid": mid, "heat_id": e.heat_id},
                 )
             )
     return DirectPlaceStatus(bool(out), together, tuple(out))
@@ -839,9 +812,9 @@ def check_roster(
             out.append(
                 _v(
                     "R-TEAM-2",
-                    f"Spelaren {mid} står {n} gånger i laget.",
-                    f"Player {mid} is listed {n} times on the team.",
+                    gettext_noop("Spelaren %(mid)s står %(n)s gånger i laget."),
                     mid=mid,
+                    params={"mid": mid, "n": n},
                 )
             )
     size = len(counts)
@@ -849,12 +822,17 @@ def check_roster(
         out.append(
             _v(
                 "R-TEAM-2",
-                f"Ett lag ska ha {rules.roster_min}–{rules.roster_max} spelare; detta har {size}.",
-                f"A team must have {rules.roster_min}–{rules.roster_max} players; this one has "
-                f"{size}.",
+                gettext_noop(
+                    "Ett lag ska ha %(roster_min)s–%(roster_max)s spelare; detta har %(size)s."
+                ),
                 size=size,
                 min=rules.roster_min,
                 max=rules.roster_max,
+                params={
+                    "roster_min": rules.roster_min,
+                    "roster_max": rules.roster_max,
+                    "size": size,
+                },
             )
         )
     for p in roster:
@@ -863,10 +841,10 @@ def check_roster(
             out.append(
                 _v(
                     "R-TEAM-2",
-                    f"{p.label()} har ingen representationsklubb i SBF denna säsong.",
-                    f"{p.label()} has no representation club in SBF this season.",
+                    gettext_noop("%(player)s har ingen representationsklubb i SBF denna säsong."),
                     mid=p.mid,
                     district=p.district,
+                    params={"player": p.label()},
                 )
             )
     return out
@@ -897,15 +875,16 @@ def check_district_balance(
     return [
         _v(
             "R-TEAM-3",
-            f"Laget har {ubf} spelare från UBF-klubbar men {top[1]} från {top[0]}. Laget behöver "
-            "dispens från TK innan det startar.",
-            f"The team has {ubf} players from UBF clubs but {top[1]} from {top[0]}. It needs a "
-            "dispensation from TK before it starts.",
+            gettext_noop(
+                "Laget har %(ubf)s spelare från UBF-klubbar men %(top_1)s från %(top_0)s. Laget "
+                "behöver dispens från TK innan det startar."
+            ),
             ubf=ubf,
             largest_other=top[0],
             largest_other_count=top[1],
             counts=counts,
             needs_dispensation=True,
+            params={"ubf": ubf, "top_1": top[1], "top_0": top[0]},
         )
     ]
 
@@ -938,16 +917,16 @@ def check_team_dm_status(
         return [
             _v(
                 "R-TEAM-4",
-                f"Laget har spelat med {p.label()}, som representerar en klubb utanför UBF. "
-                "Laget spelar inte längre om DM, bara om SM-semifinalplatser: inga DM-plaketter "
-                "och ingen DM-bonus.",
-                f"The team fielded {p.label()}, who represents a club outside UBF. It no longer "
-                "competes for the DM title, only for SM semifinal places: no DM plaques and no "
-                "DM bonus.",
+                gettext_noop(
+                    "Laget har spelat med %(player)s, som representerar en klubb utanför UBF. "
+                    "Laget spelar inte längre om DM, bara om SM-semifinalplatser: inga "
+                    "DM-plaketter och ingen DM-bonus."
+                ),
                 WARNING,
                 competes_for_dm=False,
                 bonus_eligible=False,
                 mids=[x.mid for x in outside_fielded],
+                params={"player": p.label()},
             )
         ]
     outside_roster = [p for p in roster if not p.is_ubf]
@@ -956,14 +935,15 @@ def check_team_dm_status(
         return [
             _v(
                 "R-TEAM-4",
-                f"{p.label()} i laget representerar en klubb utanför UBF: laget kan inte få "
-                "DM-bonus. Spelar hen blir laget utan DM-titel och plaketter.",
-                f"{p.label()} on the roster represents a club outside UBF: the team cannot get "
-                "the DM bonus. If that player plays, no DM title or plaques either.",
+                gettext_noop(
+                    "%(player)s i laget representerar en klubb utanför UBF: laget kan inte få "
+                    "DM-bonus. Spelar hen blir laget utan DM-titel och plaketter."
+                ),
                 WARNING,
                 competes_for_dm=True,
                 bonus_eligible=False,
                 mids=[x.mid for x in outside_roster],
+                params={"player": p.label()},
             )
         ]
     return []
@@ -1012,11 +992,15 @@ def check_extra_players(
         out.append(
             _v(
                 "R-TEAM-5",
-                f"Ett lag får ha högst {rules.roster_max_with_dispensation} spelare även med "
-                f"dispens; detta har {total}.",
-                f"A team may have at most {rules.roster_max_with_dispensation} players even "
-                f"with a dispensation; this one has {total}.",
+                gettext_noop(
+                    "Ett lag får ha högst %(roster_max_with_dispensation)s spelare även med "
+                    "dispens; detta har %(total)s."
+                ),
                 total=total,
+                params={
+                    "roster_max_with_dispensation": rules.roster_max_with_dispensation,
+                    "total": total,
+                },
             )
         )
     for p in extras:
@@ -1024,33 +1008,38 @@ def check_extra_players(
             out.append(
                 _v(
                     "R-TEAM-5",
-                    f"{p.label()} är sjunde/åttonde spelare och behöver dispens från TK för "
-                    "just detta speltillfälle.",
-                    f"{p.label()} is a 7th/8th player and needs a dispensation from TK for this "
-                    "occasion.",
+                    gettext_noop(
+                        "%(player)s är sjunde/åttonde spelare och behöver dispens från TK för "
+                        "just detta speltillfälle."
+                    ),
                     mid=p.mid,
                     missing="dispensation",
+                    params={"player": p.label()},
                 )
             )
         if p.mid in played_for_other_team:
             out.append(
                 _v(
                     "R-TEAM-5",
-                    f"{p.label()} har spelat i ett annat lag och kan inte vara sjunde/åttonde "
-                    "spelare.",
-                    f"{p.label()} has played for another team and cannot be a 7th/8th player.",
+                    gettext_noop(
+                        "%(player)s har spelat i ett annat lag och kan inte vara sjunde/åttonde "
+                        "spelare."
+                    ),
                     mid=p.mid,
+                    params={"player": p.label()},
                 )
             )
         if stage in SM_STAGES:
             out.append(
                 _v(
                     "R-TEAM-5",
-                    f"{p.label()} är sjunde/åttonde spelare och får inte spela SM Lag "
-                    "semifinal eller final.",
-                    f"{p.label()} is a 7th/8th player and may not play the SM semifinal or final.",
+                    gettext_noop(
+                        "%(player)s är sjunde/åttonde spelare och får inte spela SM Lag "
+                        "semifinal eller final."
+                    ),
                     mid=p.mid,
                     stage=stage,
+                    params={"player": p.label()},
                 )
             )
     return out
@@ -1081,26 +1070,35 @@ def check_team_direct_qualifier(
         out.append(
             _v(
                 "R-TEAM-DIRECT-1",
-                f"Bara {len(remaining)} av mästarlagets {len(champions)} spelare finns kvar; "
-                f"minst {needed} behövs för direktplatsen.",
-                f"Only {len(remaining)} of the champions' {len(champions)} players remain; at "
-                f"least {needed} are needed for the direct place.",
+                gettext_noop(
+                    "Bara %(n_remaining)s av mästarlagets %(n_champions)s spelare finns kvar; "
+                    "minst %(needed)s behövs för direktplatsen."
+                ),
                 remaining=remaining,
                 needed=needed,
                 champion_roster_size=len(champions),
+                params={
+                    "n_remaining": len(remaining),
+                    "n_champions": len(champions),
+                    "needed": needed,
+                },
             )
         )
     if registered_on is None or registered_on > qualifying_period_ends:
         out.append(
             _v(
                 "R-TEAM-DIRECT-1",
-                "Direktkvalificerat lag ska anmäla sig till TK:s ordförande före kvalperiodens "
-                f"utgång ({qualifying_period_ends.isoformat()}); anmälan: {_fmt(registered_on)}.",
-                "A directly qualified team must register with TK's chair before the qualifying "
-                f"period ends ({qualifying_period_ends.isoformat()}); registered: "
-                f"{registered_on.isoformat() if registered_on else 'not registered'}.",
+                gettext_noop(
+                    "Direktkvalificerat lag ska anmäla sig till TK:s ordförande före "
+                    "kvalperiodens utgång (%(qualifying_period_ends_isoformat)s); anmälan: "
+                    "%(registered_on)s."
+                ),
                 registered_on=registered_on,
                 deadline=qualifying_period_ends,
+                params={
+                    "qualifying_period_ends_isoformat": qualifying_period_ends.isoformat(),
+                    "registered_on": _fmt(registered_on),
+                },
             )
         )
     return out
@@ -1123,12 +1121,13 @@ def check_team_direct_final_play(
     return [
         _v(
             "R-TEAM-DIRECT-1",
-            f"Bara {len(played)} av mästarlagets spelare spelade minst en halvlek i finalen; "
-            f"minst {needed} skulle ha gjort det för att direktplatsen ska gälla.",
-            f"Only {len(played)} of the champions' players played at least one half of the "
-            f"final; at least {needed} had to for the direct place to stand.",
+            gettext_noop(
+                "Bara %(n_played)s av mästarlagets spelare spelade minst en halvlek i finalen; "
+                "minst %(needed)s skulle ha gjort det för att direktplatsen ska gälla."
+            ),
             played=played,
             needed=needed,
+            params={"n_played": len(played), "needed": needed},
         )
     ]
 
@@ -1186,12 +1185,13 @@ def check_unpaid_fielded(
         return [
             _v(
                 "R-TEAM-RES-1",
-                f"{player.label()} spelade utan betald medlemsavgift, och avgiften nådde inte "
-                f"SBF senast {deadline.isoformat()}. Laget diskvalificeras.",
-                f"{player.label()} played without a paid membership fee and the fee did not "
-                f"reach SBF by {deadline.isoformat()}. The team is disqualified.",
+                gettext_noop(
+                    "%(player)s spelade utan betald medlemsavgift, och avgiften nådde inte SBF "
+                    "senast %(deadline_isoformat)s. Laget diskvalificeras."
+                ),
                 disqualified=True,
                 **data,
+                params={"player": player.label(), "deadline_isoformat": deadline.isoformat()},
             )
         ]
     if fee_received_on is not None:
@@ -1199,27 +1199,37 @@ def check_unpaid_fielded(
         return [
             _v(
                 "R-TEAM-RES-1",
-                f"{player.label()} spelade innan medlemsavgiften var betald: {penalty} VP avdrag "
-                f"({rules.unpaid_player_penalty_vp} VP per match).",
-                f"{player.label()} played before the membership fee was paid: {penalty} VP "
-                f"penalty ({rules.unpaid_player_penalty_vp} VP per match).",
+                gettext_noop(
+                    "%(player)s spelade innan medlemsavgiften var betald: %(penalty)s VP avdrag "
+                    "(%(unpaid_player_penalty_vp)s VP per match)."
+                ),
                 WARNING,
                 disqualified=False,
                 **data,
+                params={
+                    "player": player.label(),
+                    "penalty": penalty,
+                    "unpaid_player_penalty_vp": rules.unpaid_player_penalty_vp,
+                },
             )
         ]
     return [
         _v(
             "R-TEAM-RES-1",
-            f"{player.label()} har spelat utan betald medlemsavgift: {penalty} VP avdrag "
-            f"({rules.unpaid_player_penalty_vp} VP per match). Betalas avgiften inte senast "
-            f"{deadline.isoformat()} diskvalificeras laget.",
-            f"{player.label()} played without a paid membership fee: {penalty} VP penalty "
-            f"({rules.unpaid_player_penalty_vp} VP per match). Unless it is paid by "
-            f"{deadline.isoformat()} the team is disqualified.",
+            gettext_noop(
+                "%(player)s har spelat utan betald medlemsavgift: %(penalty)s VP avdrag "
+                "(%(unpaid_player_penalty_vp)s VP per match). Betalas avgiften inte senast "
+                "%(deadline_isoformat)s diskvalificeras laget."
+            ),
             WARNING,
             disqualified=False,
             **data,
+            params={
+                "player": player.label(),
+                "penalty": penalty,
+                "unpaid_player_penalty_vp": rules.unpaid_player_penalty_vp,
+                "deadline_isoformat": deadline.isoformat(),
+            },
         )
     ]
 
@@ -1253,12 +1263,17 @@ def check_other_team_player(
     return [
         _v(
             "R-TEAM-RES-2",
-            f"{player.label()} har tidigare denna säsong spelat för ett annat lag ({k}, {d}). "
-            "Laget diskvalificeras"
-            + ("." if counts else " och räknas inte i UBF:s kvot till SM-semifinal."),
-            f"{player.label()} played for another team earlier this season ({k}, {d}). The team "
-            "is disqualified"
-            + ("." if counts else " and does not count in UBF's SM semifinal quota."),
+            gettext_noop(
+                "%(player)s har tidigare denna säsong spelat för ett annat lag (%(team)s, "
+                "%(district)s). Laget diskvalificeras."
+            )
+            if counts
+            else gettext_noop(
+                "%(player)s har tidigare denna säsong spelat för ett annat lag (%(team)s, "
+                "%(district)s). Laget diskvalificeras och räknas inte i UBF:s kvot till "
+                "SM-semifinal."
+            ),
+            params={"player": player.label(), "team": k, "district": d},
             mid=player.mid,
             other_team=k,
             other_district=d,
@@ -1287,22 +1302,26 @@ def check_fielded_extra_players(
             out.append(
                 _v(
                     "R-TEAM-2",
-                    f"{p.label()} spelade men står inte i laget; lägg till spelaren i laguppställningen.",
-                    f"{p.label()} played but is not on the roster; add the player to it.",
+                    gettext_noop(
+                        "%(player)s spelade men står inte i laget; lägg till spelaren i "
+                        "laguppställningen."
+                    ),
                     WARNING,
                     mid=p.mid,
+                    params={"player": p.label()},
                 )
             )
         elif p.mid not in dispensations:
             out.append(
                 _v(
                     "R-TEAM-RES-3",
-                    f"Laget spelade med {p.label()} som sjunde/åttonde spelare utan dispens. "
-                    "Laget diskvalificeras.",
-                    f"The team fielded {p.label()} as a 7th/8th player without a dispensation. "
-                    "The team is disqualified.",
+                    gettext_noop(
+                        "Laget spelade med %(player)s som sjunde/åttonde spelare utan dispens. "
+                        "Laget diskvalificeras."
+                    ),
                     mid=p.mid,
                     disqualified=True,
+                    params={"player": p.label()},
                 )
             )
     return out
@@ -1328,32 +1347,32 @@ def check_protest(
         return [
             _v(
                 "R-TEAM-RES-5",
-                f"Okänd protesttyp: {concerning!r} (sm_semifinal eller sm_final).",
-                f"Unknown protest kind: {concerning!r} (sm_semifinal or sm_final).",
+                gettext_noop("Okänd protesttyp: %(concerning)r (sm_semifinal eller sm_final)."),
                 concerning=concerning,
+                params={"concerning": concerning},
             )
         ]
     if protest_date <= deadline:
         return []
-    what_sv = "SM-semifinalplatser" if concerning == "sm_semifinal" else "SM-finalplatser"
-    what_en = "SM semifinal places" if concerning == "sm_semifinal" else "SM final places"
+    what_sv = (
+        gettext_noop("SM-semifinalplatser")
+        if concerning == "sm_semifinal"
+        else gettext_noop("SM-finalplatser")
+    )
     return [
         _v(
             "R-TEAM-RES-5",
-            f"Sista dag för protest mot otillåten spelare inför {what_sv} var "
-            f"{deadline.isoformat()}; protesten ({protest_date.isoformat()}) kom för sent.",
-            f"The last day to protest against an illegal player for {what_en} was "
-            f"{deadline.isoformat()}; the protest ({protest_date.isoformat()}) is too late.",
+            gettext_noop(
+                "Sista dag för protest mot otillåten spelare inför %(what_sv)s var "
+                "%(deadline_isoformat)s; protesten (%(protest_date_isoformat)s) kom för sent."
+            ),
             deadline=deadline,
             protest_date=protest_date,
             concerning=concerning,
+            params={
+                "what_sv": what_sv,
+                "deadline_isoformat": deadline.isoformat(),
+                "protest_date_isoformat": protest_date.isoformat(),
+            },
         )
     ]
-
-
-def protest_allowed(
-    protest_date: date, concerning: str, rules: SeasonRules = DEFAULT_RULES
-) -> bool:
-    """R-TEAM-RES-5: True if the protest is in time (see :func:`check_protest` for the
-    violation with its reason)."""
-    return not check_protest(protest_date, concerning, rules)

@@ -12,9 +12,10 @@ read as zero (fees never raise on entered data).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
+from .i18n import gettext_noop, swedish
 from .people import PlayerInfo
 from .season import DEFAULT_RULES, SeasonRules
 from .types import Discipline, Pin
@@ -22,14 +23,14 @@ from .types import Discipline, Pin
 ZERO = Decimal("0")
 
 _PIN_SV = {
-    Pin.NONE: "ingen nål",
-    Pin.KLOVER: "klöver",
-    Pin.RUTER: "ruter",
-    Pin.HJARTER: "hjärter",
-    Pin.SPADER: "spader",
-    Pin.FORBUNDSMASTARE: "förbundsmästare",
-    Pin.RIKSMASTARE: "riksmästare",
-    Pin.STORMASTARE: "stormästare",
+    Pin.NONE: gettext_noop("ingen nål"),
+    Pin.KLOVER: gettext_noop("klöver"),
+    Pin.RUTER: gettext_noop("ruter"),
+    Pin.HJARTER: gettext_noop("hjärter"),
+    Pin.SPADER: gettext_noop("spader"),
+    Pin.FORBUNDSMASTARE: gettext_noop("förbundsmästare"),
+    Pin.RIKSMASTARE: gettext_noop("riksmästare"),
+    Pin.STORMASTARE: gettext_noop("stormästare"),
 }
 
 
@@ -44,10 +45,19 @@ class FeeLine:
 
     payer: str
     amount: Decimal
-    description_sv: str
-    description_en: str
+    description: str
     clause: str
     payee: str = ""
+    params: dict = field(default_factory=dict, hash=False)
+
+    @property
+    def description_sv(self) -> str:
+        """The Swedish text (``clubs.i18n.render(line)`` gives it in the reader's language)."""
+        return swedish(self.template, self.params)
+
+    @property
+    def template(self) -> str:
+        return self.description
 
 
 def kr(amount: Decimal) -> str:
@@ -90,9 +100,9 @@ def pair_heat_fees(
             FeeLine(
                 p.mid,
                 rules.pair_kval_fee_per_player,
-                f"DM-kvalavgift för {p.label()}",
-                f"DM qualifier fee for {p.label()}",
+                gettext_noop("DM-kvalavgift för %(player)s"),
                 "R-PAIR-FEE-1",
+                params={"player": p.label()},
             )
         )
         if table_fee:
@@ -100,10 +110,10 @@ def pair_heat_fees(
                 FeeLine(
                     p.mid,
                     table_fee,
-                    f"Arrangörens bordsavgift för {p.label()}",
-                    f"Organiser's table fee for {p.label()}",
+                    gettext_noop("Arrangörens bordsavgift för %(player)s"),
                     "R-PAIR-FEE-1",
                     "organiser",
+                    params={"player": p.label()},
                 )
             )
     return lines
@@ -139,9 +149,9 @@ def pair_final_fees(
             FeeLine(
                 p.mid,
                 fee,
-                f"Startavgift DM-final för {p.label()}",
-                f"DM final start fee for {p.label()}",
+                gettext_noop("Startavgift DM-final för %(player)s"),
                 "R-PAIR-FEE-1",
+                params={"player": p.label()},
             )
         )
         if not is_dam:
@@ -149,16 +159,17 @@ def pair_final_fees(
         subsidy = min(dam_subsidy(p.max_pin, rules), fee)
         if subsidy:
             pin_sv = _PIN_SV.get(Pin(int(p.max_pin)), str(p.max_pin))
-            pin_en = Pin(int(p.max_pin)).name.lower()
             lines.append(
                 FeeLine(
                     p.mid,
                     -subsidy,
-                    f"UBF betalar {kr(subsidy)} kr av startavgiften för {p.label()} "
-                    f"(högsta nål: {pin_sv})",
-                    f"UBF pays {kr(subsidy)} kr of {p.label()}'s start fee (highest pin: {pin_en})",
+                    gettext_noop(
+                        "UBF betalar %(subsidy)s kr av startavgiften för %(player)s (högsta nål: "
+                        "%(pin)s)"
+                    ),
                     "R-PAIR-FEE-2",
                     "UBF",
+                    params={"subsidy": kr(subsidy), "player": p.label(), "pin": pin_sv},
                 )
             )
     return lines
@@ -198,8 +209,7 @@ def team_heat_fees(
         FeeLine(
             team,
             start,
-            "Startavgift DM Lag (tas upp av heatansvarig och lämnas till UBF)",
-            "DM Teams start fee (collected by the heat responsible, passed to UBF)",
+            gettext_noop("Startavgift DM Lag (tas upp av heatansvarig och lämnas till UBF)"),
             "R-TEAM-FEE-1",
             "UBF",
         )
@@ -211,12 +221,16 @@ def team_heat_fees(
             FeeLine(
                 team,
                 -discount,
-                f"Juniorrabatt: {len(juniors)} junior(er) à "
-                f"{kr(rules.team_junior_kval_discount)} kr (högst hela startavgiften)",
-                f"Junior discount: {len(juniors)} junior(s) at "
-                f"{kr(rules.team_junior_kval_discount)} kr (at most the whole start fee)",
+                gettext_noop(
+                    "Juniorrabatt: %(n_juniors)s junior(er) à %(team_junior_kval_discount)s kr "
+                    "(högst hela startavgiften)"
+                ),
                 "R-TEAM-FEE-3",
                 "UBF",
+                params={
+                    "n_juniors": len(juniors),
+                    "team_junior_kval_discount": kr(rules.team_junior_kval_discount),
+                },
             )
         )
     fee = _nonneg(table_fee_per_match)
@@ -226,10 +240,10 @@ def team_heat_fees(
             FeeLine(
                 team,
                 fee * n,
-                f"Arrangörens bordsavgift: {n} matcher à {kr(fee)} kr",
-                f"Organiser's table fee: {n} matches at {kr(fee)} kr",
+                gettext_noop("Arrangörens bordsavgift: %(n)s matcher à %(fee)s kr"),
                 "R-TEAM-FEE-2",
                 "organiser",
+                params={"n": n, "fee": kr(fee)},
             )
         )
     return lines
@@ -253,10 +267,10 @@ def team_final_fees(
             FeeLine(
                 team,
                 fee,
-                f"Bordsavgift DM-final rond {i}",
-                f"DM final table fee, round {i}",
+                gettext_noop("Bordsavgift DM-final rond %(number)s"),
                 "R-TEAM-FEE-2",
                 "UBF",
+                params={"number": i},
             )
         )
         juniors = _juniors(players, rules)
@@ -266,12 +280,13 @@ def team_final_fees(
                 FeeLine(
                     team,
                     -reduction,
-                    f"Juniorer spelar gratis: {len(juniors)} junior(er) i rond {i} à "
-                    f"{kr(per_junior)} kr",
-                    f"Juniors play free: {len(juniors)} junior(s) in round {i} at "
-                    f"{kr(per_junior)} kr",
+                    gettext_noop(
+                        "Juniorer spelar gratis: %(n_juniors)s junior(er) i rond %(number)s à "
+                        "%(per_junior)s kr"
+                    ),
                     "R-TEAM-FEE-3",
                     "UBF",
+                    params={"n_juniors": len(juniors), "number": i, "per_junior": kr(per_junior)},
                 )
             )
     return lines

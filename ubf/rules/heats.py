@@ -1,5 +1,5 @@
-"""Qualifier heats and the team final's format: R-PAIR-KVAL-*, R-TEAM-KVAL-*, R-TEAM-FINAL-1,
-R-TEAM-DF-1 and R-PAIR-DF-1.
+"""Qualifier heats and direct finals: R-PAIR-KVAL-*, R-TEAM-KVAL-1, -2, -5 and -6, R-TEAM-DF-1
+and R-PAIR-DF-1.
 
 Every function returns its answer with the reasons (clause, figures) and never raises on data a
 person typed in: broken rules come back as :class:`~ubf.rules.violations.Violation` objects.
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from fractions import Fraction
 
+from .i18n import Message, gettext_noop
 from .season import DEFAULT_RULES, SeasonRules
 from .types import Discipline, HeatType, MasterpointColour
 from .violations import Severity, Violation
@@ -63,11 +64,15 @@ def pair_heat_validity(
         violations.append(
             Violation(
                 "R-PAIR-KVAL-5",
-                f"Tävlingen omfattade {boards_played_max} brickor; minst {rules.heat_min_boards} "
-                "krävs för att den ska räknas som klubbkval.",
-                f"The event had {boards_played_max} boards; at least {rules.heat_min_boards} are "
-                "needed for it to count as a club qualifier.",
+                gettext_noop(
+                    "Tävlingen omfattade %(boards_played_max)s brickor; minst "
+                    "%(heat_min_boards)s krävs för att den ska räknas som klubbkval."
+                ),
                 data={"boards": boards_played_max, "minimum": rules.heat_min_boards},
+                params={
+                    "boards_played_max": boards_played_max,
+                    "heat_min_boards": rules.heat_min_boards,
+                },
             )
         )
     else:
@@ -78,11 +83,15 @@ def pair_heat_validity(
             violations.append(
                 Violation(
                     "R-PAIR-KVAL-5",
-                    f"Bara {declared_pairs} par anmälde att de deltar i DM-kvalet; minst "
-                    f"{rules.bronze_min_declared_pairs} krävs i ett bronskval.",
-                    f"Only {declared_pairs} pairs declared for the qualifier; a bronze heat needs "
-                    f"at least {rules.bronze_min_declared_pairs}.",
+                    gettext_noop(
+                        "Bara %(declared_pairs)s par anmälde att de deltar i DM-kvalet; minst "
+                        "%(bronze_min_declared_pairs)s krävs i ett bronskval."
+                    ),
                     data={"declared": declared_pairs, "minimum": rules.bronze_min_declared_pairs},
+                    params={
+                        "declared_pairs": declared_pairs,
+                        "bronze_min_declared_pairs": rules.bronze_min_declared_pairs,
+                    },
                 )
             )
         else:
@@ -198,11 +207,12 @@ def heat_session_violations(
         violations.append(
             Violation(
                 "R-PAIR-KVAL-6",
-                f"Kvalheatet har {len(sessions)} speltillfällen; högst {rules.heat_max_sessions} "
-                "är tillåtna.",
-                f"The heat has {len(sessions)} sessions; at most {rules.heat_max_sessions} are "
-                "allowed.",
+                gettext_noop(
+                    "Kvalheatet har %(n_sessions)s speltillfällen; högst %(heat_max_sessions)s "
+                    "är tillåtna."
+                ),
                 data={"sessions": len(sessions), "maximum": rules.heat_max_sessions},
+                params={"n_sessions": len(sessions), "heat_max_sessions": rules.heat_max_sessions},
             )
         )
     if sessions:
@@ -213,11 +223,12 @@ def heat_session_violations(
                 violations.append(
                     Violation(
                         "R-PAIR-KVAL-6",
-                        f"{len(new)} nya par tillkom vid speltillfälle {number}; nya par får "
-                        "inte tillkomma, inte ens utom tävlan.",
-                        f"{len(new)} new pairs joined at session {number}; no new pair may "
-                        "join, not even hors concours.",
+                        gettext_noop(
+                            "%(n_new)s nya par tillkom vid speltillfälle %(number)s; nya par får "
+                            "inte tillkomma, inte ens utom tävlan."
+                        ),
                         data={"session": number, "pairs": new},
+                        params={"n_new": len(new), "number": number},
                     )
                 )
     return violations
@@ -240,16 +251,14 @@ def heat_registration_violations(
         violations.append(
             Violation(
                 "R-PAIR-KVAL-1",
-                "DM Par Dam har inga klubbkval, bara direktfinal.",
-                "DM Pairs Dam has no club qualifiers, only a direct final.",
+                gettext_noop("DM Par Dam har inga klubbkval, bara direktfinal."),
             )
         )
     if not dates:
         violations.append(
             Violation(
                 "R-PAIR-KVAL-1",
-                "Kvalheatet saknar speldag.",
-                "The heat has no play date.",
+                gettext_noop("Kvalheatet saknar speldag."),
             )
         )
     for day in dates:
@@ -257,28 +266,32 @@ def heat_registration_violations(
             violations.append(
                 Violation(
                     "R-PAIR-KVAL-1",
-                    f"Speldagen {day} ligger utanför kvalperioden {period_start}–{period_end}.",
-                    f"Play date {day} is outside the qualifying period "
-                    f"{period_start}–{period_end}.",
+                    gettext_noop(
+                        "Speldagen %(day)s ligger utanför kvalperioden "
+                        "%(period_start)s–%(period_end)s."
+                    ),
                     data={"date": day, "period_start": period_start, "period_end": period_end},
+                    params={"day": day, "period_start": period_start, "period_end": period_end},
                 )
             )
     if registered_on is None:
         violations.append(
             Violation(
                 "R-PAIR-KVAL-1",
-                f"Kvalheatet är inte anmält till UBF TK (sista dag {deadline}).",
-                f"The heat is not registered with UBF TK (deadline {deadline}).",
+                gettext_noop("Kvalheatet är inte anmält till UBF TK (sista dag %(deadline)s)."),
                 data={"deadline": deadline},
+                params={"deadline": deadline},
             )
         )
     elif registered_on > deadline:
         violations.append(
             Violation(
                 "R-PAIR-KVAL-1",
-                f"Kvalheatet anmäldes {registered_on}, efter sista anmälningsdag {deadline}.",
-                f"The heat was registered on {registered_on}, after the deadline {deadline}.",
+                gettext_noop(
+                    "Kvalheatet anmäldes %(registered_on)s, efter sista anmälningsdag %(deadline)s."
+                ),
                 data={"registered_on": registered_on, "deadline": deadline},
+                params={"registered_on": registered_on, "deadline": deadline},
             )
         )
     return violations
@@ -310,10 +323,12 @@ def invitation_violations(
         violations.append(
             Violation(
                 "R-PAIR-KVAL-3",
-                f"Inbjudan har inte skickats till TK:s ordförande (senast {latest}).",
-                f"The invitation has not been sent to TK's chair (due by {latest}).",
+                gettext_noop(
+                    "Inbjudan har inte skickats till TK:s ordförande (senast %(latest)s)."
+                ),
                 Severity.WARNING,
                 data={"due_by": latest},
+                params={"latest": latest},
             )
         )
     elif sent_on > latest:
@@ -321,21 +336,25 @@ def invitation_violations(
         violations.append(
             Violation(
                 "R-PAIR-KVAL-3",
-                f"Inbjudan skickades {sent_on}, {days} dagar före start; den skulle ha skickats "
-                f"senast {latest} ({rules.invitation_days_before} dagar före).",
-                f"The invitation was sent on {sent_on}, {days} days before the start; it was due "
-                f"by {latest} ({rules.invitation_days_before} days before).",
+                gettext_noop(
+                    "Inbjudan skickades %(sent_on)s, %(days)s dagar före start; den skulle ha "
+                    "skickats senast %(latest)s (%(invitation_days_before)s dagar före)."
+                ),
                 Severity.WARNING,
                 data={"sent_on": sent_on, "due_by": latest, "days_before": days},
+                params={
+                    "sent_on": sent_on,
+                    "days": days,
+                    "latest": latest,
+                    "invitation_days_before": rules.invitation_days_before,
+                },
             )
         )
     if requires_preregistration and not has_last_registration_day:
         violations.append(
             Violation(
                 "R-PAIR-KVAL-3",
-                "Inbjudan anger inte sista anmälningsdag, fast föranmälan krävs.",
-                "The invitation does not state the last registration day although "
-                "pre-registration is required.",
+                gettext_noop("Inbjudan anger inte sista anmälningsdag, fast föranmälan krävs."),
                 Severity.WARNING,
             )
         )
@@ -343,8 +362,7 @@ def invitation_violations(
         violations.append(
             Violation(
                 "R-PAIR-KVAL-3",
-                "Inbjudan anger inte begränsningen av antalet par.",
-                "The invitation does not state the limit on the number of pairs.",
+                gettext_noop("Inbjudan anger inte begränsningen av antalet par."),
                 Severity.WARNING,
             )
         )
@@ -354,22 +372,6 @@ def invitation_violations(
 # ---------------------------------------------------------------------------------------------
 # Teams: heats (R-TEAM-KVAL-1, -2, -5, -6)
 # ---------------------------------------------------------------------------------------------
-
-
-def team_heat_size_violations(
-    number_of_teams: int, rules: SeasonRules = DEFAULT_RULES
-) -> list[Violation]:
-    """R-TEAM-KVAL-1: a team heat is a round robin of at least ``rules.heat_min_teams`` teams."""
-    if number_of_teams >= rules.heat_min_teams:
-        return []
-    return [
-        Violation(
-            "R-TEAM-KVAL-1",
-            f"Kvalheatet har {number_of_teams} lag; minst {rules.heat_min_teams} krävs.",
-            f"The heat has {number_of_teams} teams; at least {rules.heat_min_teams} are needed.",
-            data={"teams": number_of_teams, "minimum": rules.heat_min_teams},
-        )
-    ]
 
 
 def team_heat_club_violations(
@@ -385,29 +387,28 @@ def team_heat_club_violations(
     clubs = list(dict.fromkeys(arranging_clubs))
     violations: list[Violation] = []
     if not clubs:
-        violations.append(
-            Violation("R-TEAM-KVAL-1", "Kvalheatet saknar arrangör.", "The heat has no arranger.")
-        )
+        violations.append(Violation("R-TEAM-KVAL-1", gettext_noop("Kvalheatet saknar arrangör.")))
     busy = {c for heat in other_heats_clubs for c in heat}
     for club in clubs:
         if club in busy:
             violations.append(
                 Violation(
                     "R-TEAM-KVAL-1",
-                    f"Klubben {club} arrangerar redan ett kvalheat denna säsong; en klubb får "
-                    "bara arrangera ett heat.",
-                    f"Club {club} already arranges a heat this season; a club may arrange only "
-                    "one.",
+                    gettext_noop(
+                        "Klubben %(club)s arrangerar redan ett kvalheat denna säsong; en klubb "
+                        "får bara arrangera ett heat."
+                    ),
                     data={"club": club},
+                    params={"club": club},
                 )
             )
     if len(clubs) > 1 and not joint_heat_stated:
         violations.append(
             Violation(
                 "R-TEAM-KVAL-1",
-                "Heatet arrangeras av flera klubbar; det ska framgå av inbjudan och anmälan.",
-                "The heat is arranged by several clubs; the invitation and registration must "
-                "say so.",
+                gettext_noop(
+                    "Heatet arrangeras av flera klubbar; det ska framgå av inbjudan och anmälan."
+                ),
                 Severity.WARNING,
                 data={"clubs": clubs},
             )
@@ -428,28 +429,16 @@ def too_few_teams_at_close(
     return [
         Violation(
             "R-TEAM-KVAL-2",
-            f"Bara {teams_entered} lag anmälda när anmälningstiden gått ut (minst "
-            f"{rules.heat_min_teams}). Meddela UBF TK:s ordförande genast; lagen erbjuds plats i "
-            "ett annat kvalheat.",
-            f"Only {teams_entered} teams entered when entries closed (at least "
-            f"{rules.heat_min_teams}). Tell UBF TK's chair at once; the teams are offered places "
-            "in another heat.",
+            gettext_noop(
+                "Bara %(teams_entered)s lag anmälda när anmälningstiden gått ut (minst "
+                "%(heat_min_teams)s). Meddela UBF TK:s ordförande genast; lagen erbjuds plats i "
+                "ett annat kvalheat."
+            ),
             Severity.WARNING,
             data={"teams": teams_entered, "minimum": rules.heat_min_teams, "offer_heats": offers},
+            params={"teams_entered": teams_entered, "heat_min_teams": rules.heat_min_teams},
         )
     ]
-
-
-def match_segments(boards: int, rules: SeasonRules = DEFAULT_RULES) -> list[int]:
-    """R-TEAM-KVAL-5: how a match's boards are played. Up to ``rules.single_segment_max_boards``
-    boards: one segment; more: two halves with a change, the first half taking the odd board
-    (20 → [10, 10], 17 → [9, 8]). No boards: no segments."""
-    if boards <= 0:
-        return []
-    if boards <= rules.single_segment_max_boards:
-        return [boards]
-    first = (boards + 1) // 2
-    return [first, boards - first]
 
 
 def half_minutes(
@@ -468,16 +457,6 @@ def half_minutes(
     if dealt_at_table:
         minutes += rules.dealt_at_table_extra_minutes
     return int(minutes)
-
-
-def match_minutes(
-    boards: int, *, dealt_at_table: bool = False, rules: SeasonRules = DEFAULT_RULES
-) -> list[int]:
-    """R-TEAM-KVAL-5, R-TEAM-KVAL-6: minutes for each segment of a match of ``boards`` boards."""
-    return [
-        half_minutes(b, dealt_at_table=dealt_at_table, rules=rules)
-        for b in match_segments(boards, rules)
-    ]
 
 
 def team_heat_board_violations(
@@ -511,11 +490,16 @@ def team_heat_board_violations(
         violations.append(
             Violation(
                 "R-TEAM-KVAL-5",
-                f"En match med {b} brickor: varje match ska ha {rules.match_min_boards}–"
-                f"{rules.match_max_boards} brickor.",
-                f"A match of {b} boards: every match must have {rules.match_min_boards}–"
-                f"{rules.match_max_boards} boards.",
+                gettext_noop(
+                    "En match med %(b)s brickor: varje match ska ha "
+                    "%(match_min_boards)s–%(match_max_boards)s brickor."
+                ),
                 data={"boards": b},
+                params={
+                    "b": b,
+                    "match_min_boards": rules.match_min_boards,
+                    "match_max_boards": rules.match_max_boards,
+                },
             )
         )
     distinct = sorted(set(board_counts))
@@ -523,11 +507,12 @@ def team_heat_board_violations(
         violations.append(
             Violation(
                 "R-TEAM-KVAL-5",
-                f"Matcherna har olika antal brickor ({', '.join(map(str, distinct))}); alla "
-                "matcher i heatet ska ha lika många.",
-                f"The matches have different numbers of boards ({', '.join(map(str, distinct))});"
-                " every match of the heat must have the same.",
+                gettext_noop(
+                    "Matcherna har olika antal brickor (%(map)s); alla matcher i heatet ska ha "
+                    "lika många."
+                ),
                 data={"board_counts": distinct},
+                params={"map": ", ".join(map(str, distinct))},
             )
         )
     short = {
@@ -537,77 +522,23 @@ def team_heat_board_violations(
         violations.append(
             Violation(
                 "R-TEAM-KVAL-5",
-                f"{len(short)} lag spelar färre än {rules.team_heat_min_boards_per_team} brickor "
-                "totalt i heatet.",
-                f"{len(short)} teams play fewer than {rules.team_heat_min_boards_per_team} boards "
-                "in the heat in total.",
+                gettext_noop(
+                    "%(n_short)s lag spelar färre än %(team_heat_min_boards_per_team)s brickor "
+                    "totalt i heatet."
+                ),
                 data={"boards_by_team": short, "minimum": rules.team_heat_min_boards_per_team},
+                params={
+                    "n_short": len(short),
+                    "team_heat_min_boards_per_team": rules.team_heat_min_boards_per_team,
+                },
             )
         )
     return violations
 
 
 # ---------------------------------------------------------------------------------------------
-# Team final (R-TEAM-FINAL-1) and direct finals (R-TEAM-DF-1, R-PAIR-DF-1)
+# Direct finals (R-TEAM-DF-1, R-PAIR-DF-1)
 # ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FinalFormat:
-    """R-TEAM-FINAL-1: the format of a DM team final of ``teams`` teams."""
-
-    teams: int
-    boards_per_match: int | None
-    halves: tuple[int, ...]
-    minutes_per_half: int | None
-    rounds: int
-    central_days: int
-    violations: tuple[Violation, ...] = ()
-
-    @property
-    def is_valid(self) -> bool:
-        return not self.violations
-
-
-def final_format(number_of_teams: int, rules: SeasonRules = DEFAULT_RULES) -> FinalFormat:
-    """R-TEAM-FINAL-1: single round robin (rounds = teams − 1) over the central days; boards per
-    match from ``rules.final_boards_by_teams`` (8 teams → 24, 10 → 20) in two halves; minutes per
-    half from ``rules.final_half_minutes_by_boards`` (24 → 90, 20 → 75). Another number of teams
-    gives an ERROR violation and no boards."""
-    boards = rules.final_boards_by_teams.get(number_of_teams)
-    rounds = max(number_of_teams - 1, 0)
-    days = rules.team_final_central_days
-    if boards is None:
-        sizes = ", ".join(str(n) for n in sorted(rules.final_boards_by_teams))
-        return FinalFormat(
-            teams=number_of_teams,
-            boards_per_match=None,
-            halves=(),
-            minutes_per_half=None,
-            rounds=rounds,
-            central_days=days,
-            violations=(
-                Violation(
-                    "R-TEAM-FINAL-1",
-                    f"DM-lagfinalen spelas med {sizes} lag, inte {number_of_teams}.",
-                    f"The DM team final is played with {sizes} teams, not {number_of_teams}.",
-                    data={"teams": number_of_teams, "allowed": sorted(rules.final_boards_by_teams)},
-                ),
-            ),
-        )
-    first = (boards + 1) // 2
-    halves = (first, boards - first)
-    minutes = rules.final_half_minutes_by_boards.get(boards)
-    if minutes is None:
-        minutes = half_minutes(first, rules=rules)
-    return FinalFormat(
-        teams=number_of_teams,
-        boards_per_match=boards,
-        halves=halves,
-        minutes_per_half=minutes,
-        rounds=rounds,
-        central_days=days,
-    )
 
 
 def needs_direct_final(arranging_clubs: int, rules: SeasonRules = DEFAULT_RULES) -> bool:
@@ -629,16 +560,27 @@ def direct_final_notice(
     if not needs_direct_final(arranging_clubs, rules):
         return None
     clause = "R-TEAM-DF-1" if teams else "R-PAIR-DF-1"
-    when_sv = f" senast {decide_by}" if decide_by else " senast när kvalperioden går ut"
-    when_en = f" by {decide_by}" if decide_by else " at the latest when the qualifying period ends"
-    extra_sv = " Alla lag ska mötas; brickor per match får anpassas." if teams else ""
-    extra_en = " Every team meets every other; boards per match may be adjusted." if teams else ""
+    when = (
+        Message(gettext_noop("senast %(date)s"), {"date": decide_by})
+        if decide_by
+        else gettext_noop("senast när kvalperioden går ut")
+    )
+    template = (
+        gettext_noop(
+            "Bara %(arranging_clubs)s klubb(ar) vill arrangera kval. TK ska %(when)s besluta "
+            "om en direkt DM-final på finalens datum. Alla lag ska mötas; brickor per match "
+            "får anpassas."
+        )
+        if teams
+        else gettext_noop(
+            "Bara %(arranging_clubs)s klubb(ar) vill arrangera kval. TK ska %(when)s besluta "
+            "om en direkt DM-final på finalens datum."
+        )
+    )
     return Violation(
         clause,
-        f"Bara {arranging_clubs} klubb(ar) vill arrangera kval. TK ska{when_sv} besluta om en "
-        f"direkt DM-final på finalens datum.{extra_sv}",
-        f"Only {arranging_clubs} club(s) will arrange qualifiers. TK must decide{when_en} on a "
-        f"direct DM final on the final's date.{extra_en}",
+        template,
         Severity.WARNING,
         data={"arranging_clubs": arranging_clubs, "decide_by": decide_by},
+        params={"arranging_clubs": arranging_clubs, "when": when},
     )

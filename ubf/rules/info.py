@@ -9,22 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ALERT_SV = (
+from .i18n import Message, gettext_noop, swedish
+
+ALERT = gettext_noop(
     "Alert och stopp tillämpas i alla etapper. Dubbelt och redubbelt alerteras aldrig oavsett "
     "innebörd, och bud från fyrtrinnet och uppåt får inte alerteras."
-)
-ALERT_EN = (
-    "Alert and stop apply in every stage. Double and redouble are never alerted whatever they "
-    "mean, and bids from the four level up must not be alerted."
 )
 
 
 @dataclass(frozen=True)
 class SystemRules:
     category: str  # "A", "B" or "C"
-    text_sv: str
-    text_en: str
+    text: Message  # rendered with clubs.i18n.render
     clause: str
+
+    @property
+    def text_sv(self) -> str:
+        return swedish(self.text.template, self.text.params)
 
 
 def system_rules(kind: str, stage: str) -> SystemRules:
@@ -41,18 +42,14 @@ def system_rules(kind: str, stage: str) -> SystemRules:
         raise ValueError(f"unknown kind {kind!r}")
     return SystemRules(
         category=category,
-        text_sv=f"{category}-system. {ALERT_SV}",
-        text_en=f"{category} system. {ALERT_EN}",
+        text=Message(
+            gettext_noop("%(category)s-system. %(alert)s"), {"category": category, "alert": ALERT}
+        ),
         clause=clause,
     )
 
 
-TEAM_STAGES_SV = (
+TEAM_STAGES = gettext_noop(
     "DM Lag är också distriktets kval till SM Lag: kval och final, därefter SM Lag semifinal "
     "(tio semifinaler med sex lag) och SM Lag final. Matchresultaten redovisas löpande."
-)
-TEAM_STAGES_EN = (
-    "DM Lag is also the district's qualifier for SM Lag: qualifying heats and final, then the SM "
-    "Lag semifinal (ten semifinals of six teams) and the SM Lag final. Match results are "
-    "published continuously."
 )

@@ -13,12 +13,10 @@ from decimal import Decimal
 from fractions import Fraction
 from numbers import Number
 
+from .i18n import Message, gettext_noop
 from .season import DEFAULT_RULES, SeasonRules
 from .sm import Awards, title_and_plaques
 from .types import Discipline
-
-#: R-PAIR-MP-4: every DM pairs final is played as a barometer.
-PAIRS_FINAL_MOVEMENT = "barometer"
 
 
 def _fraction(value: Number | Decimal | str) -> Fraction:
@@ -162,7 +160,7 @@ class PairFinalMasterpoints:
     """R-PAIR-MP-1: silver points per pair (each player gets them) and how tied places shared."""
 
     points: dict = field(compare=False)
-    reasons: dict = field(compare=False)
+    reasons: dict = field(compare=False)  # pair -> Message
 
 
 def pair_final_masterpoints(
@@ -199,12 +197,24 @@ def pair_final_masterpoints(
         for pair in members:
             points[pair] = share
             if len(members) > 1:
-                reasons[pair] = (
-                    f"R-PAIR-MP-1: {len(members)} pairs tied on place {place} share the points "
-                    f"of places {covered[0]}–{covered[-1]} of {n}"
+                reasons[pair] = Message(
+                    gettext_noop(
+                        "R-PAIR-MP-1: %(tied)s par lika på plats %(place)s delar poängen för "
+                        "platserna %(first)s–%(last)s av %(n)s"
+                    ),
+                    {
+                        "tied": len(members),
+                        "place": place,
+                        "first": covered[0],
+                        "last": covered[-1],
+                        "n": n,
+                    },
                 )
             else:
-                reasons[pair] = f"R-PAIR-MP-1: place {covered[0]} of {n}"
+                reasons[pair] = Message(
+                    gettext_noop("R-PAIR-MP-1: plats %(place)s av %(n)s"),
+                    {"place": covered[0], "n": n},
+                )
         position += len(members)
     return PairFinalMasterpoints(points, reasons)
 

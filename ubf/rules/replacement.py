@@ -1,6 +1,6 @@
 """The replacement chain: who is asked when a final seat is given up.
 
-Clauses applied here (``shared/SPEC.md``): R-REPL-1 (own venue's nearest eliminated entry
+Clauses applied here (see docs/rulebook.md): R-REPL-1 (own venue's nearest eliminated entry
 first), R-REPL-2 (then the other venues' nearest eliminated entries, by closeness), R-REPL-3
 (then back to the own venue's list, then the others by closeness; nobody left: TK decides),
 R-REPL-4 (two seats given up in one venue: its next two are asked; a decline there moves that
@@ -11,8 +11,8 @@ seat given up by a direct qualifier that played no heat has no own venue) and R-
 
 Closeness of the k-th eliminated entry at venue v (rank r = seats_v + k, 1-based, in the
 venue's ranking without struck entries and direct qualifiers) is r − share_v; the smallest
-goes first; ties: larger share first, then venue key. SPEC.md says "then lot" for the last
-tie; the contract fixes the venue key, and the chain flags such a tie in its reason so that TK
+goes first; ties: larger share first, then venue key. R-REPL-2 says "then lot" for the last
+tie; here the venue key decides, and the chain flags such a tie in its reason so that TK
 can decide otherwise (R-REPL-5).
 """
 
@@ -28,6 +28,7 @@ from operator import is_not, ne
 from typing import Any
 
 from .allocation import fmt_fraction
+from .i18n import gettext_noop
 from .violations import Severity, Violation
 
 __all__ = [
@@ -416,7 +417,7 @@ class ChainResult:
             lines.append(f"[{s.seat}]")
             lines.extend(f"  {step.clause}: {getattr(step, key)}" for step in s.steps)
         lines.extend(f"{step.clause}: {getattr(step, key)}" for step in self.other_steps)
-        lines.extend(v.message(key) for v in self.violations)
+        lines.extend(str(v) for v in self.violations)  # Swedish; pages use clubs.i18n.render
         return "\n".join(lines)
 
 
@@ -440,6 +441,50 @@ def _why_moved(s: _Seat) -> tuple[str, str]:
     if s.last_out is None:
         return (f"Ingen utslagen kvar att fråga i {s.origin}", f"Nobody left to ask at {s.origin}")
     return (f"{s.last_out} tackade nej eller lämnade återbud", f"{s.last_out} declined or withdrew")
+
+
+@dataclass
+class _Replay:
+    """What :func:`run_chain` knows while it replays the record: the seats, who holds them,
+    who was asked, who declined or withdrew, and the notes and violations found on the way."""
+
+    prepared: _Prepared
+    withdrawals: Sequence[Withdrawal]
+    direct_map: dict[str, str | None]
+    noun_sv: str
+    noun_en: str
+    violations: list[Violation] = field(default_factory=list)
+    other_steps: list[ChainStep] = field(default_factory=list)
+    seat_list: list[_Seat] = field(default_factory=list)
+    by_id: dict[str, _Seat] = field(default_factory=dict)
+    withdrawn_at: dict[str, int] = field(default_factory=dict)
+    declined: set[str] = field(default_factory=set)
+    asked: dict[str, str] = field(default_factory=dict)  # entry -> the seat it was asked for
+    holder_of: dict[str, _Seat] = field(default_factory=dict)
+
+    def figures(self, entry: str) -> dict[str, Any]:
+        where = self.prepared.where(entry)
+        return self.prepared.figures(*where) if where else {"venue": None}
+
+    def venue_of(self, entry: str) -> str | None:
+        where = self.prepared.where(entry)
+        return where[0] if where else None
+
+    def withdraw(self, s: _Seat, entry: str) -> None:
+        w = self.withdrawals[self.withdrawn_at[entry]]
+        s.holder = None
+        s.vacated_at = self.withdrawn_at[entry]
+        clause = "R-REPL-7" if s.origin is None else "R-REPL-1"
+        s.steps.append(
+            ChainStep(
+                "withdrawn",
+                entry,
+                clause,
+                f"{entry} lämnar sin finalplats" + (f" ({w.reason})" if w.reason else "") + ".",
+                f"{entry} gives up its final seat" + (f" ({w.reason})" if w.reason else "") + ".",
+                data={"at": w.at, "recorded_by": w.recorded_by, "reason": w.reason},
+            )
+        )
 
 
 def run_chain(
@@ -475,10 +520,24 @@ def run_chain(
     (R-REPL-5); an offer made on an override does not move the seat's place in the chain.
     """
     noun_sv, noun_en = ("laget", "team") if team else ("paret", "pair")
-    prepared = _prepared(shares, seats, rankings)
-    violations: list[Violation] = []
-    other_steps: list[ChainStep] = []
+    r = _Replay(
+        prepared=_prepared(shares, seats, rankings),
+        withdrawals=withdrawals,
+        direct_map=dict(direct) if isinstance(direct, Mapping) else dict.fromkeys(direct),
+        noun_sv=noun_sv,
+        noun_en=noun_en,
+    )
+    _check_rankings(r, rankings)
+    _seat_the_final(r, seats, rankings, holders)
+    _replay_holders(r)
+    _replay_offers(r, offers, overrides)
+    _note_other_withdrawals(r)
+    return _next_steps(r, overrides)
 
+
+def _check_rankings(r: _Replay, rankings: Mapping[str, Sequence[str]]) -> None:
+    """R-ALLOC-6: an entry listed at two venues counts at the first only."""
+    violations = r.violations
     seen_in: dict[str, str] = {}
     for venue, venue_ranking in rankings.items():
         for entry in venue_ranking:
@@ -486,21 +545,22 @@ def run_chain(
                 violations.append(
                     _violation(
                         "R-ALLOC-6",
-                        f"{entry} står två gånger i rankningarna ({seen_in[entry]} och {venue}); "
-                        "bara den första räknas.",
-                        f"{entry} is listed twice in the rankings ({seen_in[entry]} and {venue}); "
-                        "only the first counts.",
+                        gettext_noop(
+                            "%(entry)s står två gånger i rankningarna (%(seen_in)s och "
+                            "%(venue)s); bara den första räknas."
+                        ),
                         entry=entry,
+                        params={"entry": entry, "seen_in": seen_in[entry], "venue": venue},
                     )
                 )
             else:
                 seen_in[entry] = venue
 
-    direct_map: dict[str, str | None] = (
-        dict(direct) if isinstance(direct, Mapping) else dict.fromkeys(direct)
-    )
 
-    # --- the seats of the final -------------------------------------------------------------
+def _seat_the_final(r: _Replay, seats, rankings, holders) -> None:
+    """The seats of the final: each venue's holders, a vacant seat for each one its venue
+    cannot fill (R-ALLOC-6), a seat for each direct qualifier (R-ALLOC-2)."""
+    violations, direct_map = r.violations, r.direct_map
     seat_list: list[_Seat] = []
     for venue in dict.fromkeys([*seats, *rankings]):
         n = max(0, int(seats.get(venue, 0)))
@@ -533,47 +593,27 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-6",
-                    f"{s.seat} har två finalplatser; bara den första räknas.",
-                    f"{s.seat} holds two final seats; only the first counts.",
+                    gettext_noop("%(seat)s har två finalplatser; bara den första räknas."),
                     entry=s.seat,
+                    params={"seat": s.seat},
                 )
             )
             continue
         by_id[s.seat] = s
     seat_list = list(by_id.values())
+    r.seat_list, r.by_id = seat_list, by_id
+    for i, w in enumerate(r.withdrawals):
+        r.withdrawn_at.setdefault(w.entry, i)
 
-    withdrawn_at: dict[str, int] = {}
-    for i, w in enumerate(withdrawals):
-        withdrawn_at.setdefault(w.entry, i)
-    override_pairs = {(o.seat, o.entry) for o in overrides}
-    declined: set[str] = set()
-    asked: dict[str, str] = {}  # entry -> seat it was asked for (any answer)
 
-    def figures(entry: str) -> dict[str, Any]:
-        where = prepared.where(entry)
-        return prepared.figures(*where) if where else {"venue": None}
-
-    def venue_of(entry: str) -> str | None:
-        where = prepared.where(entry)
-        return where[0] if where else None
-
-    def withdraw(s: _Seat, entry: str) -> None:
-        w = withdrawals[withdrawn_at[entry]]
-        s.holder = None
-        s.vacated_at = withdrawn_at[entry]
-        clause = "R-REPL-7" if s.origin is None else "R-REPL-1"
-        s.steps.append(
-            ChainStep(
-                "withdrawn",
-                entry,
-                clause,
-                f"{entry} lämnar sin finalplats" + (f" ({w.reason})" if w.reason else "") + ".",
-                f"{entry} gives up its final seat" + (f" ({w.reason})" if w.reason else "") + ".",
-                data={"at": w.at, "recorded_by": w.recorded_by, "reason": w.reason},
-            )
-        )
-
-    # --- replay: original holders -----------------------------------------------------------
+def _replay_holders(r: _Replay) -> None:
+    """Replay the original holders: each holds its seat unless it withdrew."""
+    seat_list, direct_map, withdrawn_at, withdraw = (
+        r.seat_list,
+        r.direct_map,
+        r.withdrawn_at,
+        r.withdraw,
+    )
     for s in seat_list:
         if s.original is not None:
             s.steps.append(
@@ -590,21 +630,35 @@ def run_chain(
             )
             if s.original in withdrawn_at:
                 withdraw(s, s.original)
-    holder_of = {s.original: s for s in seat_list if s.original is not None}
+    r.holder_of = {s.original: s for s in seat_list if s.original is not None}
 
-    # --- replay: offers in the order made ---------------------------------------------------
+
+def _replay_offers(r: _Replay, offers: Sequence[Offer], overrides: Sequence[Override]) -> None:
+    """Replay the offers in the order made (R-REPL-5): accepted offers hold (R-REPL-6), a
+    declined or withdrawn entry is out, and a seat moves on in the chain after each answer."""
+    violations = r.violations
+    by_id = r.by_id
+    withdrawn_at = r.withdrawn_at
+    declined = r.declined
+    asked = r.asked
+    holder_of = r.holder_of
+    figures = r.figures
+    venue_of = r.venue_of
+    withdraw = r.withdraw
+    override_pairs = {(o.seat, o.entry) for o in overrides}
     for offer in offers:
         s = by_id.get(offer.seat)
         if s is None or offer.answer not in ANSWERS:
             violations.append(
                 _violation(
                     "R-REPL-5",
-                    f"Erbjudandet till {offer.entry} gäller en okänd plats ({offer.seat}) eller "
-                    f"har ett okänt svar ({offer.answer}); det räknas inte.",
-                    f"The offer to {offer.entry} names an unknown seat ({offer.seat}) or an "
-                    f"unknown answer ({offer.answer}); it is ignored.",
+                    gettext_noop(
+                        "Erbjudandet till %(entry)s gäller en okänd plats (%(seat)s) eller har "
+                        "ett okänt svar (%(answer)s); det räknas inte."
+                    ),
                     entry=offer.entry,
                     seat=offer.seat,
+                    params={"entry": offer.entry, "seat": offer.seat, "answer": offer.answer},
                 )
             )
             continue
@@ -612,12 +666,13 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-6",
-                    f"Erbjudandet till {offer.entry} gäller platsen {s.seat}, som {s.holder} "
-                    "redan har; det räknas inte.",
-                    f"The offer to {offer.entry} is for seat {s.seat}, which {s.holder} already "
-                    "holds; it is ignored.",
+                    gettext_noop(
+                        "Erbjudandet till %(entry)s gäller platsen %(seat)s, som %(holder)s "
+                        "redan har; det räknas inte."
+                    ),
                     entry=offer.entry,
                     seat=s.seat,
+                    params={"entry": offer.entry, "seat": s.seat, "holder": s.holder},
                 )
             )
             continue
@@ -626,12 +681,13 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-6",
-                    f"{offer.entry} har redan en finalplats ({other.seat}); erbjudandet om "
-                    f"platsen {s.seat} räknas inte.",
-                    f"{offer.entry} already holds a final seat ({other.seat}); the offer of seat "
-                    f"{s.seat} is ignored.",
+                    gettext_noop(
+                        "%(entry)s har redan en finalplats (%(seat)s); erbjudandet om platsen "
+                        "%(seat2)s räknas inte."
+                    ),
                     entry=offer.entry,
                     seat=s.seat,
+                    params={"entry": offer.entry, "seat": other.seat, "seat2": s.seat},
                 )
             )
             continue
@@ -639,24 +695,25 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-3",
-                    f"{offer.entry} har redan tackat nej och ska inte tillfrågas igen.",
-                    f"{offer.entry} has declined before and is not to be asked again.",
+                    gettext_noop("%(entry)s har redan tackat nej och ska inte tillfrågas igen."),
                     severity=Severity.WARNING,
                     entry=offer.entry,
                     seat=s.seat,
+                    params={"entry": offer.entry},
                 )
             )
         if s.pending is not None:
             violations.append(
                 _violation(
                     "R-REPL-5",
-                    f"Platsen {s.seat}: nytt erbjudande till {offer.entry} medan svaret från "
-                    f"{s.pending} saknas; det senare gäller.",
-                    f"Seat {s.seat}: a new offer to {offer.entry} while {s.pending}'s answer is "
-                    "missing; the later one counts.",
+                    gettext_noop(
+                        "Platsen %(seat)s: nytt erbjudande till %(entry)s medan svaret från "
+                        "%(pending)s saknas; det senare gäller."
+                    ),
                     severity=Severity.WARNING,
                     entry=offer.entry,
                     seat=s.seat,
+                    params={"seat": s.seat, "entry": offer.entry, "pending": s.pending},
                 )
             )
             s.pending = None
@@ -704,7 +761,17 @@ def run_chain(
             _advance(s, venue_of(offer.entry))
             s.last_out = offer.entry
 
-    # --- withdrawals of entries that hold no seat: they are only left out ---------------------
+
+def _note_other_withdrawals(r: _Replay) -> None:
+    """Withdrawals of entries that hold no seat: they are only left out (R-REPL-5)."""
+    prepared = r.prepared
+    withdrawals = r.withdrawals
+    noun_sv = r.noun_sv
+    noun_en = r.noun_en
+    violations = r.violations
+    other_steps = r.other_steps
+    asked = r.asked
+    holder_of = r.holder_of
     for w in withdrawals:
         if w.entry in holder_of or w.entry in asked:
             continue
@@ -713,12 +780,13 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-5",
-                    f"Återbud från {w.entry}, som varken har en finalplats eller är utslagen i "
-                    "någon kvalplats.",
-                    f"Withdrawal by {w.entry}, which neither holds a seat nor is an eliminated "
-                    "entry of any venue.",
+                    gettext_noop(
+                        "Återbud från %(entry)s, som varken har en finalplats eller är utslagen "
+                        "i någon kvalplats."
+                    ),
                     severity=Severity.WARNING,
                     entry=w.entry,
+                    params={"entry": w.entry},
                 )
             )
         other_steps.append(
@@ -732,7 +800,21 @@ def run_chain(
             )
         )
 
-    # --- next steps, seats vacated first choose first -----------------------------------------
+
+def _next_steps(r: _Replay, overrides: Sequence[Override]) -> ChainResult:
+    """Whom to ask next for every open seat, the seats vacated first choosing first, and every
+    seat's state now."""
+    prepared = r.prepared
+    direct_map = r.direct_map
+    noun_sv = r.noun_sv
+    noun_en = r.noun_en
+    violations = r.violations
+    other_steps = r.other_steps
+    seat_list = r.seat_list
+    by_id = r.by_id
+    withdrawn_at = r.withdrawn_at
+    declined = r.declined
+    asked = r.asked
     unavailable: set[str] = set(declined) | set(withdrawn_at) | set(direct_map)
     for s in seat_list:
         if s.holder is not None:
@@ -756,9 +838,9 @@ def run_chain(
             violations.append(
                 _violation(
                     "R-REPL-5",
-                    f"TK:s beslut gäller en okänd plats ({o.seat}).",
-                    f"TK's decision names an unknown seat ({o.seat}).",
+                    gettext_noop("TK:s beslut gäller en okänd plats (%(seat)s)."),
                     seat=o.seat,
+                    params={"seat": o.seat},
                 )
             )
 
@@ -993,12 +1075,13 @@ def _override_step(
         violations.append(
             _violation(
                 "R-REPL-5",
-                f"TK:s beslut att fråga {o.entry} om platsen {s.seat} går inte att följa: "
-                f"{o.entry} har redan en plats, har lämnat återbud eller tillfrågas redan.",
-                f"TK's decision to ask {o.entry} for seat {s.seat} cannot be followed: "
-                f"{o.entry} already holds a seat, has withdrawn or is being asked already.",
+                gettext_noop(
+                    "TK:s beslut att fråga %(entry)s om platsen %(seat)s går inte att följa: "
+                    "%(entry)s har redan en plats, har lämnat återbud eller tillfrågas redan."
+                ),
                 entry=o.entry,
                 seat=s.seat,
+                params={"entry": o.entry, "seat": s.seat},
             )
         )
         return None
@@ -1015,6 +1098,11 @@ def _override_step(
 
 
 def _violation(
-    clause: str, sv: str, en: str, severity: Severity = Severity.ERROR, **data: Any
+    clause: str,
+    template: str,
+    severity: Severity = Severity.ERROR,
+    *,
+    params: dict | None = None,
+    **data: Any,
 ) -> Violation:
-    return Violation(clause, sv, en, severity, data)
+    return Violation(clause, template, severity, data, params or {})

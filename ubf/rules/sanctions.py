@@ -1,4 +1,5 @@
-"""Walk-overs, unpaid players and disqualification: R-TEAM-WO-1..3, R-TEAM-RES-1, R-TEAM-RES-4.
+"""Walk-overs, unpaid players' VP penalties and disqualification: R-TEAM-WO-1..3, R-TEAM-RES-1
+(the 14-day deadline is :func:`ubf.rules.eligibility.unpaid_deadline_passed`), R-TEAM-RES-4.
 
 Matches are :class:`Match` values; functions return new lists and never change their input.
 """
@@ -9,11 +10,11 @@ import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
 from decimal import Decimal
 
+from .i18n import Message, gettext_noop
 from .season import DEFAULT_RULES, SeasonRules
-from .violations import Severity, Violation
+from .violations import Violation
 
 _CENT = Decimal("0.01")
 
@@ -24,9 +25,12 @@ class WoScore:
 
     non_offender_vp: Decimal
     offender_vp: Decimal
-    rule_sv: str
-    rule_en: str
+    rule: Message  # rendered with clubs.i18n.render
     used_average: bool = False
+
+    @property
+    def rule_sv(self) -> str:
+        return self.rule.message_sv
 
     def __iter__(self):
         return iter((self.non_offender_vp, self.offender_vp))
@@ -83,8 +87,7 @@ def wo_award_refusal(role: str | None) -> Violation | None:
         return None
     return Violation(
         "R-TEAM-WO-1",
-        "Endast UBF TK kan döma ut W.O. och avgöra om force majeure föreligger.",
-        "Only UBF TK can award a W.O. and rule on force majeure.",
+        gettext_noop("Endast UBF TK kan döma ut W.O. och avgöra om force majeure föreligger."),
         data={"role": role},
     )
 
@@ -98,23 +101,36 @@ def wo_score(
     other matches of the stage (``non_offender_average``, to two decimals) when higher."""
     winner = rules.wo_winner_vp.quantize(_CENT)
     loser = rules.wo_loser_vp.quantize(_CENT)
-    sv = f"W.O. enligt SBF:s generella regelverk (säsongens inställning): {winner}–{loser} VP"
-    en = f"W.O. by SBF's general rules (season setting): {winner}–{loser} VP"
+    figures = {"winner": winner, "loser": loser}
+    rule = Message(
+        gettext_noop(
+            "W.O. enligt SBF:s generella regelverk (säsongens inställning): %(winner)s–%(loser)s VP"
+        ),
+        figures,
+    )
     if rules.wo_winner_average_if_higher and non_offender_average is not None:
         average = Decimal(str(non_offender_average)).quantize(_CENT)
         if average > winner:
             return WoScore(
                 average,
                 loser,
-                f"W.O. enligt SBF:s generella regelverk: lagets snitt {average} VP i övriga "
-                f"matcher i etappen, högre än {winner}; motståndaren {loser} VP",
-                f"W.O. by SBF's general rules: the team's average {average} VP in its other "
-                f"matches of the stage, higher than {winner}; the offender {loser} VP",
+                Message(
+                    gettext_noop(
+                        "W.O. enligt SBF:s generella regelverk: lagets snitt %(average)s VP i "
+                        "övriga matcher i etappen, högre än %(winner)s; motståndaren %(loser)s VP"
+                    ),
+                    {**figures, "average": average},
+                ),
                 used_average=True,
             )
-        sv += f" (snittet {average} är inte högre)"
-        en += f" (the average {average} is not higher)"
-    return WoScore(winner, loser, sv, en)
+        rule = Message(
+            gettext_noop(
+                "W.O. enligt SBF:s generella regelverk (säsongens inställning): "
+                "%(winner)s–%(loser)s VP (snittet %(average)s är inte högre)"
+            ),
+            {**figures, "average": average},
+        )
+    return WoScore(winner, loser, rule)
 
 
 def walkover_match(
@@ -275,52 +291,3 @@ def unpaid_penalties(
                 penalties[team] += rules.unpaid_player_penalty_vp
                 offences.append((match, team, offenders))
     return UnpaidPenalties(dict(penalties), tuple(offences))
-
-
-@dataclass(frozen=True)
-class UnpaidStatus:
-    """R-TEAM-RES-1: whether an unpaid player's team is disqualified, with the deadline."""
-
-    deadline: date
-    disqualified: bool
-    violation: Violation | None = None
-
-
-def unpaid_disqualification(
-    first_offence: date,
-    paid_on: date | None,
-    today: date,
-    rules: SeasonRules = DEFAULT_RULES,
-) -> UnpaidStatus:
-    """R-TEAM-RES-1: if the fee has not reached SBF within ``rules.unpaid_fee_grace_days`` (14)
-    days of the first offence, the team is disqualified (then R-TEAM-RES-4 applies). Before the
-    deadline an unpaid fee is a WARNING; after it, an ERROR."""
-    deadline = first_offence + timedelta(days=rules.unpaid_fee_grace_days)
-    if paid_on is not None and paid_on <= deadline:
-        return UnpaidStatus(deadline, False)
-    if paid_on is None and today <= deadline:
-        return UnpaidStatus(
-            deadline,
-            False,
-            Violation(
-                "R-TEAM-RES-1",
-                f"Medlemsavgiften är inte betald. Den måste nå SBF senast {deadline}, annars "
-                "diskvalificeras laget.",
-                f"The membership fee is unpaid. It must reach SBF by {deadline}, or the team is "
-                "disqualified.",
-                Severity.WARNING,
-                data={"deadline": deadline},
-            ),
-        )
-    return UnpaidStatus(
-        deadline,
-        True,
-        Violation(
-            "R-TEAM-RES-1",
-            f"Medlemsavgiften nådde inte SBF senast {deadline} ({rules.unpaid_fee_grace_days} "
-            "dagar efter första förseelsen): laget diskvalificeras.",
-            f"The membership fee did not reach SBF by {deadline} ({rules.unpaid_fee_grace_days} "
-            "days after the first offence): the team is disqualified.",
-            data={"deadline": deadline, "paid_on": paid_on},
-        ),
-    )

@@ -9,11 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
-
-from .season import DEFAULT_RULES, SeasonRules
+from collections.abc import Hashable, Sequence
 
 Round = list[tuple[Hashable, Hashable]]
 
@@ -58,61 +54,6 @@ def round_robin(entries: Sequence[Hashable]) -> list[Round]:
             round_.append((arranged[i], arranged[n - 1 - i]))
         schedule.append(round_)
     return schedule
-
-
-@dataclass(frozen=True)
-class ScheduleBalance:
-    """R-TEAM-KVAL-4, R-PAIR-DF-2: how evenly a schedule spreads the opponents' strength.
-
-    Seeds count from 1 (the strongest). ``sums``: each entry's sum of opponents' seeds;
-    ``matches``: matches played (byes left out); ``means``: average opponent seed;
-    ``spread``: max − min of the means; ``sum_spread``: max − min of the sums; ``stdev``:
-    population standard deviation of the means.
-    """
-
-    sums: dict = field(compare=False)
-    matches: dict = field(compare=False)
-    means: dict = field(compare=False)
-    spread: Fraction
-    sum_spread: int
-    stdev: float
-
-
-def _seed_map(seeds: Mapping[Hashable, int] | Sequence[Hashable]) -> dict[Hashable, int]:
-    if isinstance(seeds, Mapping):
-        return dict(seeds)
-    return {entry: i + 1 for i, entry in enumerate(seeds)}
-
-
-def schedule_balance(
-    schedule: Sequence[Sequence[tuple[Hashable, Hashable]]],
-    seeds: Mapping[Hashable, int] | Sequence[Hashable],
-) -> ScheduleBalance:
-    """R-TEAM-KVAL-4, R-PAIR-DF-2: measure a schedule's balance of opponents' strength.
-
-    ``seeds`` maps each entry to its seed (1 = strongest), or lists the entries best first."""
-    seed = _seed_map(seeds)
-    sums = dict.fromkeys(seed, 0)
-    matches = dict.fromkeys(seed, 0)
-    for round_ in schedule:
-        for home, away in round_:
-            if home is None or away is None:
-                continue
-            sums[home] = sums.get(home, 0) + seed[away]
-            sums[away] = sums.get(away, 0) + seed[home]
-            matches[home] = matches.get(home, 0) + 1
-            matches[away] = matches.get(away, 0) + 1
-    means = {e: Fraction(sums[e], matches[e]) for e in sums if matches[e]}
-    if means:
-        values = list(means.values())
-        spread = max(values) - min(values)
-        average = sum(values, Fraction(0)) / len(values)
-        stdev = math.sqrt(float(sum((v - average) ** 2 for v in values) / len(values)))
-    else:
-        spread, stdev = Fraction(0), 0.0
-    played = [sums[e] for e in sums if matches[e]]
-    sum_spread = max(played) - min(played) if played else 0
-    return ScheduleBalance(sums, matches, means, spread, sum_spread, stdev)
 
 
 def _labelings(entries: list[Hashable]) -> list[list[Hashable]]:
@@ -419,10 +360,3 @@ def _orient(schedule: list[Round]) -> list[Round]:
                 index += 1
         out.append(new_round)
     return out
-
-
-def direct_final_needs_full_round_robin(pairs: int, rules: SeasonRules = DEFAULT_RULES) -> bool:
-    """R-PAIR-DF-2: in a direct pairs final everyone meets everyone; only above
-    ``rules.direct_final_full_round_robin_max_pairs`` (32) pairs may that be given up (and the
-    movement is then seeded, see :func:`seeded_schedule`)."""
-    return pairs <= rules.direct_final_full_round_robin_max_pairs

@@ -11,6 +11,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .heats import PairHeatEntries, qualifying_pairs
+from .i18n import Message, gettext_noop
 from .pairs import sm_cap_out_of_district
 from .season import DEFAULT_RULES, SeasonRules
 
@@ -22,8 +23,8 @@ class SmPlaces:
     places: int
     cap: int
     qualified: tuple[Hashable, ...]
-    passed_over: tuple[tuple[Hashable, str], ...] = ()
-    reasons: dict = field(default_factory=dict, compare=False)  # qualified pair -> reason
+    passed_over: tuple[tuple[Hashable, Message], ...] = ()
+    reasons: dict = field(default_factory=dict, compare=False)  # qualified pair -> Message
 
     @property
     def unfilled(self) -> int:
@@ -42,7 +43,7 @@ def sm_places(
     outside = set(out_of_district)
     cap = sm_cap_out_of_district(sm_places, rules)
     qualified: list[Hashable] = []
-    passed: list[tuple[Hashable, str]] = []
+    passed: list[tuple[Hashable, Message]] = []
     reasons: dict = {}
     outside_taken = 0
     for rank, pair in enumerate(final_ranking, start=1):
@@ -53,18 +54,28 @@ def sm_places(
                 passed.append(
                     (
                         pair,
-                        f"R-PAIR-2: out-of-district pair at place {rank}; the cap of {cap} "
-                        f"out-of-district pairs for {sm_places} SM places is already taken",
+                        Message(
+                            gettext_noop(
+                                "R-PAIR-2: utomdistriktspar på plats %(rank)s; taket på %(cap)s "
+                                "utomdistriktspar för %(places)s SM-platser är redan nått"
+                            ),
+                            {"rank": rank, "cap": cap, "places": sm_places},
+                        ),
                     )
                 )
                 continue
             outside_taken += 1
-            reasons[pair] = (
-                f"R-PAIR-2: place {rank} in the DM final; out-of-district pair "
-                f"{outside_taken} of at most {cap}"
+            reasons[pair] = Message(
+                gettext_noop(
+                    "R-PAIR-2: plats %(rank)s i DM-finalen; utomdistriktspar %(taken)s av "
+                    "högst %(cap)s"
+                ),
+                {"rank": rank, "taken": outside_taken, "cap": cap},
             )
         else:
-            reasons[pair] = f"R-PAIR-2: place {rank} in the DM final"
+            reasons[pair] = Message(
+                gettext_noop("R-PAIR-2: plats %(rank)s i DM-finalen"), {"rank": rank}
+            )
         qualified.append(pair)
     return SmPlaces(sm_places, cap, tuple(qualified), tuple(passed), reasons)
 
@@ -84,6 +95,7 @@ class QuotaBasis:
 def sm_quota_basis(
     heats: Iterable[PairHeatEntries] = (),
     *,
+    counted_heats: Iterable[tuple[Hashable, Iterable[Hashable]]] = (),
     direct_final_pairs: int = 0,
     reigning_champion_free_place: bool = False,
     champion_pair: Hashable | None = None,
@@ -93,7 +105,10 @@ def sm_quota_basis(
     of a silver heat, the declared pairs of a bronze heat, never a pair struck under
     R-PAIR-KVAL-7, nobody from a heat that does not count), plus the pairs of a direct final,
     plus one for a reigning champion holding a free place. A champion pair that also played a
-    heat (``champion_pair`` found among the counted pairs) is not counted twice."""
+    heat (``champion_pair`` found among the counted pairs) is not counted twice.
+
+    ``counted_heats``: heats whose qualifying pairs are already known (``(key, pairs)``, e.g.
+    the recompute's, which counted them with :func:`~ubf.rules.heats.qualifying_pairs`)."""
     per_heat: list[tuple[Hashable, int]] = []
     counted: set = set()
     from_heats = 0
@@ -102,6 +117,11 @@ def sm_quota_basis(
         per_heat.append((heat.key if heat.key is not None else number, q.count))
         from_heats += q.count
         counted.update(q.pairs)
+    for key, pairs in counted_heats:
+        pairs = set(pairs)
+        per_heat.append((key, len(pairs)))
+        from_heats += len(pairs)
+        counted.update(pairs)
     champion = 0
     reasons = [f"{from_heats} pairs started in DM kval", f"{direct_final_pairs} in a direct final"]
     if reigning_champion_free_place:
@@ -175,7 +195,7 @@ class Awards:
     """R-PAIR-MP-3 / R-TEAM-MP-3: who gets title (place 1) and plaques, and who was passed."""
 
     placed: tuple[tuple[int, Hashable], ...]
-    passed_over: tuple[tuple[Hashable, str], ...] = ()
+    passed_over: tuple[tuple[Hashable, Message], ...] = ()
 
     @property
     def champion(self) -> Hashable | None:
@@ -196,7 +216,7 @@ def title_and_plaques(
     teams: competes for DM); an ineligible entry (or one missing from ``eligible``) is passed
     over and its title or plaque passes to the next eligible entry."""
     placed: list[tuple[int, Hashable]] = []
-    passed: list[tuple[Hashable, str]] = []
+    passed: list[tuple[Hashable, Message]] = []
     for rank, entry in enumerate(ranking, start=1):
         if len(placed) >= places:
             break
@@ -204,8 +224,13 @@ def title_and_plaques(
             passed.append(
                 (
                     entry,
-                    f"ranked {rank}: not eligible for title, plaques and bonus "
-                    "(R-PAIR-MP-3 / R-TEAM-4)",
+                    Message(
+                        gettext_noop(
+                            "plats %(rank)s: har inte rätt till titel, plaketter och bonus "
+                            "(R-PAIR-MP-3 / R-TEAM-4)"
+                        ),
+                        {"rank": rank},
+                    ),
                 )
             )
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from .i18n import gettext_noop
 from .season import DEFAULT_RULES, SeasonRules
 
 BEFORE = "before"
@@ -30,29 +31,16 @@ PROTESTS = "protests"
 SEAT_ANSWERS = "seat_answers"
 
 NAMES_SV = {
-    HEAT_REGISTRATION: "Anmälan av kvalheat",
-    INVITATION: "Inbjudan till TK",
-    ENTRIES: "Anmälan",
-    RESERVES: "Anmälan av reserv",
-    ROSTER: "Ändring av laguppställning",
-    LINEUP: "Laguppställning i matchen",
-    DISPENSATION: "Dispensansökan",
-    RESULTS_UPLOAD: "Uppladdning av resultat",
-    PROTESTS: "Protest mot otillåten spelare",
-    SEAT_ANSWERS: "Svar på erbjuden finalplats",
-}
-
-NAMES_EN = {
-    HEAT_REGISTRATION: "Heat registration",
-    INVITATION: "Invitation to TK",
-    ENTRIES: "Entry",
-    RESERVES: "Reserve notice",
-    ROSTER: "Roster change",
-    LINEUP: "Match line-up",
-    DISPENSATION: "Dispensation request",
-    RESULTS_UPLOAD: "Results upload",
-    PROTESTS: "Protest against an illegal player",
-    SEAT_ANSWERS: "Answer to a final seat offer",
+    HEAT_REGISTRATION: gettext_noop("Anmälan av kvalheat"),
+    INVITATION: gettext_noop("Inbjudan till TK"),
+    ENTRIES: gettext_noop("Anmälan"),
+    RESERVES: gettext_noop("Anmälan av reserv"),
+    ROSTER: gettext_noop("Ändring av laguppställning"),
+    LINEUP: gettext_noop("Laguppställning i matchen"),
+    DISPENSATION: gettext_noop("Dispensansökan"),
+    RESULTS_UPLOAD: gettext_noop("Uppladdning av resultat"),
+    PROTESTS: gettext_noop("Protest mot otillåten spelare"),
+    SEAT_ANSWERS: gettext_noop("Svar på erbjuden finalplats"),
 }
 
 
@@ -76,10 +64,6 @@ class Window:
     @property
     def name_sv(self) -> str:
         return NAMES_SV.get(self.key, self.key)
-
-    @property
-    def name_en(self) -> str:
-        return NAMES_EN.get(self.key, self.key)
 
 
 def heat_registration(deadline: date | None, *, clause: str) -> Window:

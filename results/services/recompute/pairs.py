@@ -33,12 +33,14 @@ from results.services.recompute.common import lock_competition, recompute_status
 from ubf.rules import replacement
 from ubf.rules.allocation import final_size_pairs
 from ubf.rules.heats import PairHeatEntries, qualifying_pairs
+from ubf.rules.i18n import as_data
 from ubf.rules.masterpoints import (
     pair_bonus,
     pair_final_masterpoints,
 )
 from ubf.rules.people import UBF
 from ubf.rules.sm import sm_places as sm_places_rule
+from ubf.rules.sm import sm_quota_basis
 from ubf.rules.standings import plaque_places, rank_pairs
 from ubf.rules.types import Discipline
 
@@ -110,9 +112,12 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         names = {
             str(e.id): f"{e.player1.full_name} – {e.player2.full_name}" for e in entries.values()
         }
+        # R-REPL-7: a direct qualifier that gave its seat up keeps the seat reserved; the
+        # chain fills it. One that forfeited its place (R-DIRECT-2) has none.
         directs = list(
             DirectQualifier.objects.filter(
-                competition=competition, status=DirectQualifier.Status.REGISTERED
+                competition=competition,
+                status__in=[DirectQualifier.Status.REGISTERED, DirectQualifier.Status.DECLINED],
             ).select_related("player1", "player2")
         )
         direct_pairs = {frozenset((d.player1_id, d.player2_id)): d for d in directs}
@@ -167,8 +172,29 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
             names=names,
             **_pair_chain_inputs(competition),
         )
-        _sync_final_seats(competition, heats, venues, holders, chain, run.provisional)
+        dq_of_entry = {str(e): dq.id for (_h, e), dq in played_together.items()}
+        _sync_final_seats(
+            competition, heats, venues, holders, chain, run.provisional, direct, dq_of_entry
+        )
         _rank_pair_final(competition, rules)
+        # R-PAIR-4: the pairs that started in DM kval (the heats' qualifying pairs, counted
+        # above) or in a direct final, plus the reigning champions' free place.
+        champion_entry = next((str(e) for (_h, e), _dq in played_together.items()), None)
+        basis = sm_quota_basis(
+            counted_heats=[(v.label, v.ranking) for v in venues],
+            direct_final_pairs=PairFinalResult.objects.filter(competition=competition).count()
+            if competition.is_direct_final
+            else 0,
+            reigning_champion_free_place=bool(directs),
+            champion_pair=champion_entry,
+        )
+        run.explanation["sm_quota_basis"] = {
+            "total": basis.total,
+            "from_heats": basis.from_heats,
+            "from_direct_final": basis.from_direct_final,
+            "champion_free_place": basis.champion_free_place,
+        }
+        run.save(update_fields=["explanation"])
 
         status.finished_at = clock.now()
         status.runs += 1
@@ -185,7 +211,13 @@ def _venue_from_snapshot(heat, key: str, snapshot: StandingSnapshot, names: dict
         key=key,
         label=heat.name,
         entries=sum(1 for r in rows if r.get("qualifier")),
-        ranking=[str(r["entry_id"]) for r in rows if r.get("qualifier")],
+        ranking=[
+            str(r["entry_id"])
+            for r in sorted(
+                (r for r in rows if r.get("qualifier")),
+                key=lambda r: r.get("qualifier_rank") or 0,
+            )
+        ],
         struck={str(r["entry_id"]) for r in rows if r.get("rank") is None},
         complete=True,
     )
@@ -222,6 +254,21 @@ def _rank_pair_heat(
         rules,
     )
     qualifying = set(counted.pairs)
+    # R-PAIR-TIE-1 "berörda par": for the qualifier, pairs on equal score are separated among
+    # the pairs that take part in it (in a bronze heat, those that declared, R-PAIR-KVAL-5);
+    # the heat's own ranking above is every pair's.
+    qualifier_order = [st.pair for st in standings if st.pair in qualifying]
+    if upload and len(qualifier_order) < len(standings):
+        qualifier_order = [
+            st.pair
+            for st in rank_pairs(
+                qualifier_order,
+                {p: results[p].percentage for p in qualifier_order},
+                lines_by_upload.get(upload.id, []),
+                seed=f"{competition.season.name}/{competition.discipline}/{heat.id}/dm",
+            )
+        ]
+    qualifier_rank = {pair: i for i, pair in enumerate(qualifier_order, start=1)}
     rows = [
         {
             "rank": st.rank,
@@ -230,6 +277,7 @@ def _rank_pair_heat(
             "name": names[st.pair],
             "percentage": f"{results[st.pair].percentage:.2f}",
             "qualifier": st.pair in qualifying,
+            "qualifier_rank": qualifier_rank.get(st.pair),
             "decided_by": st.decided_by,
             "explanation": list(st.explanation),
         }
@@ -259,7 +307,7 @@ def _rank_pair_heat(
         key=key,
         label=heat.name,
         entries=len(qualifying),
-        ranking=[st.pair for st in standings if st.pair in qualifying],
+        ranking=qualifier_order,
         struck=struck,
         complete=upload is not None,
     )
@@ -276,35 +324,43 @@ def _pair_chain_inputs(competition: PairCompetition) -> dict:
             offers.append(
                 replacement.Offer(entry=str(offer.entry_id), seat=key, answer=offer.answer)
             )
-        if seat.status == FinalSeat.Status.VACATED and seat.entry_id:
-            withdrawals.append(replacement.Withdrawal(entry=str(seat.entry_id), reason=seat.reason))
+        if seat.status == FinalSeat.Status.VACATED and seat.holder_key:
+            withdrawals.append(replacement.Withdrawal(entry=seat.holder_key, reason=seat.reason))
     return {"offers": tuple(offers), "withdrawals": tuple(withdrawals)}
 
 
 def _seat_key(seat: FinalSeat) -> str:
-    if seat.direct_qualifier_id:
-        return f"dq:{seat.direct_qualifier_id}"
-    return str(seat.entry_id)
+    return seat.chain_key
 
 
-def _sync_final_seats(competition, heats, venues, holders, chain, provisional) -> None:
+def _sync_final_seats(
+    competition, heats, venues, holders, chain, provisional, direct, dq_of_entry
+) -> None:
     """Keep FinalSeat rows in step with the seat holders: seats whose holder changed while
     nothing was decided on them follow the ranking; a confirmed seat never moves (R-REPL-6);
-    once the allocation is final, each seat to be offered gets its pending Offer (R-REPL-5)."""
+    a direct qualifier has its seat, also one that played a heat (R-ALLOC-2); a seat its venue
+    cannot fill is a vacant seat (R-ALLOC-6); once the allocation is final, each seat to be
+    offered gets its pending Offer (R-REPL-5). A replacement's seat (made when it accepted an
+    offer) is the replacement's own and is left alone here."""
     heat_of_venue = {v.key: h for v, h in zip(venues, heats, strict=True)}
     existing = {
         _seat_key(s): s
-        for s in FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+        for s in FinalSeat.objects.filter(competition=competition)
+        .exclude(source=FinalSeat.Source.REPLACEMENT)
+        .prefetch_related("offers")
     }
     wanted: dict[str, tuple[str | None, str]] = {}
     for venue, keys in holders.holders.items():
         for key in keys:
             wanted[key] = (venue, FinalSeat.Source.ALLOCATION)
+    for key, venue in direct.items():
+        wanted[key] = (venue, FinalSeat.Source.DIRECT)
     for state in chain.seat_states:
-        if state.seat.startswith("dq:"):
-            wanted[state.seat] = (state.origin, FinalSeat.Source.DIRECT)
+        if state.original_holder is None:  # "<venue>#<n>": its venue has too few entries
+            wanted[state.seat] = (state.origin, FinalSeat.Source.ALLOCATION)
     for key, seat in existing.items():
-        untouched = seat.status == FinalSeat.Status.PROVISIONAL and not seat.offers.all()
+        undecided = seat.status == FinalSeat.Status.PROVISIONAL or seat.holder_key is None
+        untouched = undecided and not seat.offers.all()
         if key not in wanted and untouched:
             seat.delete()
         elif key not in wanted and seat.origin_heat_id:
@@ -317,23 +373,44 @@ def _sync_final_seats(competition, heats, venues, holders, chain, provisional) -
             newcomers = [k for k in holders.holders.get(venue, []) if k not in existing]
             if newcomers:
                 wanted.pop(newcomers[-1], None)
+    replacements = set(
+        FinalSeat.objects.filter(competition=competition, source=FinalSeat.Source.REPLACEMENT)
+        .exclude(status=FinalSeat.Status.VACATED)
+        .values_list("key", flat=True)
+    )
     for key, (venue, source) in wanted.items():
         if key in existing and existing[key].pk is not None:  # delete() above clears the pk
             continue
+        if key in replacements:  # already in the final on an accepted offer
+            continue
+        vacant = not key.isdigit() and not key.startswith("dq:")
+        if key.startswith("dq:"):
+            dq_id = int(key[3:])
+        else:
+            dq_id = dq_of_entry.get(key)
         FinalSeat.objects.create(
             competition=competition,
+            key=key,
             origin_heat=heat_of_venue.get(venue),
             entry_id=int(key) if key.isdigit() else None,
-            direct_qualifier_id=int(key[3:]) if key.startswith("dq:") else None,
+            direct_qualifier_id=dq_id,
             source=source,
-            status=FinalSeat.Status.PROVISIONAL,
-            reason="R-ALLOC-6" if source == FinalSeat.Source.ALLOCATION else "R-DIRECT-1",
+            status=FinalSeat.Status.VACATED if vacant else FinalSeat.Status.PROVISIONAL,
+            reason=(
+                "R-ALLOC-6: kvalplatsen har för få par för platsen; den erbjuds vidare."
+                if vacant
+                else "R-ALLOC-6"
+                if source == FinalSeat.Source.ALLOCATION
+                else "R-DIRECT-1"
+            ),
         )
     if provisional:
         return
     seats = {
         _seat_key(s): s
-        for s in FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+        for s in FinalSeat.objects.filter(competition=competition)
+        .exclude(source=FinalSeat.Source.REPLACEMENT)
+        .prefetch_related("offers")
     }
     offered: set[int] = set()
     for state in chain.seat_states:
@@ -462,12 +539,16 @@ def _rank_pair_final(competition: PairCompetition, rules) -> None:
                 "title": award == 1,
                 "award_place": award,
                 "bonus_per_player": bonus.points.get(k, 0),
-                "award_passed_reason": passed_awards.get(k, "") if award is None else "",
+                "award_passed_reason": (
+                    as_data(passed_awards[k]) if award is None and k in passed_awards else ""
+                ),
                 "sm_place": sm.qualified.index(k) + 1 if k in sm.qualified else None,
-                "sm_reason": sm.reasons.get(k, "") or sm_passed.get(k, ""),
+                "sm_reason": as_data(sm.reasons.get(k) or sm_passed[k])
+                if k in sm.reasons or k in sm_passed
+                else "",
                 "sm_passed_over": k in sm_passed,
                 "masterpoints": _fmt_points(mp.points[k]) if mp else None,
-                "masterpoints_reason": mp.reasons[k] if mp else "",
+                "masterpoints_reason": as_data(mp.reasons[k]) if mp else "",
             }
         )
     data = {

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
+from django.utils.translation import gettext_noop
 
 from clubs import clock
 from clubs.models import HeatStatus, Representation
@@ -47,11 +48,11 @@ log = logging.getLogger(__name__)
 
 CRITERION_SV = {
     "vp": "VP",
-    "imp_quotient": "IMP-kvot",
-    "h2h_imps": "vunna IMP i inbördes möten",
-    "h2h_boards": "vunna brickor i inbördes möten",
-    "h2h_points": "vunna totalpoäng i inbördes möten",
-    "lot": "lottning",
+    "imp_quotient": gettext_noop("IMP-kvot"),
+    "h2h_imps": gettext_noop("vunna IMP i inbördes möten"),
+    "h2h_boards": gettext_noop("vunna brickor i inbördes möten"),
+    "h2h_points": gettext_noop("vunna totalpoäng i inbördes möten"),
+    "lot": gettext_noop("lottning"),
 }
 
 
@@ -196,6 +197,7 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
         for s in StandingSnapshot.objects.filter(scope="team_heat", heat__in=heats)
     }
     venues, heat_venue = [], {}
+    withdrawn_after_play: set[int] = set()
     for heat in heats:
         key = venue_key(o.club_id for o in heat.organisers.all())
         heat_venue[heat.id] = key
@@ -210,6 +212,7 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
             if t.status == Team.Status.ENTERED
             or (t.status == Team.Status.WITHDRAWN and t.id in played)
         ]
+        withdrawn_after_play |= {t.id for t in took_part if t.status == Team.Status.WITHDRAWN}
         ranked = [str(r["team_id"]) for r in snapshots.get(heat.id, [])]
         ranked += [
             str(t.id)
@@ -227,16 +230,22 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
                 complete=bool(matches) and all(m.status != Match.Status.SCHEDULED for m in matches),
             )
         )
+    # R-TEAM-DIRECT-1, R-REPL-7: the champions' seat stays reserved when they withdraw; the
+    # chain fills it (the final is not shared out again).
     direct = {
         str(t.id): heat_venue.get(t.heat_id)
         for t in teams.values()
-        if t.is_direct_qualifier and t.status == Team.Status.ENTERED
+        if t.is_direct_qualifier and t.status in (Team.Status.ENTERED, Team.Status.WITHDRAWN)
     }
     qualifying = sum(v.entries for v in venues)
+    # R-TEAM-REPL-1: every team that withdrew after it took part gives up whatever seat it holds
+    # (whether or not anyone had marked it as a finalist, and also after a replacement took its
+    # place in the final, so that the chain keeps the withdrawal).
     withdrawals = tuple(
         replacement.Withdrawal(entry=str(t.id), reason=t.status_reason)
         for t in teams.values()
-        if t.in_final and t.status == Team.Status.WITHDRAWN
+        if t.status == Team.Status.WITHDRAWN
+        and (t.id in withdrawn_after_play or t.in_final or t.is_direct_qualifier)
     )
     recorded = list(TeamFinalOffer.objects.filter(competition=competition))
     run, _allocation, _holders, chain = allocate_final(
@@ -254,6 +263,7 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
     )
     if run.provisional:
         return
+    _seat_finalists(competition, teams, chain)
     # R-TEAM-REPL-1 / R-REPL-5: once the allocation is final, each seat to fill gets its
     # pending offer to the team the chain names (TK records the answer).
     pending = {o.seat for o in recorded if o.answer == TeamFinalOffer.Answer.PENDING}
@@ -456,9 +466,9 @@ def _row(s: TeamStanding, team: Team, dm_status, reasons) -> dict:
     reason = reasons.get(team.id)
     label = ""
     if team.status == Team.Status.DISQUALIFIED:
-        label = "diskvalificerat"
+        label = gettext_noop("diskvalificerat")
     elif team.status == Team.Status.EXCLUDED or reason:
-        label = "uteslutet"
+        label = gettext_noop("uteslutet")
     decided = CRITERION_SV.get(s.decided_by or "", "")
     return {
         "rank": s.rank,
@@ -489,3 +499,21 @@ def _add_dm_order(rows: list[dict]) -> None:
     dm_rank = {team: i for i, team in enumerate(order.dm_order, start=1)}
     for row in rows:
         row["dm_rank"] = dm_rank.get(row["team_id"])
+
+
+def _seat_finalists(competition: TeamCompetition, teams: dict[int, Team], chain) -> None:
+    """R-TEAM-ADV-1: once the allocation is final, every team holding a seat is in the final.
+    A holder not yet marked gets the next free final number; nobody is taken out here (a team
+    that gives its seat up is replaced through the offer it accepts, R-REPL-5, R-REPL-6)."""
+    holders = [int(s.holder) for s in chain.seat_states if s.holder and s.holder.isdigit()]
+    missing = [teams[h] for h in holders if h in teams and not teams[h].in_final]
+    if not missing:
+        return
+    taken = {t.final_number for t in teams.values() if t.in_final and t.final_number}
+    number = 0
+    for team in sorted(missing, key=lambda t: holders.index(t.id)):
+        number += 1
+        while number in taken:
+            number += 1
+        team.in_final, team.final_number = True, number
+        team.save(update_fields=["in_final", "final_number"])

@@ -1,0 +1,53 @@
+"""The one place where rule and service messages are put into the reader's language.
+
+The rulebook (``ubf.rules``) and the services build a :class:`~ubf.rules.violations.Violation`
+or a :class:`~ubf.rules.i18n.Message`: a Swedish template marked for the catalogue plus its
+parameters. Every form, admin message, page and e-mail that shows one calls :func:`render`
+(docs/translation.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext
+
+from ubf.rules.i18n import Text
+
+
+def render(message: Any, language: str | None = None) -> str:
+    """``message`` (a Violation, Message or FeeLine, its ``as_data`` form, or a bare msgid
+    marked with gettext_noop) in the active language, or in ``language``."""
+    if language:
+        with translation.override(language):
+            return render(message)
+    if not message:
+        return ""  # gettext("") would be the catalogue's header
+    if isinstance(message, str):
+        return gettext(message)
+    if isinstance(message, Mapping):  # ubf.rules.i18n.as_data, as a snapshot stores it
+        template, params = gettext(message["template"]), message.get("params") or {}
+    else:
+        template, params = gettext(message.template), message.params
+    if not params:
+        return template
+    return template % {key: _value(value) for key, value in params.items()}
+
+
+def render_with_clause(violation: Any, language: str | None = None) -> str:
+    """The message followed by its clause ID in brackets, as forms and pages show it."""
+    text = render(violation, language)
+    clause = getattr(violation, "clause", "")
+    return f"{text} ({clause})" if clause else text
+
+
+def _value(value: Any) -> Any:
+    if hasattr(value, "template") and hasattr(value, "params"):
+        return render(value)
+    if isinstance(value, Text):
+        return gettext(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_value(item)) for item in value)
+    return value

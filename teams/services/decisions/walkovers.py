@@ -1,0 +1,219 @@
+"""Walk-overs (R-TEAM-WO-1..3): TK awards and revokes them; the score follows the season's
+rule and a team excluded after repeated W.O.s is struck from its heat."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import transaction
+
+from clubs.decision_log import decision_log
+from clubs.i18n import render
+from clubs.permissions import is_tk
+from clubs.recompute import request_recompute
+from clubs.services.base import (
+    error,
+    raise_on_errors,
+    reason_required,
+    record_decision,
+    require,
+)
+from teams.models import (
+    Match,
+    Team,
+    WalkOver,
+)
+from teams.services.decisions.common import (
+    GRANTED,
+    REJECTED,
+    _as_rule_matches,
+    _decide,
+    _stage_matches,
+)
+from ubf.rules import sanctions
+from ubf.rules.i18n import gettext_noop
+from ubf.rules.violations import Violation
+
+
+def _require_wo_power(user) -> None:
+    if not is_tk(user):
+        v = sanctions.wo_award_refusal(None)
+        require(
+            False,
+            gettext_noop("%(finding)s (%(clause)s)"),
+            params={"finding": v, "clause": v.clause},
+        )
+
+
+def _exclusions(match: Match, rules) -> dict:
+    return sanctions.wo_exclusions(_as_rule_matches(_stage_matches(match)), rules)
+
+
+def walkover_problems(match: Match, offender: Team, reason: str) -> list[Violation]:
+    """R-TEAM-WO-1: what stops a W.O.: no reason, an offender not in the match, a match that is
+    already a W.O."""
+    problems = reason_required(reason, "R-TEAM-WO-1")
+    if offender.pk not in (match.home_id, match.away_id):
+        problems.append(
+            error(
+                "R-TEAM-WO-1",
+                gettext_noop("%(offender)s spelar inte i matchen %(match)s."),
+                params={"offender": offender, "match": match},
+            )
+        )
+    existing = WalkOver.objects.filter(match=match).first()
+    if existing is not None and existing.status == GRANTED:
+        problems.append(
+            error(
+                "R-TEAM-WO-1",
+                gettext_noop("Matchen är redan W.O. (lämnad av %(offender)s)."),
+                params={"offender": existing.offender},
+            )
+        )
+    return problems
+
+
+@transaction.atomic
+def award_walkover(user, match: Match, offender: Team, *, reason: str, force_majeure=False):
+    """R-TEAM-WO-1: only TK rules on force majeure and awards a W.O. R-TEAM-WO-2: the match is
+    scored by :func:`ubf.rules.sanctions.wo_score` with the season's configuration (the rule
+    text is kept on the W.O.); no masterpoints (the recompute gives none for a W.O.).
+    R-TEAM-WO-3: a team that has now given W.O. in more than ``rules.wo_max_per_stage``
+    matches of the stage is excluded (status ``excluded``; the recompute strikes its results).
+    ``force_majeure`` records TK's finding; the W.O. still counts (the regulations make no
+    exception)."""
+    _require_wo_power(user)
+    match = Match.objects.select_for_update().select_related("competition__season").get(pk=match.pk)
+    season = match.competition.season
+    rules = season.rules()
+    problems = walkover_problems(match, offender, reason)
+    existing = WalkOver.objects.filter(match=match).first()
+    raise_on_errors(problems)
+
+    non_offender_id = match.away_id if offender.pk == match.home_id else match.home_id
+    average = None
+    if rules.wo_winner_average_if_higher:
+        others = [m for m in _stage_matches(match) if m.pk != match.pk]
+        average = sanctions.average_vp(_as_rule_matches(others), non_offender_id)
+    score = sanctions.wo_score(rules, average)
+    previous = {
+        "status": match.status,
+        "imps_home": match.imps_home,
+        "imps_away": match.imps_away,
+        "vp_home": match.vp_home,
+        "vp_away": match.vp_away,
+    }
+    wo = existing or WalkOver(match=match)
+    wo.offender = offender
+    wo.force_majeure = bool(force_majeure)
+    wo.rule_text = score.rule_sv[:200]
+    _decide(wo, user, GRANTED, reason)
+    wo.save()
+    home_offends = offender.pk == match.home_id
+    match.status = Match.Status.WALKOVER
+    match.imps_home = Decimal(0)
+    match.imps_away = Decimal(0)
+    match.vp_home = score.offender_vp if home_offends else score.non_offender_vp
+    match.vp_away = score.non_offender_vp if home_offends else score.offender_vp
+    match.save()
+    record_decision(
+        "teams.walkover.awarded",
+        wo,
+        user=user,
+        reason=reason.strip(),
+        clause="R-TEAM-WO-1",
+        season=season,
+        match=match.pk,
+        offender=offender.name,
+        force_majeure=bool(force_majeure),
+        vp_offender=score.offender_vp,
+        vp_non_offender=score.non_offender_vp,
+        rule_sv=score.rule_sv,
+        rule_en=render(score.rule, "en"),
+        score_clause="R-TEAM-WO-2",
+        masterpoints=0,
+        previous=previous,
+    )
+    excluded = _exclusions(match, rules)
+    offender = Team.objects.select_for_update().get(pk=offender.pk)
+    if offender.pk in excluded and offender.status not in (
+        Team.Status.EXCLUDED,
+        Team.Status.DISQUALIFIED,
+    ):
+        count = WalkOver.objects.filter(
+            match__in=_stage_matches(match), offender=offender, status=GRANTED
+        ).count()
+        offender.status = Team.Status.EXCLUDED
+        offender.status_reason = (
+            f"R-TEAM-WO-3: lämnade W.O. i {count} matcher i etappen "
+            f"({match.get_stage_display()}); laget utesluts och dess resultat i etappen stryks."
+        )
+        offender.save()
+        record_decision(
+            "teams.team.excluded",
+            offender,
+            user=user,
+            reason=offender.status_reason,
+            clause="R-TEAM-WO-3",
+            season=season,
+            walkovers=count,
+            stage=match.stage,
+            heat=match.heat_id,
+        )
+    request_recompute(match.competition_id)
+    return wo
+
+
+@transaction.atomic
+def revoke_walkover(user, walkover: WalkOver, *, reason: str):
+    """R-TEAM-WO-1: TK withdraws a W.O. it awarded (with a reason): the match gets back its
+    earlier status and figures, and an exclusion that rested on it (R-TEAM-WO-3) is lifted."""
+    _require_wo_power(user)
+    walkover = WalkOver.objects.select_for_update().select_related("match").get(pk=walkover.pk)
+    problems = reason_required(reason, "R-TEAM-WO-1")
+    if walkover.status != GRANTED:
+        problems.append(
+            error(
+                "R-TEAM-WO-1",
+                gettext_noop("W.O.:t gäller inte (redan återkallat)."),
+            )
+        )
+    raise_on_errors(problems)
+    match = walkover.match
+    season = match.competition.season
+    awarded = decision_log(walkover).filter(action="teams.walkover.awarded").order_by("-id").first()
+    previous = (awarded.data or {}).get("previous", {}) if awarded else {}
+    match.status = previous.get("status") or Match.Status.SCHEDULED
+    for name in ("imps_home", "imps_away", "vp_home", "vp_away"):
+        value = previous.get(name)
+        setattr(match, name, Decimal(value) if value is not None else None)
+    match.save()
+    _decide(walkover, user, REJECTED, reason)
+    walkover.save()
+    record_decision(
+        "teams.walkover.revoked",
+        walkover,
+        user=user,
+        reason=reason.strip(),
+        clause="R-TEAM-WO-1",
+        season=season,
+        match=match.pk,
+        restored_status=match.status,
+    )
+    offender = Team.objects.select_for_update().get(pk=walkover.offender_id)
+    if offender.status == Team.Status.EXCLUDED and offender.pk not in _exclusions(
+        match, season.rules()
+    ):
+        offender.status = Team.Status.ENTERED
+        offender.status_reason = ""
+        offender.save()
+        record_decision(
+            "teams.team.exclusion_lifted",
+            offender,
+            user=user,
+            reason=f"W.O. i {match} återkallat: {reason.strip()}",
+            clause="R-TEAM-WO-3",
+            season=season,
+        )
+    request_recompute(match.competition_id)
+    return walkover

@@ -1,0 +1,347 @@
+"""Final places through a season's hard turns, as a person sees them: who holds each seat of a
+DM Par final, who is asked next and why, and what the final's fee list and upload accept.
+
+Expected figures are worked out by hand in the comments (R-ALLOC-1..6, R-REPL-1..7)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from clubs import clock
+from pairs.models import DirectQualifier, FinalSeat, Offer
+from pairs.selectors import final_seat_holders
+from pairs.services.decisions import decline_final_seat, record_offer_answer
+from portal.services.fees import pair_final_fee_list
+from results.models import AllocationRun
+from results.services.allocation import venue_key
+from results.services.recompute import recompute_pair_competition, recompute_team_competition
+from teams.models import Team, TeamFinalOffer
+from teams.services.decisions import record_team_offer_answer
+from teams.services.entries import withdraw_team
+from tests.factories import PairCompetitionFactory, TeamCompetitionFactory, TeamFactory, member
+from tests.results.test_allocation_teams import heat_with
+from tests.results.test_recompute_pairs import heat_with_results, seats_by_heat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_the_season():
+    """Offers are answered before the finals (team final 4 Mar 2017, pairs final 22 Apr 2017):
+    an answer after the final's first day is TK's, with a reason (R-REPL-5, clubs.windows)."""
+    with clock.frozen("2017-02-20 10:00"):
+        yield
+
+
+def named_heat(comp, name, n):
+    heat, entries = heat_with_results(comp, n)
+    heat.name = name
+    heat.save()
+    return heat, entries
+
+
+def direct_qualifier(comp, players=None):
+    season = comp.season
+    p1, p2 = players or (member(season=season), member(season=season))
+    return DirectQualifier.objects.create(
+        competition=comp, player1=p1, player2=p2, registered_on=date(2016, 12, 1)
+    )
+
+
+def holders(comp) -> set[int]:
+    return {h.holder.pk for h in final_seat_holders(comp) if h.seat.entry_id}
+
+
+def pending_offer(comp) -> Offer:
+    return Offer.objects.get(seat__competition=comp, answer=Offer.Answer.PENDING)
+
+
+@pytest.fixture
+def season_of_three(tk):
+    """Heats of 4, 7 and 31 pairs plus last season's champions: 42 qualifying pairs give a
+    28-pair final (R-ALLOC-1), 27 seats to the venues. Shares 27·4/42 = 2.571, 27·7/42 = 4.500,
+    27·31/42 = 19.929; whole seats 2 + 4 + 19 = 25, the two left go to the largest fractions,
+    .929 (C) and .571 (A): 3 / 4 / 20."""
+    comp = PairCompetitionFactory(discipline="open")
+    a = named_heat(comp, "A", 4)
+    b = named_heat(comp, "B", 7)
+    c = named_heat(comp, "C", 31)
+    dq = direct_qualifier(comp)
+    recompute_pair_competition(comp.id)
+    return comp, a, b, c, dq
+
+
+def test_r_repl_7_a_direct_qualifier_that_gives_up_its_seat_starts_the_chain(season_of_three, tk):
+    comp, (_a, a_entries), (_b, b_entries), (_c, c_entries), dq = season_of_three
+    assert seats_by_heat(comp)[0] == {"A": 3, "B": 4, "C": 20}
+    before = holders(comp)
+    assert len(before) == 27
+
+    seat = FinalSeat.objects.get(competition=comp, direct_qualifier=dq)
+    decline_final_seat(tk, seat, reason="Kan inte spela finalen")
+    recompute_pair_competition(comp.id)
+
+    # nobody loses a seat: the venues keep 3 / 4 / 20 ...
+    assert seats_by_heat(comp)[0] == {"A": 3, "B": 4, "C": 20}
+    assert holders(comp) == before
+    # ... and the freed seat is offered by closeness (R-REPL-7, R-REPL-2): A's 4th 4 - 2.571
+    # = 1.43, B's 5th 5 - 4.500 = 0.50, C's 21st 21 - 19.929 = 1.07: B's 5th pair first.
+    assert pending_offer(comp).entry == b_entries[4]
+
+
+def test_r_repl_5_a_replacement_that_accepts_holds_a_seat_of_its_own_and_pays_for_it(
+    season_of_three, tk
+):
+    comp, _a, (_b, b_entries), _c, dq = season_of_three
+    decline_final_seat(
+        tk, FinalSeat.objects.get(competition=comp, direct_qualifier=dq), reason="Återbud"
+    )
+    recompute_pair_competition(comp.id)
+    offer = pending_offer(comp)
+    record_offer_answer(tk, offer, Offer.Answer.ACCEPTED)
+    recompute_pair_competition(comp.id)
+
+    assert b_entries[4].pk in holders(comp)
+    assert len(final_seat_holders(comp)) == 28  # 27 venue seats and the replacement
+    assert not Offer.objects.filter(answer=Offer.Answer.PENDING).exists()
+    payers = [row.payer for row in pair_final_fee_list(comp).rows]
+    replacement = b_entries[4]
+    assert any(replacement.player1.full_name in p for p in payers)
+    assert not any(dq.player1.full_name in p for p in payers)
+    assert len(payers) == 28
+
+
+def test_r_repl_6_a_replacement_that_withdraws_in_turn_is_replaced_by_the_next_in_the_chain(
+    season_of_three, tk
+):
+    comp, (_a, a_entries), (_b, b_entries), (_c, c_entries), dq = season_of_three
+    decline_final_seat(
+        tk, FinalSeat.objects.get(competition=comp, direct_qualifier=dq), reason="Återbud"
+    )
+    recompute_pair_competition(comp.id)
+    record_offer_answer(tk, pending_offer(comp), Offer.Answer.ACCEPTED)
+    recompute_pair_competition(comp.id)
+    own = FinalSeat.objects.get(competition=comp, entry=b_entries[4])
+    decline_final_seat(tk, own, reason="Sjukdom")
+    recompute_pair_competition(comp.id)
+    # next by closeness after B's 5th (0.50): C's 21st (1.07), then A's 4th (1.43)
+    assert pending_offer(comp).entry == c_entries[20]
+    assert b_entries[4].pk not in holders(comp)
+
+
+def test_r_alloc_2_a_direct_qualifier_that_played_a_heat_has_a_seat_and_can_give_it_up(tk):
+    """Heats of 30 and 20 pairs, the champions play heat A (pair 12 there): 50 qualifying pairs
+    give 28 (R-ALLOC-1), 27 seats to the venues: 27·30/50 = 16.2 and 27·20/50 = 10.8, whole
+    16 + 10, the last to B (.8): 16 / 11. A's seats go to its first 16 pairs but the champions
+    (R-ALLOC-2 passes them over), so A's 17th pair goes on too."""
+    comp = PairCompetitionFactory(discipline="open")
+    _a, a_entries = named_heat(comp, "A", 30)
+    _b, b_entries = named_heat(comp, "B", 20)
+    champions = a_entries[11]
+    dq = direct_qualifier(comp, (champions.player1, champions.player2))
+    recompute_pair_competition(comp.id)
+
+    assert seats_by_heat(comp)[0] == {"A": 16, "B": 11}
+    seated = holders(comp)
+    assert len(final_seat_holders(comp)) == 28
+    assert champions.pk in seated and a_entries[16].pk in seated
+    assert a_entries[17].pk not in seated
+    seat = FinalSeat.objects.get(competition=comp, entry=champions)
+    assert seat.direct_qualifier == dq and seat.source == FinalSeat.Source.DIRECT
+
+    decline_final_seat(tk, seat, reason="Avstår")
+    recompute_pair_competition(comp.id)
+    # R-REPL-1: the seat's venue is A: its nearest eliminated pair, A's 18th, is asked first
+    assert pending_offer(comp).entry == a_entries[17]
+    assert len(final_seat_holders(comp)) == 27
+
+
+def test_r_alloc_6_a_seat_its_venue_cannot_fill_is_offered(tk):
+    """Heat D has 2 pairs, one of them the champions; heat X has 28. 30 qualifying pairs give
+    28 (R-ALLOC-1), 27 to the venues: 27·2/30 = 1.8 and 27·28/30 = 25.2, whole 1 + 25, the last
+    to D (.8): 2 / 25. D has only one pair besides the champions, so one seat is vacant and is
+    offered down the chain: X's 26th pair (26 - 25.2 = 0.8) is asked."""
+    comp = PairCompetitionFactory(discipline="open")
+    _d, d_entries = named_heat(comp, "D", 2)
+    _x, x_entries = named_heat(comp, "X", 28)
+    champions = d_entries[0]
+    direct_qualifier(comp, (champions.player1, champions.player2))
+    recompute_pair_competition(comp.id)
+
+    assert seats_by_heat(comp)[0] == {"D": 2, "X": 25}
+    vacant = FinalSeat.objects.get(competition=comp, entry=None, direct_qualifier=None)
+    assert vacant.status == FinalSeat.Status.VACATED
+    assert pending_offer(comp).entry == x_entries[25]
+    # the final: 25 from X, D's other pair, the champions = 27 held, one seat being offered
+    assert len(final_seat_holders(comp)) == 27
+    record_offer_answer(tk, pending_offer(comp), Offer.Answer.ACCEPTED)
+    recompute_pair_competition(comp.id)
+    assert len(final_seat_holders(comp)) == 28
+
+
+# --- DM Lag ---------------------------------------------------------------------------------
+
+
+def team_seats(comp) -> dict[str, int]:
+    run = AllocationRun.objects.get(competition=comp)
+    return {v["label"]: v["seats"] for v in run.explanation["venues"]}
+
+
+def team_heat(comp, label, n):
+    heat, teams = heat_with(comp, n, prefix=label)
+    heat.name = label
+    heat.save()
+    return heat, teams
+
+
+@pytest.fixture
+def lag_season():
+    """Heats of 8, 11 and 11 teams plus last season's champions: 30 qualifying teams give a
+    10-team final (R-TEAM-ADV-1), 9 seats to the heats: 9·8/30 = 2.4, 9·11/30 = 3.3 and 3.3;
+    whole 2 + 3 + 3, the last seat to the largest fraction (.4, A): 3 / 3 / 3."""
+    comp = TeamCompetitionFactory()
+    a = team_heat(comp, "A", 8)
+    b = team_heat(comp, "B", 11)
+    c = team_heat(comp, "C", 11)
+    champions = TeamFactory(heat=None, competition=comp, name="Mästarna", is_direct_qualifier=True)
+    recompute_team_competition(comp.id)
+    return comp, a, b, c, champions
+
+
+def test_r_team_repl_1_champions_who_withdraw_leave_the_heats_seats_as_they_were(lag_season, tk):
+    comp, (a, a_teams), (b, b_teams), (c, c_teams), champions = lag_season
+    assert team_seats(comp) == {"A": 3, "B": 3, "C": 3}
+    finalists = set(
+        Team.objects.filter(competition=comp, in_final=True).values_list("id", flat=True)
+    )
+    # the final is set from the allocation: the 9 heat holders and the champions
+    assert finalists == {t.id for t in a_teams[:3] + b_teams[:3] + c_teams[:3]} | {champions.id}
+
+    withdraw_team(tk, champions, reason="Laget har upplösts")
+    recompute_team_competition(comp.id)
+
+    assert team_seats(comp) == {"A": 3, "B": 3, "C": 3}
+    # R-REPL-7 by closeness: A's 4th 4 - 2.4 = 1.6, B's and C's 4th 4 - 3.3 = 0.7 each; equal
+    # closeness and equal shares: the venue key decides (R-REPL-2)
+    key = {h.name: venue_key(o.club_id for o in h.organisers.all()) for h in (b, c)}
+    first = b_teams[3] if key["B"] < key["C"] else c_teams[3]
+    offer = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
+    assert offer.team == first
+
+
+def test_r_team_repl_1_a_qualified_team_that_withdraws_is_replaced_and_stays_out(lag_season, tk):
+    comp, (_a, a_teams), (_b, b_teams), (_c, c_teams), _champions = lag_season
+    leaver = a_teams[0]
+    withdraw_team(tk, leaver, reason="Två spelare sjuka")
+    recompute_team_competition(comp.id)
+    offer = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
+    assert offer.team == a_teams[3]  # R-REPL-1: its own heat's nearest eliminated team
+    record_team_offer_answer(tk, offer, TeamFinalOffer.Answer.ACCEPTED)
+    recompute_team_competition(comp.id)
+
+    chain = {s["seat"]: s for s in AllocationRun.objects.get(competition=comp).explanation["chain"]}
+    assert chain[str(leaver.id)]["holder"] == a_teams[3].name  # the withdrawal is remembered
+    leaver.refresh_from_db()
+    assert not leaver.in_final
+
+    # a second withdrawal: the chain asks a team that is not in the final already
+    withdraw_team(tk, b_teams[0], reason="Återbud")
+    recompute_team_competition(comp.id)
+    nxt = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
+    assert nxt.team == b_teams[3]
+    in_final = set(
+        Team.objects.filter(competition=comp, in_final=True).values_list("id", flat=True)
+    )
+    assert nxt.team_id not in in_final and a_teams[3].id in in_final
+
+
+def test_withdrawing_a_team_needs_a_reason_and_the_right_to_speak_for_it(lag_season, tk):
+    from django.core.exceptions import PermissionDenied
+
+    from clubs.services.base import ServiceError
+    from tests.factories import UserFactory
+
+    comp, (_a, a_teams), _b, _c, _champions = lag_season
+    with pytest.raises(PermissionDenied):
+        withdraw_team(UserFactory(), a_teams[0], reason="?")
+    with pytest.raises(ServiceError) as exc:
+        withdraw_team(tk, a_teams[0], reason=" ")
+    assert "R-TEAM-REPL-1" in str(exc.value)
+    a_teams[0].refresh_from_db()
+    assert a_teams[0].status == Team.Status.ENTERED
+
+
+def test_r_pair_tie_1_a_bronze_heats_qualifiers_are_separated_among_themselves(tk):
+    """R-PAIR-TIE-1 "berörda par", R-PAIR-KVAL-5: in bronze heat Z, A and B declared for the
+    qualifier and C did not; all three scored 55 %. Boards 1-5: A 3, B 1, C 3 matchpoints;
+    boards 6-8: A 1, B 3, C 2; board 9: A 1, B 2, C 3. Boards won between A and B: A 5, B 4,
+    so A is ahead. Counting C as well would give A 5 + 0 = 5 and B 4 + 3 = 7.
+    Two more declared pairs at 60 % make Z's four declared pairs (the bronze minimum). With a
+    silver heat X of 40 pairs, 44 qualify, a 28-pair final: 28·4/44 = 2.545 seats for Z and
+    28·40/44 = 25.455 for X; whole 2 + 25, the last to Z (.545 against .455): Z has three
+    seats, the two 60 % pairs and then A."""
+    from decimal import Decimal
+
+    from django.core.files.base import ContentFile
+
+    from pairs.models import PairEntry
+    from results.models import PairResult, PairTraveller, ResultUpload
+    from tests.factories import PairHeatFactory
+
+    comp = PairCompetitionFactory(discipline="open")
+    named_heat(comp, "X", 40)
+    heat = PairHeatFactory(competition=comp, heat_type="bronze", name="Z")
+    upload = ResultUpload(
+        competition=comp,
+        heat=heat,
+        original_name="z.pbn",
+        format="pbn",
+        checksum="z",
+        size=1,
+        status="accepted",
+    )
+    upload.file.save("z.pbn", ContentFile(b"z"), save=False)
+    upload.save()
+    season = comp.season
+
+    def entry(number, declared, pct):
+        e = PairEntry.objects.create(
+            heat=heat,
+            player1=member(season=season),
+            player2=member(season=season),
+            pair_number=str(number),
+            takes_part_in_qualifier=declared,
+        )
+        PairResult.objects.create(
+            upload=upload,
+            heat=heat,
+            entry=e,
+            total=Decimal(pct),
+            percentage=Decimal(pct),
+            boards_played=24,
+        )
+        return e
+
+    top = [entry(4, True, 60), entry(5, True, 60)]
+    a, b, c = entry(1, True, 55), entry(2, True, 55), entry(3, False, 55)
+    opponents = [entry(10 + k, False, 40 - k) for k in range(3)]
+    mps = {**dict.fromkeys(range(1, 6), (3, 1, 3)), 6: (1, 3, 2), 7: (1, 3, 2), 8: (1, 3, 2)}
+    mps[9] = (1, 2, 3)
+    for board, values in mps.items():
+        for pair, opponent, mp in zip((a, b, c), opponents, values, strict=True):
+            PairTraveller.objects.create(
+                upload=upload,
+                board_number=board,
+                ns=pair,
+                ew=opponent,
+                mp_ns=Decimal(mp),
+                mp_ew=Decimal(4 - mp),
+            )
+    recompute_pair_competition(comp.id)
+
+    assert seats_by_heat(comp)[0] == {"X": 25, "Z": 3}
+    seated = holders(comp)
+    assert {top[0].pk, top[1].pk, a.pk} <= seated
+    assert b.pk not in seated and c.pk not in seated
