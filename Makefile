@@ -19,9 +19,14 @@ migrate: install
 	mkdir -p var
 	$(PY) manage.py migrate --noinput
 
+# The demo season as of one day inside it: heats played and uploaded, a pair heat open for
+# entries, heat registration open (Open), a team heat with its last day to play (its rosters
+# open). `DEMO_DATE=2017-03-05 make demo` shows the team final after round 7 instead.
+DEMO_DATE ?= 2016-11-18
+
 demo: migrate
-	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+	DEMO_DATE=$(DEMO_DATE) $(PY) manage.py load_demo
+	DEMO_DATE=$(DEMO_DATE) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 lint: install
 	$(VENV)/bin/ruff check .

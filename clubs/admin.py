@@ -2,10 +2,14 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from clubs import clock
+from clubs.permissions import is_tk
+
 from .models import (
     Club,
     ClubOfficial,
     Decision,
+    DemoClock,
     District,
     Membership,
     Player,
@@ -131,6 +135,30 @@ class DecisionAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(DemoClock)
+class DemoClockAdmin(admin.ModelAdmin):
+    """TK moves the demo's date here (only in the demo: ``DEMO_DATE`` set, never in
+    production); every page, deadline and reminder follows it (``clubs.clock``)."""
+
+    list_display = ("on",)
+
+    def has_module_permission(self, request):
+        return is_tk(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return is_tk(request.user)
+
+    def has_add_permission(self, request):
+        # Only in the demo: outside it (and always in production) the clock is the real date.
+        return is_tk(request.user) and clock.demo_date() is not None
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_add_permission(request)
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -1,7 +1,9 @@
 """The system's notion of "today" and "now", in one place so tests and TK can move the clock.
 
-Set UBF_CLOCK_OVERRIDE in settings (an ISO datetime) to run the system at another date (e.g.
-to try reminders); tests use ``override_settings`` or ``clock.frozen()``.
+In order: a ``clock.frozen()`` block (tests); ``UBF_CLOCK_OVERRIDE`` in settings (an ISO
+datetime, e.g. to try reminders); the demo's date (``UBF_DEMO_DATE`` from ``DEMO_DATE``, moved
+by TK from the admin: ``clubs.models.DemoClock``), at noon; else the real time. In production
+(``settings.PRODUCTION``) only the real time counts: the clock cannot be moved there.
 """
 
 from __future__ import annotations
@@ -12,17 +14,33 @@ from datetime import date, datetime
 from django.conf import settings
 from django.utils import timezone
 
+from clubs.models import DemoClock
+
 _frozen: list[datetime] = []
 
 
 def now() -> datetime:
     if _frozen:
         return _frozen[-1]
+    if getattr(settings, "PRODUCTION", False):
+        return timezone.now()
     override = getattr(settings, "UBF_CLOCK_OVERRIDE", None)
     if override:
         value = datetime.fromisoformat(override) if isinstance(override, str) else override
         return value if timezone.is_aware(value) else timezone.make_aware(value)
+    demo = demo_date()
+    if demo is not None:
+        return timezone.make_aware(datetime(demo.year, demo.month, demo.day, 12, 0))
     return timezone.now()
+
+
+def demo_date() -> date | None:
+    """The demo's date, or None outside the demo (and always in production)."""
+    configured = getattr(settings, "UBF_DEMO_DATE", "")
+    if not configured or getattr(settings, "PRODUCTION", False):
+        return None
+    moved = DemoClock.objects.filter(pk=1).values_list("on", flat=True).first()
+    return moved or date.fromisoformat(str(configured))
 
 
 def today() -> date:

@@ -545,3 +545,22 @@ class Decision(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Decision rows are append-only.")
+
+
+class DemoClock(models.Model):
+    """The demo's date (only with ``DEMO_DATE`` set, never in production): the one clock
+    (``clubs.clock``) reads it, so TK can move the demo season's "today" from the admin.
+    One row (pk 1); ``manage.py load_demo`` sets it to ``DEMO_DATE``."""
+
+    on = models.DateField(_("demodatum"))
+
+    class Meta:
+        verbose_name = _("demoklocka")
+        verbose_name_plural = _("demoklocka")
+
+    def __str__(self) -> str:
+        return f"Demo: {self.on:%Y-%m-%d}"
+
+    def save(self, *args, **kwargs):
+        self.pk = 1
+        super().save(*args, **kwargs)

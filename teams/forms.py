@@ -6,6 +6,7 @@ answer with the clause."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +17,16 @@ MID_HELP = _("MID, ett per rad (kommatecken eller mellanslag går också bra).")
 def split_mids(text: str) -> list[str]:
     """``"123\\n456, 789"`` → ``["123", "456", "789"]`` (order kept, blanks dropped)."""
     return [m for m in re.split(r"[\s,;]+", text or "") if m]
+
+
+def tk_reason_field() -> forms.CharField:
+    """TK may act after a window has closed (clubs.windows); its reason becomes a TK decision."""
+    return forms.CharField(
+        label=_("TK:s skäl (efter sista dag)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Behövs bara när fönstret har stängt; skälet sparas som ett TK-beslut."),
+    )
 
 
 class EnterTeamForm(forms.Form):
@@ -52,9 +63,11 @@ class RosterForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, players=(), **kwargs):
+    def __init__(self, *args, players=(), tk: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["remove_mids"].choices = [(p.mid, f"{p.full_name} ({p.mid})") for p in players]
+        if tk:
+            self.fields["reason"] = tk_reason_field()
 
     def clean_add_mids(self) -> list[str]:
         return split_mids(self.cleaned_data.get("add_mids", ""))
@@ -70,25 +83,33 @@ class ExtraPlayerForm(forms.Form):
     """R-TEAM-5: ask TK for a 7th/8th player for one occasion."""
 
     mid = forms.CharField(label=_("Spelarens MID"), max_length=20, required=False)
-    occasion = forms.CharField(
+    occasion_date = forms.TypedChoiceField(
         label=_("Speltillfälle"),
-        max_length=120,
         required=False,
-        help_text=_("T.ex. ”Kval omgång 2, Uppsala”."),
+        coerce=date.fromisoformat,
+        empty_value=None,
+        help_text=_("Ett av lagets egna speltillfällen; dispens söks före speldagen."),
     )
-    occasion_date = forms.DateField(
-        label=_("Speldag"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
+
+    def __init__(self, *args, occasions=(), today=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "---------")]
+        for day, label in occasions:
+            passed = today is not None and day < today
+            text = f"{day:%Y-%m-%d} {label}" + (" (" + str(_("har varit")) + ")" if passed else "")
+            choices.append((day.isoformat(), text))
+        self.fields["occasion_date"].choices = choices
+        self.occasions = dict(occasions)
 
 
 class LineupForm(forms.Form):
     """Who plays each half (four players per half, R-TEAM-2; one segment: one half,
     R-TEAM-KVAL-5). The service refuses a wrong number with the clause."""
 
-    def __init__(self, *args, players=(), halves: int = 2, **kwargs):
+    def __init__(self, *args, players=(), halves: int = 2, tk: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        if tk:
+            self.fields["reason"] = tk_reason_field()
         choices = [(p.mid, f"{p.full_name} ({p.mid})") for p in players]
         for number in range(1, halves + 1):
             label = _("Halvlek %(n)s") % {"n": number} if halves > 1 else _("Laguppställning")

@@ -7,6 +7,7 @@ for many teams in a fixed number of queries.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from django.db.models import Prefetch, Q
@@ -14,9 +15,10 @@ from django.db.models import Prefetch, Q
 from clubs.i18n import render_with_clause
 from clubs.models import Player, Season
 from clubs.selectors import player_infos_for
-from teams.models import Dispensation, Lineup, Match, RosterEntry, Team
+from teams.models import Dispensation, ExternalTeamPlay, Lineup, Match, RosterEntry, Team
 from ubf.rules.eligibility import (
     check_district_balance,
+    check_membership,
     check_team_dm_status,
     check_team_roster,
     team_bonus_eligible,
@@ -62,10 +64,23 @@ class TeamRow:
     may_start: bool
     reasons: list[Violation]
     matches: list[Match] = field(default_factory=list)
+    # What may cost the team its place or points if it starts as it stands (R-TEAM-RES-1/2).
+    risks: list[Violation] = field(default_factory=list)
 
     @property
     def reason_texts(self) -> list[str]:
         return [violation_text(v) for v in self.reasons]
+
+    @property
+    def risk_texts(self) -> list[str]:
+        return [violation_text(v) for v in self.risks]
+
+    @property
+    def start_label(self) -> str:
+        """The badge: "Får starta" only when nothing stands in the way."""
+        if not self.may_start:
+            return "no"
+        return "risk" if self.risks else "yes"
 
     @property
     def dm_texts(self) -> list[str]:
@@ -110,6 +125,18 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
     for t in teams:
         everyone.update({r.player_id: r.player for r in t.roster.all()})
     infos = player_infos_for(season, everyone.values())
+    # R-TEAM-RES-2: where each roster player has played this season (UBF line-ups, elsewhere).
+    played_for: dict[int, dict[int | str, str]] = defaultdict(dict)
+    for pid, tid, name in (
+        Lineup.objects.filter(match__competition__season=season, player_id__in=list(everyone))
+        .values_list("player_id", "team_id", "team__name")
+        .distinct()
+    ):
+        played_for[pid][tid] = name
+    for pid, name, district in ExternalTeamPlay.objects.filter(
+        season=season, player_id__in=list(everyone)
+    ).values_list("player_id", "team_name", "district"):
+        played_for[pid][f"{name}/{district}"] = f"{name} ({district})"
     matches: dict[int, list[Match]] = {pk: [] for pk in ids}
     for m in (
         Match.objects.filter(Q(home_id__in=ids) | Q(away_id__in=ids))
@@ -157,6 +184,23 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
                     params={"finding": v, "status": status},
                 )
             )
+        risks: list[Violation] = []
+        for r in entries:
+            others = [n for key, n in played_for.get(r.player_id, {}).items() if key != t.pk]
+            if others:
+                names = ", ".join(others)
+                risks.append(
+                    Violation(
+                        clause="R-TEAM-RES-2",
+                        template=gettext_noop(
+                            "%(player)s (%(mid)s) har spelat för %(teams)s denna säsong: "
+                            "ställer laget upp med hen diskvalificeras det."
+                        ),
+                        data={"mid": r.player.mid, "other_teams": others},
+                        params={"player": r.player.full_name, "mid": r.player.mid, "teams": names},
+                    )
+                )
+        risks += check_membership(roster_infos, team=True, rules=rules)
         rows.append(
             TeamRow(
                 team=t,
@@ -165,6 +209,7 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
                 may_start=not reasons,
                 reasons=reasons,
                 matches=matches[t.pk],
+                risks=risks,
             )
         )
     return rows

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.models import HeatStatus, Player, Season
 from clubs.permissions import can_manage_team, can_manage_team_heat, club_ids_of, is_tk
 from clubs.services.base import ServiceError
@@ -22,10 +22,11 @@ from teams.services.entries import (
     enter_team,
     record_lineup,
     request_extra_player,
+    team_occasions,
     update_roster,
 )
 
-from .forms import EnterTeamForm, ExtraPlayerForm, LineupForm, RosterForm
+from .forms import EnterTeamForm, ExtraPlayerForm, LineupForm, RosterForm, tk_reason_field
 from .selectors import team_rows
 from .selectors import violation_text as _text
 
@@ -85,6 +86,8 @@ def enter(request, heat_id: int):
     if not can_manage_team_heat(request.user, heat):
         raise PermissionDenied
     form = EnterTeamForm(request.POST or None)
+    if is_tk(request.user):
+        form.fields["reason"] = tk_reason_field()
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
@@ -103,7 +106,12 @@ def enter(request, heat_id: int):
     return render(
         request,
         "teams/enter.html",
-        {"heat": heat, "form": form, "errors": errors},
+        {
+            "heat": heat,
+            "form": form,
+            "errors": errors,
+            "deadline": windows.label(windows.heat_windows(heat)["entries"]),
+        },
         status=400 if errors or form.errors else 200,
     )
 
@@ -127,8 +135,14 @@ def roster(request, team_id: int):
     entries = list(team.roster.select_related("player").order_by("is_extra", "id"))
     regulars = [r.player for r in entries if not r.is_extra]
     action = request.POST.get("action") if request.method == "POST" else None
-    roster_form = RosterForm(request.POST if action == "roster" else None, players=regulars)
-    extra_form = ExtraPlayerForm(request.POST if action == "extra" else None)
+    roster_form = RosterForm(
+        request.POST if action == "roster" else None, players=regulars, tk=is_tk(request.user)
+    )
+    extra_form = ExtraPlayerForm(
+        request.POST if action == "extra" else None,
+        occasions=team_occasions(team),
+        today=clock.today(),
+    )
     errors: list[str] = []
     if action == "roster" and roster_form.is_valid():
         try:
@@ -137,6 +151,7 @@ def roster(request, team_id: int):
                 team,
                 add_mids=roster_form.cleaned_data["add_mids"],
                 remove_mids=roster_form.cleaned_data["remove_mids"],
+                reason=roster_form.cleaned_data.get("reason", ""),
             )
         except ServiceError as exc:
             errors = exc.messages()
@@ -151,7 +166,7 @@ def roster(request, team_id: int):
                 request.user,
                 team,
                 data["mid"],
-                occasion=data["occasion"],
+                occasion=extra_form.occasions.get(data["occasion_date"], ""),
                 occasion_date=data["occasion_date"],
             )
         except ServiceError as exc:
@@ -178,6 +193,7 @@ def roster(request, team_id: int):
             "roster_form": roster_form,
             "extra_form": extra_form,
             "extra_requests": extra_requests.order_by("-occasion_date", "-id"),
+            "deadline": windows.label(windows.roster_window(team)),
             "errors": errors,
             "action": action,
         },
@@ -225,7 +241,13 @@ def lineup(request, team_id: int, match_id: int):
         f"half{n}": [row.player.mid for row in current if row.half == n]
         for n in range(1, match.halves + 1)
     }
-    form = LineupForm(request.POST or None, players=players, halves=match.halves, initial=initial)
+    form = LineupForm(
+        request.POST or None,
+        players=players,
+        halves=match.halves,
+        initial=initial,
+        tk=is_tk(user),
+    )
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
@@ -235,6 +257,7 @@ def lineup(request, team_id: int, match_id: int):
                 team,
                 half1_mids=form.cleaned_data.get("half1", []),
                 half2_mids=form.cleaned_data.get("half2", []),
+                reason=form.cleaned_data.get("reason", ""),
             )
         except ServiceError as exc:
             errors = exc.messages()
@@ -255,6 +278,7 @@ def lineup(request, team_id: int, match_id: int):
             "opponent": opponent,
             "form": form,
             "errors": errors,
+            "deadline": windows.label(windows.lineup_window(match)),
             "current_halves": halves,
             "has_lineup": bool(current),
         },

@@ -31,6 +31,14 @@ else:
     SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production")
     ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 
+# --- The clock (clubs.clock) -------------------------------------------------------------------
+# DEMO_DATE=2016-11-18 serves the demo season as of that day (``make demo`` sets it; TK can move
+# it in the admin). Production runs on the real date: the clock cannot be moved there.
+if PRODUCTION and (env.str("DEMO_DATE", default="") or env.str("UBF_CLOCK_OVERRIDE", default="")):
+    raise ImproperlyConfigured("Production (DEBUG=false) runs on the real date: unset DEMO_DATE.")
+UBF_DEMO_DATE = "" if PRODUCTION else env.str("DEMO_DATE", default="")
+UBF_CLOCK_OVERRIDE = None if PRODUCTION else (env.str("UBF_CLOCK_OVERRIDE", default="") or None)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -79,6 +87,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "clubs.context_processors.demo_clock",
             ],
         },
     },

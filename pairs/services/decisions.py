@@ -8,8 +8,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.utils import timezone
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.models import Representation
 from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
@@ -74,7 +75,9 @@ def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
 
 
 @transaction.atomic
-def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetime | None = None):
+def record_offer_answer(
+    user, offer: Offer, answer: str, *, answered_at: datetime | None = None, reason: str = ""
+):
     """R-REPL-5: record the answer to an offer (accepted or declined), when it was given and
     who recorded it. An answered offer is not changed again (R-REPL-6: accepted offers never
     move); the recompute moves the chain on."""
@@ -86,6 +89,13 @@ def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetim
     season = offer.seat.competition.season
     require(can_act_for_pair(user, offer.entry, season))
     when = answered_at or clock.now()
+    # R-REPL-5: answers count up to the final's day; later only TK, with a reason.
+    outside = windows.enforce(
+        windows.seat_answer_window(offer.seat.competition),
+        user,
+        reason=reason,
+        today=timezone.localdate(when),
+    )
     problems = []
     if answer not in (Offer.Answer.ACCEPTED, Offer.Answer.DECLINED):
         problems.append(
@@ -146,6 +156,7 @@ def record_offer_answer(user, offer: Offer, answer: str, *, answered_at: datetim
         offered_at=offer.offered_at,
         answered_at=when,
     )
+    windows.record_late(outside, "pairs.offer", offer, user=user, season=season)
     request_recompute(offer.seat.competition_id)
     return offer
 

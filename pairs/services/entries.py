@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.models import HeatStatus, Player
 from clubs.permissions import can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
@@ -71,6 +71,7 @@ from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import HeatPlayed, PlayerInfo, QualifierEntry
 from ubf.rules.types import HeatType
 from ubf.rules.violations import Violation
+from ubf.rules.windows import ENTRIES
 
 #: Prefix of ``PairEntry.status_reason`` for a strike under R-PAIR-KVAL-7; only such strikes
 #: are undone by :func:`restrike_discipline` (a strike for another reason is left alone).
@@ -331,6 +332,7 @@ def enter_pair(
     pair_number: str | None = None,
     takes_part_in_qualifier: bool = True,
     session: int = 1,
+    reason: str = "",
 ) -> PairEntryOutcome:
     """Enter a pair by the players' MIDs in a qualifier heat.
 
@@ -339,7 +341,9 @@ def enter_pair(
     (R-PAIR-1); unpaid SBF membership (R-GEN-2); the discipline's conditions (R-PAIR-3:
     Veteran birth year, Dam women, Mixed one of each); a silver heat entry that does not take
     part in the qualifier (R-PAIR-KVAL-5: every pair does); a new pair at the second session
-    (R-PAIR-KVAL-6); a closed heat (R-PAIR-KVAL-1).
+    (R-PAIR-KVAL-6); a closed heat (R-PAIR-KVAL-1); an entry after the heat's entries window
+    (``clubs.windows``: the day of its first session at the latest, R-PAIR-KVAL-6) unless TK
+    gives a ``reason``, which is then recorded as a decision.
 
     Pair limit and last registration day (R-PAIR-KVAL-4): the organiser may not refuse a pair
     with a UBF player, so when the heat is full or registration has closed such a pair is still
@@ -361,6 +365,7 @@ def enter_pair(
     season = competition.season
     rules = season.rules()
     today = clock.today()
+    outside = windows.enforce(windows.heat_windows(heat)[ENTRIES], user, reason=reason, today=today)
     m1, m2 = normalise_mid(mid1), normalise_mid(mid2)
 
     players, violations = lookup_players([m1, m2], clause="R-GEN-2")
@@ -496,6 +501,7 @@ def enter_pair(
             takes_part_in_qualifier=takes_part_in_qualifier,
         )
     flag_warnings("pairs.entry.flagged", entry, warnings, user=user, season=season)
+    windows.record_late(outside, "pairs.entry", entry, user=user, season=season)
     changes, forfeited = _apply_season_rules(competition, user=user)
     request_recompute(competition.pk)
     entry.refresh_from_db()
@@ -576,7 +582,7 @@ def notify_reserve(
         session_date, in_time, sessions = None, True, _sessions(heat)
     else:
         session_date = _session_date(heat, session)
-        in_time = today < session_date
+        in_time = windows.reserve_window(session_date).is_open(today)  # by the day before
         sessions = _sessions(heat)
     if not in_time:
         violations.append(

@@ -19,7 +19,7 @@ from datetime import date
 
 from django.db import transaction
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.models import Club, HeatStatus
 from clubs.permissions import can_manage_pair_heat, is_tk
 from clubs.services.base import error, raise_on_errors, require, text_required
@@ -54,6 +54,7 @@ from ubf.rules.heats import (
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.types import Discipline, HeatType
 from ubf.rules.violations import Violation
+from ubf.rules.windows import HEAT_REGISTRATION
 
 __all__ = [
     "ACTIVE",
@@ -236,6 +237,7 @@ def register_pair_heat(
     requires_preregistration: bool = False,
     last_registration_day: date | None = None,
     pair_limit: int | None = None,
+    reason: str = "",
 ) -> PairHeat:
     """R-PAIR-KVAL-1, -3, -5, -6: a club official (of every arranging club; joint heats are
     allowed) or TK registers a qualifier heat with TK. It is saved as *applied*, registered
@@ -246,6 +248,17 @@ def register_pair_heat(
 
     today = clock.today()
     rules = competition.season.rules()
+    # After the deadline only TK, with a reason that is recorded as a decision.
+    outside = (
+        windows.enforce(
+            windows.competition_windows(competition)[HEAT_REGISTRATION],
+            user,
+            reason=reason,
+            today=today,
+        )
+        if is_tk(user) and reason.strip()
+        else None
+    )
     violations = unknown_club_violations(missing, "R-PAIR-KVAL-1")
     if not club_list and not missing:
         violations.append(
@@ -265,7 +278,7 @@ def register_pair_heat(
             )
         )
     violations += pair_schedule_violations(
-        competition, first_date, last_date, registered_on=today, rules=rules
+        competition, first_date, last_date, registered_on=None if outside else today, rules=rules
     )
     violations += _invitation_field_violations(
         first_date, requires_preregistration, last_registration_day, pair_limit
@@ -295,6 +308,9 @@ def register_pair_heat(
         heat.invitation_file = invitation_file
     heat.save()
     heat.clubs.set(club_list)
+    windows.record_late(
+        outside, "pairs.heat.registration", heat, user=user, season=competition.season
+    )
     return heat
 
 

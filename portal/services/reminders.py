@@ -49,7 +49,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.i18n import render
 from clubs.models import (
     UBF_DISTRICT_CODE,
@@ -76,12 +76,12 @@ from teams.services import heats as team_heats
 from teams.services.heats import team_heat_entry_check
 from ubf.rules.eligibility import (
     check_unpaid_fielded,
-    protest_deadline,
     unpaid_deadline,
     unpaid_deadline_passed,
 )
 from ubf.rules.people import PlayerInfo
 from ubf.rules.types import Discipline
+from ubf.rules.windows import ENTRIES, HEAT_REGISTRATION, INVITATION
 
 logger = logging.getLogger(__name__)
 
@@ -214,7 +214,8 @@ def _registration_deadline(season: Season, today: date) -> Iterator[Reminder]:
     competitions += list(TeamCompetition.objects.filter(season=season, is_direct_final=False))
     tk = None
     for competition in competitions:
-        deadline = competition.heat_registration_deadline
+        window = windows.competition_windows(competition)[HEAT_REGISTRATION]
+        deadline = window.closes
         step = current_step(_before(deadline, REGISTRATION_REMINDER_DAYS), today)
         if step is None:
             continue
@@ -234,7 +235,7 @@ def _registration_deadline(season: Season, today: date) -> Iterator[Reminder]:
                 "days_left": (deadline - today).days,
                 "heats": heats,
                 "is_team": is_team,
-                "clause": "R-TEAM-REG-1" if is_team else "R-PAIR-KVAL-1",
+                "clause": window.clause,
             },
             to=tk,
             bcc=_besides(official_emails(ubf_only=True), tk),
@@ -259,7 +260,7 @@ def _invitations(season: Season, today: date) -> Iterator[Reminder]:
         .order_by("first_date", "pk")
     )
     for heat in heats:
-        due_by = heat.first_date - _days(days)
+        due_by = windows.heat_windows(heat)[INVITATION].closes
         clubs = list(heat.clubs.all())
         if heat.invitation_sent_on is None:
             early = days + INVITATION_EARLY_DAYS
@@ -310,7 +311,7 @@ def _team_entries(season: Season, today: date) -> Iterator[Reminder]:
         .order_by("entries_close", "pk")
     )
     for heat in heats:
-        close = heat.entries_close
+        close = windows.heat_windows(heat)[ENTRIES].closes
         entered = heat.teams.filter(status=Team.Status.ENTERED).count()
         context = {
             "heat": heat,
@@ -441,7 +442,6 @@ def _protest_deadlines(season: Season, today: date) -> Iterator[Reminder]:
     competition = TeamCompetition.objects.filter(season=season).first()
     if competition is None:
         return
-    rules = season.rules()
     finalists = list(
         competition.teams.filter(in_final=True)
         .exclude(status=Team.Status.WITHDRAWN)
@@ -454,7 +454,7 @@ def _protest_deadlines(season: Season, today: date) -> Iterator[Reminder]:
         ("sm_semifinal", gettext_noop("SM-semifinalplatser")),
         ("sm_final", gettext_noop("SM-finalplatser")),
     ):
-        deadline = protest_deadline(concerning, rules)
+        deadline = windows.protest_window(competition, concerning).closes
         step = current_step(_before(deadline, PROTEST_REMINDER_DAYS, prefix=concerning), today)
         if step is None:
             continue

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.i18n import render_with_clause
 from clubs.models import UBF_DISTRICT_CODE, Club, Season
 from clubs.permissions import can_manage_pair_heat, is_tk
@@ -22,6 +22,7 @@ from pairs.models import PairEntry, PairHeat
 from pairs.services.entries import enter_pair
 from pairs.services.heats import invitation_problems, register_pair_heat
 from portal.forms import EnterPairForm, PairHeatForm, TeamHeatForm
+from teams.forms import tk_reason_field
 from teams.models import Team, TeamHeat, TeamHeatOrganiser
 from teams.services.heats import register_team_heat
 
@@ -125,6 +126,8 @@ def _register(request, *, form_class, template, title, call):
         )
     season = Season.current()
     form = form_class(request.POST or None, request.FILES or None, season=season, clubs=clubs)
+    if is_tk(request.user):
+        form.fields["reason"] = tk_reason_field()
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
@@ -140,10 +143,21 @@ def _register(request, *, form_class, template, title, call):
                 % {"name": heat.name},
             )
             return redirect("portal:dashboard")
+    # The deadline that applies, per competition (clubs.windows): "... stänger 1 dec".
+    deadlines = [
+        (c, windows.label(windows.competition_windows(c)["heat_registration"]))
+        for c in form.fields["competition"].queryset
+    ]
     return render(
         request,
         template,
-        {"form": form, "errors": errors, "title": title, "season": season},
+        {
+            "form": form,
+            "errors": errors,
+            "title": title,
+            "season": season,
+            "deadlines": deadlines,
+        },
         status=400 if request.method == "POST" else 200,
     )
 
@@ -168,6 +182,7 @@ def register_pair_heat_view(request):
             requires_preregistration=d["requires_preregistration"],
             last_registration_day=d["last_registration_day"],
             pair_limit=d["pair_limit"],
+            reason=d.get("reason", ""),
         )
 
     return _register(
@@ -203,6 +218,7 @@ def register_team_heat_view(request):
             table_fee_per_match=d["table_fee_per_match"],
             invitation_url=d["invitation_url"],
             invitation_file=d["invitation_file"],
+            reason=d.get("reason", ""),
         )
 
     return _register(
@@ -227,6 +243,8 @@ def enter_pair_view(request, heat_id: int):
     if not can_manage_pair_heat(request.user, heat):
         return _denied(request)
     form = EnterPairForm(request.POST or None)
+    if is_tk(request.user):
+        form.fields["reason"] = tk_reason_field()
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -238,6 +256,7 @@ def enter_pair_view(request, heat_id: int):
                 d["mid2"],
                 pair_number=d["pair_number"] or None,
                 takes_part_in_qualifier=d["takes_part_in_qualifier"],
+                reason=d.get("reason", ""),
             )
         except PermissionDenied as exc:
             return _denied(request, exc)
@@ -256,6 +275,12 @@ def enter_pair_view(request, heat_id: int):
     return render(
         request,
         "portal/enter_pair.html",
-        {"heat": heat, "form": form, "errors": errors, "entries": entries},
+        {
+            "heat": heat,
+            "form": form,
+            "errors": errors,
+            "entries": entries,
+            "deadline": windows.label(windows.heat_windows(heat)["entries"]),
+        },
         status=400 if request.method == "POST" else 200,
     )

@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.core.files.base import ContentFile
 from django.db import transaction
 
+from clubs import clock, windows
 from clubs.i18n import render
 from clubs.models import Representation
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
@@ -48,6 +49,7 @@ from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import UBF
 from ubf.rules.vp import victory_points
+from ubf.rules.windows import BEFORE, RESULTS_UPLOAD, Window
 
 CENT = Decimal("0.01")
 
@@ -182,9 +184,22 @@ def _unknown_pairs_problem(unknown, heat_numbers: list[str]) -> ImportProblem:
     )
 
 
+def _before_play(window: Window) -> None:
+    """Results exist once play has begun: an upload before the window opens is refused, for
+    TK too (there is nothing to decide: the file cannot be this heat's results yet)."""
+    today = clock.today()
+    if window.state(today) == BEFORE:
+        v = windows.refusal(window, today)
+        raise UploadRejected(
+            [problem(v.template, params=v.params, code="before-play", clause=window.clause)]
+        )
+
+
 def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> UploadOutcome:
-    """A whole pairs heat (PBN or USEBIO) from the heat's organiser or TK."""
+    """A whole pairs heat (PBN or USEBIO) from the heat's organiser or TK, from its first
+    session on (``clubs.windows``)."""
     require(can_manage_pair_heat(user, heat))
+    _before_play(windows.heat_windows(heat)[RESULTS_UPLOAD])
     checksum = _checksum(data)
     current = heat.uploads.filter(status=ResultUpload.Status.ACCEPTED).first()
     if current is not None and current.checksum == checksum:
@@ -290,6 +305,7 @@ def upload_pair_final(
     that holds no seat, is refused. Stores PairFinalResult and PairFinalTraveller rows (the
     travellers give R-PAIR-TIE-1 for SM places) and schedules the competition's recompute."""
     require(is_tk(user))
+    _before_play(windows.pair_final_upload_window(competition))
     checksum = _checksum(data)
     current = competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED).first()
     if current is not None and current.checksum == checksum:
@@ -445,6 +461,7 @@ def upload_team_results(
         raise ValueError("give exactly one of heat or competition")
     if heat is not None:
         require(can_manage_team_heat(user, heat))
+        _before_play(windows.heat_windows(heat)[RESULTS_UPLOAD])
         competition = heat.competition
         scheduled = Match.objects.filter(heat=heat, stage=Match.Stage.KVAL)
         teams = {str(t.number): t for t in heat.teams.all() if t.number is not None}
@@ -452,6 +469,7 @@ def upload_team_results(
         expected_boards = heat.boards_per_match
     else:
         require(is_tk(user))
+        _before_play(windows.team_final_upload_window(competition))
         scheduled = Match.objects.filter(competition=competition, stage=Match.Stage.FINAL)
         teams = {
             str(t.final_number): t

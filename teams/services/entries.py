@@ -22,7 +22,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.models import UBF_DISTRICT_CODE, HeatStatus, Player, Representation, Season
 from clubs.permissions import can_manage_team, can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
@@ -67,6 +67,7 @@ from ubf.rules.eligibility import (
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.people import PlayerInfo
 from ubf.rules.violations import Violation
+from ubf.rules.windows import ENTRIES
 
 _CLOSED_HEAT = (HeatStatus.REJECTED, HeatStatus.CANCELLED)
 
@@ -166,6 +167,32 @@ def _other_team_warnings(
                 mid=p.mid,
                 other_teams=[n for n, _ in teams],
                 params={"player": p.label(), "names": names},
+            )
+        )
+    return out
+
+
+def _played_elsewhere_errors(
+    infos: Iterable[PlayerInfo], played: dict[str, list[tuple[str, str]]]
+) -> list[Violation]:
+    """R-TEAM-RES-2: a player who has played for another team this season (a line-up in UBF or
+    a recorded play elsewhere) cannot be added: a team that fields him is disqualified."""
+    out = []
+    for p in infos:
+        teams = played.get(p.mid)
+        if not teams:
+            continue
+        names = ", ".join(dict.fromkeys(n for n, _ in teams))
+        out.append(
+            error(
+                "R-TEAM-RES-2",
+                gettext_noop(
+                    "%(player)s har redan spelat för %(teams)s denna säsong och kan inte läggas "
+                    "till i laget: ett lag som ställer upp med hen diskvalificeras."
+                ),
+                params={"player": p.label(), "teams": names},
+                mid=p.mid,
+                other_teams=list(dict.fromkeys(n for n, _ in teams)),
             )
         )
     return out
@@ -350,13 +377,16 @@ def enter_team(
     phone: str,
     email: str,
     player_mids: Iterable,
+    reason: str = "",
 ) -> TeamOutcome:
     """Enter a team with the heat responsible of the chosen heat (R-TEAM-REG-2).
 
     Who: TK, the heat responsible, or an official of an arranging club. Refused (nothing saved):
     a missing team name, captain MID, address, phone or e-mail (R-TEAM-REG-2); unknown MIDs; a
     roster that is not 4–6 distinct players each with a representation club this season
-    (R-TEAM-2; a 7th/8th player needs a dispensation per occasion, R-TEAM-5); a closed heat.
+    (R-TEAM-2; a 7th/8th player needs a dispensation per occasion, R-TEAM-5); a closed heat; an
+    entry after the heat's entries window (``clubs.windows``: its last entry day, and never once
+    the heat has started, R-TEAM-REG-2) unless TK gives a ``reason`` (recorded as a decision).
     Entered with warnings flagged to TK: unpaid members (R-GEN-2; fielding them is punished,
     R-TEAM-RES-1), members outside UBF (R-TEAM-4), a player already on another team this season
     in UBF or elsewhere (R-TEAM-RES-2). District balance failing (R-TEAM-3): the team is entered
@@ -372,6 +402,7 @@ def enter_team(
     competition = heat.competition
     season = competition.season
     rules = season.rules()
+    outside = windows.enforce(windows.heat_windows(heat)[ENTRIES], user, reason=reason)
     data = _check_team_data(
         competition,
         name=name,
@@ -406,13 +437,14 @@ def enter_team(
         dispensation = _request_balance_dispensation(team, data.balance[0], user)
         warnings.append(_balance_warning(data.balance[0]))
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
+    windows.record_late(outside, "teams.team.entry", team, user=user, season=season)
     request_recompute(competition.pk)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
 
 @transaction.atomic
 def update_roster(
-    user, team: Team, add_mids: Iterable = (), remove_mids: Iterable = ()
+    user, team: Team, add_mids: Iterable = (), remove_mids: Iterable = (), *, reason: str = ""
 ) -> TeamOutcome:
     """Add or remove regular roster players (who: the team's captain, whoever manages its heat,
     TK). The roster stays at 4–6 distinct players with a representation club (R-TEAM-2; a 7th
@@ -420,15 +452,21 @@ def update_roster(
     Warnings as for :func:`enter_team` for the added players (R-GEN-2, R-TEAM-4,
     R-TEAM-RES-2). The district balance is checked again (R-TEAM-3): if it fails, a
     dispensation is requested (a pending request is reused; a granted one for the old roster
-    no longer counts)."""
+    no longer counts).
+
+    Refused: a change once the team has no match left to play (``clubs.windows.roster_window``,
+    R-TEAM-2) unless TK gives a ``reason`` (recorded as a decision); adding a player who has
+    PLAYED for another team this season (R-TEAM-RES-2: fielding him disqualifies the team; the
+    message names the team). A player only on another team's roster is a warning."""
     require(can_manage_team(user, team))
     team = (
         Team.objects.select_for_update(of=("self",))
-        .select_related("competition__season")
+        .select_related("competition__season", "heat")
         .get(pk=team.pk)
     )
     season = team.competition.season
     rules = season.rules()
+    outside = windows.enforce(windows.roster_window(team), user, reason=reason)
     adds = list(dict.fromkeys(m for m in (normalise_mid(x) for x in add_mids) if m))
     removes = list(dict.fromkeys(m for m in (normalise_mid(x) for x in remove_mids) if m))
     entries = {r.player.mid: r for r in team.roster.select_related("player")}
@@ -482,8 +520,12 @@ def update_roster(
                     ),
                 )
             )
-    warnings = raise_on_errors(violations)
     added_players = [found[m] for m in adds if m in found and m not in regulars]
+    violations += _played_elsewhere_errors(
+        [infos[p.mid] for p in added_players if p.mid in infos],
+        _earlier_teams(season, added_players, exclude_team=team, on_roster=False),
+    )
+    warnings = raise_on_errors(violations)
     warnings += _other_team_warnings(
         [infos[p.mid] for p in added_players],
         _earlier_teams(season, added_players, exclude_team=team, on_roster=True),
@@ -502,6 +544,7 @@ def update_roster(
         dispensation = _request_balance_dispensation(team, balance[0], user)
         warnings.append(_balance_warning(balance[0]))
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
+    windows.record_late(outside, "teams.roster", team, user=user, season=season)
     request_recompute(team.competition_id)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
@@ -534,14 +577,28 @@ def request_extra_player(
     m = normalise_mid(mid)
     occasion = str(occasion or "").strip()
     found, violations = lookup_players([m], clause="R-TEAM-5")
-    if not occasion or occasion_date is None:
+    occasions = dict(team_occasions(team))
+    if occasion_date is None:
         violations.append(
             error(
                 "R-TEAM-5",
                 gettext_noop("Ange vilket speltillfälle (och dag) dispensen gäller."),
             )
         )
-    elif occasion_date < clock.today():
+    elif occasion_date not in occasions:
+        days = ", ".join(d.isoformat() for d in occasions) or "–"
+        violations.append(
+            error(
+                "R-TEAM-5",
+                gettext_noop(
+                    "Dispensen gäller ett av lagets egna speltillfällen; laget spelar inte "
+                    "%(occasion_date)s (lagets speldagar: %(days)s)."
+                ),
+                params={"occasion_date": occasion_date.isoformat(), "days": days},
+                occasion_date=occasion_date,
+            )
+        )
+    elif not windows.dispensation_window(occasion_date).is_open(clock.today()):
         violations.append(
             error(
                 "R-TEAM-5",
@@ -551,6 +608,8 @@ def request_extra_player(
                 params={"occasion_date": occasion_date},
             )
         )
+    if occasion_date in occasions and not occasion:
+        occasion = occasions[occasion_date]
     regulars = _regular_players(team)
     if len(regulars) < rules.roster_max:
         violations.append(
@@ -611,6 +670,32 @@ def request_extra_player(
     )
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
     return dispensation
+
+
+def team_occasions(team: Team) -> list[tuple[date, str]]:
+    """R-TEAM-5: the days on which ``team`` plays (its matches, its heat's play days, the
+    final's central days once it is in the final), each with a label: the choice a
+    dispensation is asked for."""
+    out: dict[date, str] = {}
+    if team.heat_id:
+        heat = team.heat
+        for number, day in enumerate(
+            dict.fromkeys(d for d in (heat.first_date, heat.last_date) if d), start=1
+        ):
+            out[day] = f"{heat.name}, dag {number}"
+    if team.in_final or team.is_direct_qualifier:
+        comp = team.competition
+        out.setdefault(comp.final_day1, "Final, centraldag 1")
+        out.setdefault(comp.final_day2, "Final, centraldag 2")
+    for match in (
+        Match.objects.filter(Q(home=team) | Q(away=team))
+        .select_related("home", "away", "heat", "competition")
+        .order_by("round", "id")
+    ):
+        day = windows.match_date(match)
+        if day is not None:
+            out[day] = f"Rond {match.round}: {match.home} – {match.away}"
+    return sorted(out.items())
 
 
 def extra_player_allowed(team: Team, player: Player, on_date: date) -> bool:
@@ -729,7 +814,13 @@ def _can_record_lineup(user, match: Match, team: Team) -> bool:
 
 @transaction.atomic
 def record_lineup(
-    user, match: Match, team: Team, *, half1_mids: Iterable, half2_mids: Iterable = ()
+    user,
+    match: Match,
+    team: Team,
+    *,
+    half1_mids: Iterable,
+    half2_mids: Iterable = (),
+    reason: str = "",
 ) -> LineupOutcome:
     """Record who played each half of ``match`` for ``team`` (who: that team's captain, the
     match's heat responsible or arranging club official, TK), replacing the team's earlier
@@ -750,6 +841,8 @@ def record_lineup(
     season = match.competition.season
     rules = season.rules()
     today = clock.today()
+    # Up to the match day; after it a change of who played is TK's, with a reason (R-TEAM-2).
+    outside = windows.enforce(windows.lineup_window(match), user, reason=reason, today=today)
     on = match.played_on or today
     halves = [
         [normalise_mid(x) for x in half1_mids if normalise_mid(x)],
@@ -909,6 +1002,7 @@ def record_lineup(
     for p in extras:
         RosterEntry.objects.get_or_create(team=team, player=p, defaults={"is_extra": True})
     flag_warnings("teams.lineup.flagged", match, warnings, user=user, season=season)
+    windows.record_late(outside, "teams.lineup", match, user=user, season=season)
     request_recompute(match.competition_id)
     return LineupOutcome(lineups=lineups, warnings=warnings)
 

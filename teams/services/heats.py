@@ -22,7 +22,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Max, Q
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.models import HeatStatus
 from clubs.permissions import can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
@@ -64,6 +64,7 @@ from ubf.rules.heats import (
 )
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
+from ubf.rules.windows import HEAT_REGISTRATION
 
 __all__ = [
     "TEAM_HEATS",
@@ -274,6 +275,7 @@ def register_team_heat(
     invitation_url: str = "",
     invitation_file=None,
     responsible_user=None,
+    reason: str = "",
 ) -> TeamHeat:
     """R-TEAM-REG-1: a club official (of every arranging club: a joint, regional heat is
     registered once with all its clubs) or TK registers a team heat with TK by the date UBF
@@ -288,6 +290,17 @@ def register_team_heat(
 
     today = clock.today()
     rules = competition.season.rules()
+    # After the deadline only TK, with a reason that is recorded as a decision.
+    outside = (
+        windows.enforce(
+            windows.competition_windows(competition)[HEAT_REGISTRATION],
+            user,
+            reason=reason,
+            today=today,
+        )
+        if is_tk(user) and reason.strip()
+        else None
+    )
     violations = unknown_club_violations(missing, "R-TEAM-KVAL-1")
     violations += _club_violations(competition, club_list)
     violations += text_required(name, "R-TEAM-REG-1", gettext_noop("Ge kvalheatet ett namn."))
@@ -310,7 +323,11 @@ def register_team_heat(
         )
     violations += _board_violations(boards_per_match, rules)
     violations += team_schedule_violations(
-        competition, first_date, last_date, registered_on=today, entries_close=entries_close
+        competition,
+        first_date,
+        last_date,
+        registered_on=None if outside else today,
+        entries_close=entries_close,
     )
     if entries_close is None:
         violations.append(
@@ -366,6 +383,9 @@ def register_team_heat(
     heat.save()
     for club in club_list:
         TeamHeatOrganiser.objects.create(heat=heat, club=club)
+    windows.record_late(
+        outside, "teams.heat.registration", heat, user=user, season=competition.season
+    )
     return heat
 
 

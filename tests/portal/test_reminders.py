@@ -222,6 +222,24 @@ def test_r_team_kval_2_entries_closing_and_too_few_teams(
     assert sent(run("2016-10-31")) == 0
 
 
+def test_r_team_reg_2_entries_reminder_follows_the_entries_window(season, tk, club_a, mailoutbox):
+    # An invitation's last entry day after play began (20 Nov for a heat on 5-6 Nov): entries
+    # close the day before play (clubs.windows), 4 Nov, so the reminder 3 days before goes on
+    # 1 Nov, not on 17 Nov.
+    competition = TeamCompetitionFactory(season=season)
+    TeamHeatFactory(
+        competition=competition,
+        organisers=[club_a],
+        name="Sena kvalet",
+        responsible_email="eva@bkuppsala.se",
+        entries_close=date(2016, 11, 20),
+    )
+    assert sent(run("2016-10-31")) == 0
+    assert run("2016-11-01")["team_entries_closing"] == 1
+    assert "4 november 2016" in mailoutbox[0].body
+    assert sent(run("2016-11-17")) == 0
+
+
 def test_r_team_kval_2_no_notice_with_four_teams(season, tk, club_a, mailoutbox):
     heat = TeamHeatFactory(
         competition=TeamCompetitionFactory(season=season),

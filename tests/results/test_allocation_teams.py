@@ -148,11 +148,13 @@ def test_r_team_repl_1_offers_recorded_and_the_chain_moves_on():
     recompute_team_competition(comp.id)
     offer = TeamFinalOffer.objects.get(competition=comp, answer="pending")
     assert offer.team == big_teams[5]  # R-REPL-1: its own heat's nearest eliminated team
-    record_team_offer_answer(tk, offer, "declined")
+    # The test runs on today's date, after the final's first day (R-REPL-5): TK gives a reason.
+    late = "Svaret kom in per telefon före finalen."
+    record_team_offer_answer(tk, offer, "declined", reason=late)
     recompute_team_competition(comp.id)
     nxt = TeamFinalOffer.objects.get(competition=comp, answer="pending")
     assert nxt.team == small_teams[3]  # R-REPL-2: then the other heat's nearest
-    record_team_offer_answer(tk, nxt, "accepted", answered_at=timezone.now())
+    record_team_offer_answer(tk, nxt, "accepted", answered_at=timezone.now(), reason=late)
     recompute_team_competition(comp.id)
     assert not TeamFinalOffer.objects.filter(competition=comp, answer="pending").exists()
     nxt.team.refresh_from_db()

@@ -9,6 +9,7 @@ from datetime import date
 
 import pytest
 
+from clubs import clock
 from pairs.models import DirectQualifier, FinalSeat, Offer
 from pairs.selectors import final_seat_holders
 from pairs.services.decisions import decline_final_seat, record_offer_answer
@@ -24,6 +25,14 @@ from tests.results.test_allocation_teams import heat_with
 from tests.results.test_recompute_pairs import heat_with_results, seats_by_heat
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_the_season():
+    """Offers are answered before the finals (team final 4 Mar 2017, pairs final 22 Apr 2017):
+    an answer after the final's first day is TK's, with a reason (R-REPL-5, clubs.windows)."""
+    with clock.frozen("2017-02-20 10:00"):
+        yield
 
 
 def named_heat(comp, name, n):

@@ -452,12 +452,29 @@ def test_r_team_res_2_player_who_played_for_another_team_is_flagged(w, m):
         home=other, away=TeamFactory(heat=other.heat, players=4), played_on=date(2016, 10, 29)
     )
     Lineup.objects.create(match=other_match, team=other, player=roamer, half=1)
-    update_roster(w.official, m.away, add_mids=[roamer.mid])
+    # Already on the roster (added before he played elsewhere): fielding him is flagged.
+    RosterEntry.objects.create(team=m.away, player=roamer)
     away = list(m.away.roster.values_list("player__mid", flat=True))
     out = record_lineup(w.official, m.match, m.away, half1_mids=away[-4:], half2_mids=away[:4])
     res2 = [v for v in out.warnings if v.clause == "R-TEAM-RES-2"]
     assert len(res2) == 1 and roamer.mid in res2[0].message_sv
     assert res2[0].data["disqualified"] is True
+
+
+def test_r_team_res_2_player_who_played_for_another_team_cannot_be_added(w, m):
+    roamer = p(w)
+    other = TeamFactory(heat=TeamHeatFactory(competition=w.comp), players=4, name="Roslagen")
+    other_match = MatchFactory(
+        home=other, away=TeamFactory(heat=other.heat, players=4), played_on=date(2016, 10, 19)
+    )
+    Lineup.objects.create(match=other_match, team=other, player=roamer, half=1)
+    before = sorted(m.away.roster.values_list("player__mid", flat=True))
+    for user in (w.official, w.tk):
+        with pytest.raises(ServiceError) as exc:
+            update_roster(user, m.away, add_mids=[roamer.mid], reason="TK vill")
+        (message,) = exc.value.messages("sv")
+        assert "Roslagen" in message and "(R-TEAM-RES-2)" in message
+    assert sorted(m.away.roster.values_list("player__mid", flat=True)) == before
 
 
 def test_r_team_4_non_ubf_player_fielded_leaves_the_dm_race(w):
@@ -552,3 +569,27 @@ def test_team_admin_shows_roster_size_and_dm_sm_status(w, client):
     client.force_login(w.tk)
     html = client.get(reverse("admin:teams_team_changelist")).content.decode()
     assert "DM/SM" in html and ">SM<" in html
+
+
+def test_r_team_5_dispensation_occasion_is_one_of_the_teams_own_days(w):
+    # The case: a 7th player "for 2030-01-01", typed as free text.
+    team = enter_team(w.official, w.heat, **team_fields(w, mids(w, 6))).team
+    x = p(w)
+    msg = refused(
+        request_extra_player,
+        w.official,
+        team,
+        x.mid,
+        occasion="Nyår",
+        occasion_date=date(2030, 1, 1),
+    )
+    assert "R-TEAM-5" in msg and "2016-11-05, 2016-11-06" in msg
+    # One of its own days (TeamHeatFactory plays 5-6 Nov 2016), named by the system.
+    d = request_extra_player(w.official, team, x.mid, occasion="", occasion_date=date(2016, 11, 6))
+    assert d.occasion == f"{w.heat.name}, dag 2"
+    # After the day it is too late, for TK too (it is sought before the occasion).
+    with clock.frozen("2016-11-07"):
+        msg = refused(
+            request_extra_player, w.tk, team, p(w).mid, occasion="", occasion_date=date(2016, 11, 6)
+        )
+    assert "har redan varit" in msg

@@ -1,12 +1,19 @@
 """/lag/: the public DM Lag page, Swedish first, English on request, constant queries."""
 
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from results.models import StandingSnapshot
-from tests.factories import TeamFactory, TeamHeatFactory
+from results.services.recompute.teams import _fmt_quotient
+from teams.models import Lineup, RosterEntry
+from tests.factories import MatchFactory, TeamFactory, TeamHeatFactory, UserFactory, member
+from ubf.rules.standings import TeamStanding
 
 pytestmark = pytest.mark.django_db
 
@@ -128,3 +135,42 @@ def test_swedish_even_when_the_browser_asks_for_english_until_the_visitor_switch
     assert '<html lang="en">' in client.get("/lag/").content.decode()  # remembered (cookie)
     client.get("/lag/?lang=sv")
     assert '<html lang="sv">' in client.get("/lag/").content.decode()
+
+
+def test_team_with_zero_matches_shows_a_dash_not_infinity():
+    # R-TEAM-TIE-1: lost = 0 ranks highest, but a team that has played no match has no quotient.
+    def standing(played, won, lost):
+        return TeamStanding(
+            team=1,
+            rank=1,
+            vp=Decimal("0"),
+            imp_quotient=Decimal("Infinity") if lost == 0 else Decimal(won) / Decimal(lost),
+            imps_won=Decimal(won),
+            imps_lost=Decimal(lost),
+            matches_played=played,
+            decided_by=None,
+            imp_quotient_exact=None if lost == 0 else Fraction(won, lost),
+        )
+
+    assert _fmt_quotient(standing(0, 0, 0)) == "–"
+    assert _fmt_quotient(standing(1, 40, 0)) == "∞"  # played, lost no IMPs
+    assert _fmt_quotient(standing(2, 60, 40)) == "1.500"  # 60 / 40
+
+
+def test_far_starta_shows_every_reason_the_team_may_lose_its_place(client):
+    # The issue's case: a player who has played for another team this season is on the roster.
+    team = TeamFactory(name="Ruter Ess", players=4)
+    other = TeamFactory(heat=team.heat, name="Spader Kung", players=4)
+    roamer = member(season=team.competition.season)
+    match = MatchFactory(
+        home=other, away=TeamFactory(heat=team.heat, players=4), played_on=date(2016, 11, 5)
+    )
+    Lineup.objects.create(match=match, team=other, player=roamer, half=1)
+    RosterEntry.objects.create(team=team, player=roamer)
+    client.force_login(UserFactory(is_superuser=True, is_staff=True))  # TK sees every team
+    html = client.get("/mitt-lag/").content.decode()
+    section = html.split(f'id="lag-{team.pk}"')[1].split("</section>")[0]
+    assert "Får starta, men kan förlora platsen" in section
+    assert "har spelat för Spader Kung" in section and "(R-TEAM-RES-2)" in section
+    clean = html.split(f'id="lag-{other.pk}"')[1].split("</section>")[0]
+    assert 'badge bg-success">Får starta<' in clean

@@ -36,6 +36,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.text import slugify
 
+from clubs import clock
 from clubs.models import HeatStatus, Season
 from pairs.models import PairEntry, PairHeat
 from results.importers import (
@@ -76,6 +77,14 @@ class DemoResults:
 
 def _checksum(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _not_yet_played(run: _Run, name: str, day) -> bool:
+    """The demo as of its date (``clubs.clock``): no results for what is played after it."""
+    if day is not None and day > clock.today():
+        run.say(f"  {name}: spelas {day:%Y-%m-%d}, efter demodatumet; inga resultat")
+        return True
+    return False
 
 
 def _tk_user():
@@ -177,6 +186,8 @@ def _pair_heats(run: _Run, season: Season, user) -> None:
     for index, heat in enumerate(heats):
         if heat.status != HeatStatus.APPROVED:
             continue
+        if _not_yet_played(run, heat.name, heat.first_date):
+            continue
         data, filename, n = pair_heat_file(heat, index)
         if n < 3:
             run.say(f"  {heat.name}: för få par för ett resultat")
@@ -223,6 +234,9 @@ def _team_heats(run: _Run, competition: TeamCompetition, user) -> None:
     heats = list(TeamHeat.objects.filter(competition=competition).order_by("first_date", "name"))
     for index, heat in enumerate(heats):
         if heat.status != HeatStatus.APPROVED:
+            continue
+        # One file per heat, uploaded once its last day is played.
+        if _not_yet_played(run, heat.name, heat.last_date or heat.first_date):
             continue
         teams = list(heat.teams.filter(number__isnull=False).prefetch_related("roster__player"))
         matches = list(
@@ -343,6 +357,8 @@ def _final(run: _Run, competition: TeamCompetition, user, final_rounds: int) -> 
         if current is None:
             round_matches = [m for m in round_matches if m.status == Match.Status.SCHEDULED]
         if not round_matches:
+            continue
+        if _not_yet_played(run, f"Finalen rond {r}", round_matches[0].played_on):
             continue
         event = simulate_team_matches(
             specs,

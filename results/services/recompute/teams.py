@@ -455,6 +455,8 @@ def _add_masterpoints(rows: list[dict], matches, walkovers, rules) -> None:
 
 
 def _fmt_quotient(s: TeamStanding) -> str:
+    if s.matches_played == 0:
+        return "–"  # no match, no quotient (not "∞": it has lost no IMPs because it played none)
     if s.imp_quotient_exact is None:
         return "∞"
     return f"{float(s.imp_quotient_exact):.3f}"

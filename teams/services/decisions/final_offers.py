@@ -4,8 +4,9 @@ offer of a final seat."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.recompute import request_recompute
 from clubs.services.base import (
     error,
@@ -24,7 +25,9 @@ from ubf.rules.i18n import gettext_noop
 
 
 @transaction.atomic
-def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answered_at=None):
+def record_team_offer_answer(
+    user, offer: TeamFinalOffer, answer: str, *, answered_at=None, reason: str = ""
+):
     """R-REPL-5 / R-TEAM-REPL-1: TK records a team's answer to the offer of a final seat.
 
     Accepted: the team takes the seat (R-REPL-6: it never moves again): it is in the final with
@@ -37,6 +40,13 @@ def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answer
         .get(pk=offer.pk)
     )
     when = answered_at or clock.now()
+    # R-REPL-5: answers count up to the final's first day; after it TK gives a reason.
+    outside = windows.enforce(
+        windows.seat_answer_window(offer.competition),
+        user,
+        reason=reason,
+        today=timezone.localdate(when),
+    )
     problems = []
     if answer not in (TeamFinalOffer.Answer.ACCEPTED, TeamFinalOffer.Answer.DECLINED):
         problems.append(
@@ -96,6 +106,9 @@ def record_team_offer_answer(user, offer: TeamFinalOffer, answer: str, *, answer
         team=offer.team.name,
         seat=offer.seat,
         replaces=replaced.name if replaced else None,
+    )
+    windows.record_late(
+        outside, "teams.final_offer", offer, user=user, season=offer.competition.season
     )
     request_recompute(offer.competition_id)
     return offer

@@ -3,9 +3,13 @@ results (heats, then the final's first seven rounds; ``--no-results`` skips them
 logins."""
 
 import os
+from datetime import date
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from clubs import clock
+from clubs.models import DemoClock
 from ubf.demo import load_demo_season
 from ubf.demo.results import load_demo_results
 
@@ -21,6 +25,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        if settings.UBF_DEMO_DATE:
+            # The demo runs as of DEMO_DATE (make demo sets it); TK may move it in the admin.
+            DemoClock.objects.update_or_create(
+                pk=1, defaults={"on": date.fromisoformat(settings.UBF_DEMO_DATE)}
+            )
+            self.stdout.write(f"Demodatum: {clock.today():%Y-%m-%d} (DEMO_DATE)")
         summary = load_demo_season()
         c = summary.counts
         created = sum(summary.created.values())
