@@ -273,3 +273,24 @@ def entry_world(season, club, **objects):
 def world_member(w, **kwargs) -> Player:
     """A member of ``w.club`` (or of ``club=``) in ``w.season``; see :func:`member`."""
     return member(w.season, kwargs.pop("club", w.club), **kwargs)
+
+
+def accepted_upload(competition, heat=None, name: str = "x.pbn"):
+    """An accepted ResultUpload of ``heat`` (or of the final when ``heat`` is None) whose rows
+    a test writes itself."""
+    from django.core.files.base import ContentFile
+
+    from results.models import ResultUpload
+
+    upload = ResultUpload(
+        competition=competition,
+        heat=heat,
+        original_name=name,
+        format="usebio" if name.endswith(".xml") else "pbn",
+        checksum=f"{competition.pk}-{heat.pk if heat else 'final'}-{name}",
+        size=1,
+        status=ResultUpload.Status.ACCEPTED,
+    )
+    upload.file.save(name, ContentFile(b"x"), save=False)
+    upload.save()
+    return upload

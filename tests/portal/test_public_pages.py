@@ -3,12 +3,11 @@
 from decimal import Decimal
 
 import pytest
-from django.core.files.base import ContentFile
 
 from pairs.models import PairEntry
-from results.models import PairResult, ResultUpload
+from results.models import PairResult
 from results.services.recompute import recompute_pair_competition
-from tests.factories import PairCompetitionFactory, PairHeatFactory, member
+from tests.factories import PairCompetitionFactory, PairHeatFactory, accepted_upload, member
 
 pytestmark = pytest.mark.django_db
 
@@ -16,17 +15,7 @@ pytestmark = pytest.mark.django_db
 def test_par_page_shows_heats_standings_and_final_places(client):
     comp = PairCompetitionFactory()
     heat = PairHeatFactory(competition=comp, name="Tierps kval")
-    upload = ResultUpload(
-        competition=comp,
-        heat=heat,
-        original_name="x",
-        format="pbn",
-        checksum="x",
-        size=1,
-        status="accepted",
-    )
-    upload.file.save("x.pbn", ContentFile(b"x"), save=False)
-    upload.save()
+    upload = accepted_upload(comp, heat)
     for k in range(1, 9):
         e = PairEntry.objects.create(
             heat=heat,

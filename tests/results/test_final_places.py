@@ -20,7 +20,13 @@ from results.services.recompute import recompute_pair_competition, recompute_tea
 from teams.models import Team, TeamFinalOffer
 from teams.services.decisions import record_team_offer_answer
 from teams.services.entries import withdraw_team
-from tests.factories import PairCompetitionFactory, TeamCompetitionFactory, TeamFactory, member
+from tests.factories import (
+    PairCompetitionFactory,
+    TeamCompetitionFactory,
+    TeamFactory,
+    accepted_upload,
+    member,
+)
 from tests.results.test_allocation_teams import heat_with
 from tests.results.test_recompute_pairs import heat_with_results, seats_by_heat
 
@@ -273,6 +279,13 @@ def test_withdrawing_a_team_needs_a_reason_and_the_right_to_speak_for_it(lag_sea
     assert a_teams[0].status == Team.Status.ENTERED
 
 
+#: Matchpoints of three pairs on equal score, board by board: boards 1-5 3/1/3, boards 6-8
+#: 1/3/2, board 9 1/2/3. Boards won between the first two: 5 to 4; counting the third as well,
+#: the first has 5 + 0 = 5 and the second 4 + 3 = 7 (R-PAIR-TIE-1 (1)).
+THREE_TIED = {**dict.fromkeys(range(1, 6), (3, 1, 3)), 6: (1, 3, 2), 7: (1, 3, 2), 8: (1, 3, 2)}
+THREE_TIED[9] = (1, 2, 3)
+
+
 def test_r_pair_tie_1_a_bronze_heats_qualifiers_are_separated_among_themselves(tk):
     """R-PAIR-TIE-1 "berörda par", R-PAIR-KVAL-5: in bronze heat Z, A and B declared for the
     qualifier and C did not; all three scored 55 %. Boards 1-5: A 3, B 1, C 3 matchpoints;
@@ -284,26 +297,14 @@ def test_r_pair_tie_1_a_bronze_heats_qualifiers_are_separated_among_themselves(t
     seats, the two 60 % pairs and then A."""
     from decimal import Decimal
 
-    from django.core.files.base import ContentFile
-
     from pairs.models import PairEntry
-    from results.models import PairResult, PairTraveller, ResultUpload
+    from results.models import PairResult, PairTraveller
     from tests.factories import PairHeatFactory
 
     comp = PairCompetitionFactory(discipline="open")
     named_heat(comp, "X", 40)
     heat = PairHeatFactory(competition=comp, heat_type="bronze", name="Z")
-    upload = ResultUpload(
-        competition=comp,
-        heat=heat,
-        original_name="z.pbn",
-        format="pbn",
-        checksum="z",
-        size=1,
-        status="accepted",
-    )
-    upload.file.save("z.pbn", ContentFile(b"z"), save=False)
-    upload.save()
+    upload = accepted_upload(comp, heat, "z.pbn")
     season = comp.season
 
     def entry(number, declared, pct):
@@ -327,9 +328,7 @@ def test_r_pair_tie_1_a_bronze_heats_qualifiers_are_separated_among_themselves(t
     top = [entry(4, True, 60), entry(5, True, 60)]
     a, b, c = entry(1, True, 55), entry(2, True, 55), entry(3, False, 55)
     opponents = [entry(10 + k, False, 40 - k) for k in range(3)]
-    mps = {**dict.fromkeys(range(1, 6), (3, 1, 3)), 6: (1, 3, 2), 7: (1, 3, 2), 8: (1, 3, 2)}
-    mps[9] = (1, 2, 3)
-    for board, values in mps.items():
+    for board, values in THREE_TIED.items():
         for pair, opponent, mp in zip((a, b, c), opponents, values, strict=True):
             PairTraveller.objects.create(
                 upload=upload,
@@ -354,24 +353,13 @@ def test_r_pair_mp_3_title_gold_plaque_and_bonus_go_to_the_same_ubf_pair(tk):
     come above U1 (5), and the title and bonus would go to U2. They must go to U1 too."""
     from decimal import Decimal
 
-    from django.core.files.base import ContentFile
-
-    from results.models import PairFinalResult, PairFinalTraveller, ResultUpload, StandingSnapshot
+    from results.models import PairFinalResult, PairFinalTraveller, StandingSnapshot
     from tests.factories import ClubFactory, DistrictFactory
 
     comp = PairCompetitionFactory(discipline="open", sm_places=0)
     season = comp.season
     away = ClubFactory(district=DistrictFactory(code="SBD", name="Stockholms BF"))
-    upload = ResultUpload(
-        competition=comp,
-        original_name="final.xml",
-        format="usebio",
-        checksum="f",
-        size=1,
-        status="accepted",
-    )
-    upload.file.save("final.xml", ContentFile(b"f"), save=False)
-    upload.save()
+    upload = accepted_upload(comp, None, "final.xml")
 
     def pair(pct, club=None):
         p1, p2 = member(season=season, club=club), member(season=season, club=club)
@@ -389,9 +377,7 @@ def test_r_pair_mp_3_title_gold_plaque_and_bonus_go_to_the_same_ubf_pair(tk):
 
     u1, u2, o = pair(60), pair(60), pair(60, club=away)
     others = [pair(40 - k) for k in range(3)]
-    mps = {**dict.fromkeys(range(1, 6), (3, 1, 3)), 6: (1, 3, 2), 7: (1, 3, 2), 8: (1, 3, 2)}
-    mps[9] = (1, 2, 3)
-    for board, values in mps.items():
+    for board, values in THREE_TIED.items():
         for key, opponent, mp in zip((u1, u2, o), others, values, strict=True):
             PairFinalTraveller.objects.create(
                 upload=upload,

@@ -6,13 +6,12 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.core.files.base import ContentFile
 from django.utils import timezone
 
 from pairs.models import DirectQualifier, FinalSeat, Offer, PairEntry
 from results.models import AllocationRun, PairResult, ResultUpload, StandingSnapshot
 from results.services.recompute import recompute_pair_competition
-from tests.factories import PairCompetitionFactory, PairHeatFactory, member
+from tests.factories import PairCompetitionFactory, PairHeatFactory, accepted_upload, member
 
 pytestmark = pytest.mark.django_db
 
@@ -21,17 +20,7 @@ def heat_with_results(competition, n, *, heat_type="silver", declared=None, boar
     """A heat of n pairs whose pair k scored 70 - k %: the ranking is the pair numbering."""
     heat = PairHeatFactory(competition=competition, heat_type=heat_type)
     season = competition.season
-    upload = ResultUpload(
-        competition=competition,
-        heat=heat,
-        original_name="x.pbn",
-        format="pbn",
-        checksum=str(heat.id),
-        size=1,
-        status="accepted",
-    )
-    upload.file.save("x.pbn", ContentFile(b"x"), save=False)
-    upload.save()
+    upload = accepted_upload(competition, heat)
     entries = []
     for k in range(1, n + 1):
         e = PairEntry.objects.create(
