@@ -14,9 +14,17 @@ list or tuple parameter is shown as its items, each rendered, joined by ", ".
 
 from __future__ import annotations
 
+import functools
+import gettext as gettext_module
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+#: The project's one catalogue (``<repo>/locale``, next to the ``ubf`` package). Pure code that
+#: needs an English text (``ImportProblem.message_en``, ``ChainStep.en``,
+#: ``Allocation.explain("en")``) reads it here with the standard library's gettext, no Django.
+LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 
 
 class Text(str):
@@ -40,6 +48,14 @@ class Message:
     @property
     def message_sv(self) -> str:
         return swedish(self.template, self.params)
+
+    @property
+    def message_en(self) -> str:
+        return english(self.template, self.params)
+
+    def text(self, language: str = "sv") -> str:
+        """The text in ``language`` ("sv" or "en"), without Django."""
+        return english(self.template, self.params) if language.startswith("en") else self.message_sv
 
     def __str__(self) -> str:
         return self.message_sv
@@ -75,4 +91,33 @@ def _swedish_value(value: Any) -> Any:
         return str(value)
     if isinstance(value, list | tuple):
         return ", ".join(str(_swedish_value(item)) for item in value)
+    return value
+
+
+@functools.cache
+def _english_catalogue() -> gettext_module.NullTranslations:
+    return gettext_module.translation(
+        "django", localedir=str(LOCALE_DIR), languages=["en"], fallback=True
+    )
+
+
+def english(template: str, params: Mapping[str, Any] | None = None) -> str:
+    """The English text of a Swedish template: its msgstr in ``locale/en`` filled in with
+    ``params`` (each translatable parameter translated too), without Django. A template that
+    is not in the catalogue stays Swedish (gettext's fallback); nothing is invented."""
+    if not template:
+        return ""  # gettext("") would be the catalogue's header
+    text = _english_catalogue().gettext(str(template))
+    if not params:
+        return text
+    return text % {key: _english_value(value) for key, value in params.items()}
+
+
+def _english_value(value: Any) -> Any:
+    if hasattr(value, "template") and hasattr(value, "params"):
+        return english(value.template, value.params)
+    if isinstance(value, Text):
+        return _english_catalogue().gettext(str(value))
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_english_value(item)) for item in value)
     return value
