@@ -19,6 +19,7 @@ from results.services.lots import lot_precedence, use_precedence
 from ubf.rules import allocation as alloc_rules
 from ubf.rules import replacement
 from ubf.rules.draw import seeded_draw
+from ubf.rules.i18n import as_data
 
 
 @dataclass
@@ -151,8 +152,11 @@ def allocate_final(
             }
             for lot in allocation.lots
         ],
+        # Each line and step is kept as data ({"template", "params"}, ubf.rules.i18n.as_data)
+        # that the page renders in the reader's language (|rendered).
         "lines": [
-            {"clause": x["clause"], "sv": x["sv"], "en": x["en"]} for x in allocation.explanation
+            {"clause": x["clause"], "message": as_data(x["message"])}
+            for x in allocation.explanation
         ],
         "chain": [
             {
@@ -162,7 +166,7 @@ def allocate_final(
                 "ask": names.get(s.ask, s.ask) if s.ask else None,
                 "ask_key": s.ask,
                 "pending": names.get(s.pending, s.pending) if s.pending else None,
-                "steps": [{"clause": st.clause, "sv": st.sv, "en": st.en} for st in s.steps],
+                "steps": [{"clause": st.clause, "message": as_data(st.message)} for st in s.steps],
             }
             for s in chain.seat_states
             if s.status != replacement.HELD

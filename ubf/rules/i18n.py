@@ -33,6 +33,17 @@ class Text(str):
     __slots__ = ()
 
 
+class Number(str):
+    """A number written the Swedish way ("9,33", "9,33 (28/3)"), a parameter of a message: the
+    English text shows it with a decimal point ("9.33"). Nothing else in it changes."""
+
+    __slots__ = ()
+
+    @property
+    def english(self) -> str:
+        return self.replace(",", ".")
+
+
 def gettext_noop(message: str) -> Text:
     """Mark ``message`` (Swedish) for the catalogue; it is returned untranslated."""
     return Text(message)
@@ -63,8 +74,9 @@ class Message:
 
 def as_data(message: Any) -> dict:
     """A message as plain JSON data (``{"template", "params"}``), for a snapshot that is
-    rendered later, when a page shows it; numbers stay numbers, anything else becomes its
-    Swedish text."""
+    rendered later, when a page shows it; numbers stay numbers, a translatable parameter (a
+    ``Message`` or a ``Text``) becomes data of its own (``{"template", "params"}``) so that it
+    is rendered in the reader's language too, anything else becomes its Swedish text."""
     return {
         "template": str(message.template),
         "params": {key: _data_value(value) for key, value in message.params.items()},
@@ -74,6 +86,12 @@ def as_data(message: Any) -> dict:
 def _data_value(value: Any) -> Any:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
+    if hasattr(value, "template") and hasattr(value, "params"):
+        return as_data(value)
+    if isinstance(value, Text):
+        return {"template": str(value), "params": {}}
+    if isinstance(value, Number):
+        return {"number": str(value)}
     return str(_swedish_value(value))
 
 
@@ -114,6 +132,8 @@ def english(template: str, params: Mapping[str, Any] | None = None) -> str:
 
 
 def _english_value(value: Any) -> Any:
+    if isinstance(value, Number):
+        return value.english
     if hasattr(value, "template") and hasattr(value, "params"):
         return english(value.template, value.params)
     if isinstance(value, Text):
