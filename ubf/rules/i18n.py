@@ -83,6 +83,23 @@ def as_data(message: Any) -> dict:
     }
 
 
+def from_data(data: Mapping[str, Any]) -> Message:
+    """The :class:`Message` back from its :func:`as_data` form (nested phrases and numbers
+    too), for pure code that needs the text of a stored message in a language."""
+    return Message(
+        Text(data["template"]),
+        {key: _from_data_value(value) for key, value in (data.get("params") or {}).items()},
+    )
+
+
+def _from_data_value(value: Any) -> Any:
+    if isinstance(value, Mapping) and "number" in value:
+        return Number(value["number"])
+    if isinstance(value, Mapping) and "template" in value:
+        return from_data(value)
+    return value
+
+
 def _data_value(value: Any) -> Any:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
