@@ -44,6 +44,32 @@ def _seed(*parts: Any) -> int:
     return int(digest[:12], 16)
 
 
+#: Parameters of the rulebook's allocation lines and chain steps that name a venue (by its key);
+#: the others that hold a key name an entry (docs/translation.md).
+_VENUE_PARAMS = frozenset({"venue", "venues", "among", "losers", "drawn", "tied", "seen_in"})
+_ENTRY_PARAMS = frozenset({"entry", "holders", "holder", "pending"})
+
+
+def _labelled(data: dict, venues: dict[str, str], entries: dict[str, str]) -> dict:
+    """A message kept as data (``as_data``) with the venue and entry keys in its parameters
+    replaced by the names a person reads (the heat's label, the pair's or team's name)."""
+
+    def name(param: str, value: Any) -> Any:
+        table = venues if param in _VENUE_PARAMS else entries if param in _ENTRY_PARAMS else {}
+        if isinstance(value, str):
+            return table.get(value, value)
+        if isinstance(value, list):
+            return [table.get(v, v) if isinstance(v, str) else v for v in value]
+        if isinstance(value, dict) and "template" in value:
+            return _labelled(value, venues, entries)
+        return value
+
+    return {
+        "template": data["template"],
+        "params": {k: name(k, v) for k, v in (data.get("params") or {}).items()},
+    }
+
+
 def allocate_final(
     *,
     kind: str,
@@ -155,7 +181,7 @@ def allocate_final(
         # Each line and step is kept as data ({"template", "params"}, ubf.rules.i18n.as_data)
         # that the page renders in the reader's language (|rendered).
         "lines": [
-            {"clause": x["clause"], "message": as_data(x["message"])}
+            {"clause": x["clause"], "message": _labelled(as_data(x["message"]), labels, names)}
             for x in allocation.explanation
         ],
         "chain": [
@@ -166,7 +192,10 @@ def allocate_final(
                 "ask": names.get(s.ask, s.ask) if s.ask else None,
                 "ask_key": s.ask,
                 "pending": names.get(s.pending, s.pending) if s.pending else None,
-                "steps": [{"clause": st.clause, "message": as_data(st.message)} for st in s.steps],
+                "steps": [
+                    {"clause": st.clause, "message": _labelled(as_data(st.message), labels, names)}
+                    for st in s.steps
+                ],
             }
             for s in chain.seat_states
             if s.status != replacement.HELD

@@ -492,18 +492,18 @@ def _lot_line(lot: Lot) -> dict[str, Any]:
             gettext_noop(
                 "Lottning mellan %(among)s (%(entries)s kvalande var) om %(seats)s plats(er)"
             ),
-            {"among": ", ".join(lot.among), "entries": lot.entries, "seats": lot.seats},
+            {"among": list(lot.among), "entries": lot.entries, "seats": lot.seats},
         )
     ]
     if lot.by_precedence:
         parts.append(
             Message(
                 gettext_noop("företräde från tidigare förlorad lottning: %(venues)s"),
-                {"venues": ", ".join(lot.by_precedence)},
+                {"venues": list(lot.by_precedence)},
             )
         )
     if lot.drawn:
-        drawn = ", ".join(lot.drawn)
+        drawn = list(lot.drawn)
         if lot.seed is not None:
             parts.append(
                 Message(
@@ -516,7 +516,7 @@ def _lot_line(lot: Lot) -> dict[str, Any]:
     parts.append(
         Message(
             gettext_noop("förlorare (får företräde nästa gång): %(losers)s."),
-            {"losers": ", ".join(lot.losers)},
+            {"losers": list(lot.losers)},
         )
     )
     # The parts are whole phrases of their own (each one msgid); only the "; " joins them.
@@ -624,7 +624,7 @@ def seat_holders(
                 {
                     "venue": venue,
                     "seats": _seats_word(n),
-                    "holders": ", ".join(holders[venue]) or gettext_noop("(ingen)"),
+                    "holders": list(holders[venue]) or gettext_noop("(ingen)"),
                     "unfilled": unfilled[venue],
                 },
                 seats=n,

@@ -109,6 +109,8 @@ def _data_value(value: Any) -> Any:
         return {"template": str(value), "params": {}}
     if isinstance(value, Number):
         return {"number": str(value)}
+    if isinstance(value, list | tuple) and all(type(item) is str for item in value):
+        return list(value)  # names (venues, entries): kept as a list, joined when rendered
     return str(_swedish_value(value))
 
 

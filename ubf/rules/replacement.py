@@ -1081,7 +1081,7 @@ def _closeness_step(
                 "= %(closeness)s. Lika avstånd och fördelningstal som %(tied)s: kvalplatsens "
                 "namn fick avgöra; TK kan besluta annat (lottning)."
             ),
-            {**params, "tied": ", ".join(tied)},
+            {**params, "tied": list(tied)},
         )
     else:
         message = Message(
