@@ -1,16 +1,21 @@
 """/lag/ shows how the final seats were allocated (R-ALLOC-3..5) and the replacement chain
 (R-REPL-1, R-TEAM-REPL-1) in the reader's language: the lines and steps are stored as
-templates with their figures and rendered when the page is shown (docs/translation.md)."""
+templates with their figures and rendered when the page is shown (docs/translation.md). /par/
+shows the final's plaques (stored as Swedish msgids) in the reader's language too."""
 
 import html as html_lib
+import re
 
 import pytest
 
+from results.importers.writers import write_usebio_pairs
 from results.models import Lot
 from results.services.recompute import recompute_team_competition
+from results.services.uploads import upload_pair_final
 from teams.models import Team
-from tests.factories import TeamCompetitionFactory
+from tests.factories import TeamCompetitionFactory, UserFactory
 from tests.results.test_allocation_teams import heat_with
+from tests.results.test_pair_final import build_final, simulated_final
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +109,32 @@ def test_lag_page_in_swedish_explains_the_seats_the_lot_and_the_chain(
     ]:
         assert sentence in page
     assert "Så fördelades platserna" in page
+
+
+@pytest.fixture
+def tk():
+    return UserFactory(username="tk", is_superuser=True, is_staff=True)
+
+
+def test_par_final_plaques_read_gold_silver_bronze_in_english(
+    client, tk, django_capture_on_commit_callbacks
+):
+    # R-PAIR-MP-2/3: the 1st-3rd UBF pairs get gold, silver and bronze plaques; the snapshot
+    # keeps the Swedish msgids ("guld"), the page renders them in the reader's language.
+    event = simulated_final()
+    comp = build_final(event, sm_places=2)
+    with django_capture_on_commit_callbacks(execute=True):  # the recompute runs on commit
+        upload_pair_final(tk, comp, data=write_usebio_pairs(event), filename="final.xml")
+    en = _page_text(client, "/par/", "en")
+    sv = _page_text(client, "/par/", "sv")
+    for word in ("gold", "silver", "bronze"):
+        assert re.search(rf"(?<!\w){word}(?!\w)", en), word
+    assert not re.search(r"(?<!\w)(guld|brons)(?!\w)", en)
+    for word in ("guld", "silver", "brons"):
+        assert re.search(rf"(?<!\w){word}(?!\w)", sv), word
+
+
+def _page_text(client, url, lang):
+    response = client.get(url, {"lang": lang})
+    assert response.status_code == 200
+    return html_lib.unescape(re.sub(r"<[^>]+>", " ", response.content.decode()))
