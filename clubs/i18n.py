@@ -14,7 +14,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext
 
-from ubf.rules.i18n import Text
+from ubf.rules.i18n import Number, Text
 
 
 def render(message: Any, language: str | None = None) -> str:
@@ -44,10 +44,18 @@ def render_with_clause(violation: Any, language: str | None = None) -> str:
 
 
 def _value(value: Any) -> Any:
-    if hasattr(value, "template") and hasattr(value, "params"):
-        return render(value)
+    if isinstance(value, Number):
+        return value.english if _english() else str(value)
+    if isinstance(value, Mapping) and "number" in value:  # a Number kept by as_data
+        return Number(value["number"]).english if _english() else value["number"]
+    if isinstance(value, Mapping) or (hasattr(value, "template") and hasattr(value, "params")):
+        return render(value)  # a Message, or its as_data form inside a stored message
     if isinstance(value, Text):
         return gettext(value)
     if isinstance(value, list | tuple):
         return ", ".join(str(_value(item)) for item in value)
     return value
+
+
+def _english() -> bool:
+    return (translation.get_language() or "sv").startswith("en")

@@ -4,7 +4,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language
+from django.utils import translation
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
@@ -26,17 +27,22 @@ PER_KIND = 2
 
 
 def _more_line(count: int, language: str, same_kind: bool) -> dict:
-    if language.startswith("en"):
-        text = (
-            f"… and {count} more {'errors of the same kind' if same_kind else 'errors'}. "
-            "Correct them in the scoring program and export the file again."
-        )
-    else:
-        text = (
-            f"… och {count} fel till{' av samma slag' if same_kind else ''}. Rätta i "
-            "resultatprogrammet och exportera filen igen."
-        )
-    return {"text": text, "where": "", "clause": "", "severity": "error"}
+    with translation.override(language):
+        if same_kind:
+            text = ngettext(
+                "… och %(count)s fel till av samma slag. Rätta i resultatprogrammet och "
+                "exportera filen igen.",
+                "… och %(count)s fel till av samma slag. Rätta i resultatprogrammet och "
+                "exportera filen igen.",
+                count,
+            )
+        else:
+            text = ngettext(
+                "… och %(count)s fel till. Rätta i resultatprogrammet och exportera filen igen.",
+                "… och %(count)s fel till. Rätta i resultatprogrammet och exportera filen igen.",
+                count,
+            )
+    return {"text": text % {"count": count}, "where": "", "clause": "", "severity": "error"}
 
 
 def summarise_problems(problems, language: str = "sv") -> list[dict]:

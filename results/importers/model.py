@@ -19,16 +19,13 @@ returned as a list of :class:`ImportProblem`, Swedish first.
 from __future__ import annotations
 
 import datetime
-import functools
-import gettext as gettext_module
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-from ubf.rules.i18n import Message, Text, gettext_noop, swedish
+from ubf.rules.i18n import Message, english, gettext_noop, swedish
 from ubf.rules.violations import Severity
 
 __all__ = [
@@ -48,38 +45,6 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- problems
-
-#: The project's catalogue (``locale/``, next to the ``results`` package). The importers do not
-#: import Django, so the English text is read with the standard library's gettext.
-LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
-
-
-@functools.cache
-def _english_catalogue() -> gettext_module.NullTranslations:
-    return gettext_module.translation(
-        "django", localedir=str(LOCALE_DIR), languages=["en"], fallback=True
-    )
-
-
-def english(template: str, params: Mapping[str, Any] | None = None) -> str:
-    """The English text of a Swedish template: its msgstr in ``locale/en`` filled in with
-    ``params`` (each translatable parameter translated too), without Django."""
-    if not template:
-        return ""  # gettext("") would be the catalogue's header
-    text = _english_catalogue().gettext(str(template))
-    if not params:
-        return text
-    return text % {key: _english_value(value) for key, value in params.items()}
-
-
-def _english_value(value: Any) -> Any:
-    if hasattr(value, "template") and hasattr(value, "params"):
-        return english(value.template, value.params)
-    if isinstance(value, Text):
-        return _english_catalogue().gettext(str(value))
-    if isinstance(value, list | tuple):
-        return ", ".join(str(_english_value(item)) for item in value)
-    return value
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from results.services.lots import lot_precedence, use_precedence
 from ubf.rules import allocation as alloc_rules
 from ubf.rules import replacement
 from ubf.rules.draw import fresh_seed, seeded_draw
+from ubf.rules.i18n import as_data
 
 
 @dataclass
@@ -41,6 +42,32 @@ def venue_key(club_ids) -> str:
 def _seed(*parts: Any) -> int:
     digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()
     return int(digest[:12], 16)
+
+
+#: Parameters of the rulebook's allocation lines and chain steps that name a venue (by its key);
+#: the others that hold a key name an entry (docs/translation.md).
+_VENUE_PARAMS = frozenset({"venue", "venues", "among", "losers", "drawn", "tied", "seen_in"})
+_ENTRY_PARAMS = frozenset({"entry", "holders", "holder", "pending"})
+
+
+def _labelled(data: dict, venues: dict[str, str], entries: dict[str, str]) -> dict:
+    """A message kept as data (``as_data``) with the venue and entry keys in its parameters
+    replaced by the names a person reads (the heat's label, the pair's or team's name)."""
+
+    def name(param: str, value: Any) -> Any:
+        table = venues if param in _VENUE_PARAMS else entries if param in _ENTRY_PARAMS else {}
+        if isinstance(value, str):
+            return table.get(value, value)
+        if isinstance(value, list):
+            return [table.get(v, v) if isinstance(v, str) else v for v in value]
+        if isinstance(value, dict) and "template" in value:
+            return _labelled(value, venues, entries)
+        return value
+
+    return {
+        "template": data["template"],
+        "params": {k: name(k, v) for k, v in (data.get("params") or {}).items()},
+    }
 
 
 def allocate_final(
@@ -165,8 +192,11 @@ def allocate_final(
             }
             for lot in allocation.lots
         ],
+        # Each line and step is kept as data ({"template", "params"}, ubf.rules.i18n.as_data)
+        # that the page renders in the reader's language (|rendered).
         "lines": [
-            {"clause": x["clause"], "sv": x["sv"], "en": x["en"]} for x in allocation.explanation
+            {"clause": x["clause"], "message": _labelled(as_data(x["message"]), labels, names)}
+            for x in allocation.explanation
         ],
         "chain": [
             {
@@ -176,7 +206,10 @@ def allocate_final(
                 "ask": names.get(s.ask, s.ask) if s.ask else None,
                 "ask_key": s.ask,
                 "pending": names.get(s.pending, s.pending) if s.pending else None,
-                "steps": [{"clause": st.clause, "sv": st.sv, "en": st.en} for st in s.steps],
+                "steps": [
+                    {"clause": st.clause, "message": _labelled(as_data(st.message), labels, names)}
+                    for st in s.steps
+                ],
             }
             for s in chain.seat_states
             if s.status != replacement.HELD

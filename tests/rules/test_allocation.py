@@ -226,7 +226,8 @@ def test_explanation_lists_every_venue_and_lot():
         "extra": False,
         "seats": 1,
     }
-    assert "fördelningstal 1,50" in d["sv"] and "share 1.50" in d["en"]
+    assert "fördelningstal 1,50" in d["message"].message_sv
+    assert "share 1.50" in d["message"].message_en
     lot_lines = [line for line in alloc.explanation if line["clause"] == "R-ALLOC-5"]
     assert lot_lines[-1]["data"]["losers"] == ["C"]
     assert "Lottning mellan A, B, C" in alloc.explain("sv")
@@ -271,7 +272,7 @@ def test_r_alloc_6_too_few_entries_leaves_seats_unfilled():
     sh = seat_holders({"A": ["a1", "a2", "a3"]}, {"A": 3, "B": 1}, struck={"a3"})
     assert sh.holders == {"A": ["a1", "a2"], "B": []}
     assert sh.unfilled == {"A": 1, "B": 1}
-    assert any("kunde inte fyllas" in line["sv"] for line in sh.explanation)
+    assert any("kunde inte fyllas" in line["message"].message_sv for line in sh.explanation)
 
 
 # --- properties -----------------------------------------------------------------------------

@@ -35,14 +35,17 @@ from ubf.rules.types import Discipline
 def test_r_team_mp_1_win_draw_loss(vp_home, vp_away, home, away):
     mp = team_match_masterpoints(Decimal(vp_home), Decimal(vp_away), 24)
     assert (mp.home, mp.away) == (home, away)
-    assert mp.reason.startswith("R-TEAM-MP-1")
+    assert mp.reason.message_sv.startswith("R-TEAM-MP-1")
 
 
 def test_r_team_mp_1_odd_boards_draw_gives_halves_and_wo_gives_nothing():
     mp = team_match_masterpoints("11.00", "9.00", 9)
     assert mp.home == mp.away == Fraction(9, 2)
     wo = team_match_masterpoints("12.00", "0.00", 24, walkover=True)
-    assert (wo.home, wo.away) == (0, 0) and "W.O." in wo.reason
+    assert (wo.home, wo.away) == (0, 0) and "W.O." in wo.reason.message_sv
+    # 9 boards shared in a draw: 9 / 2 = 4.5 each (R-TEAM-MP-1: 7 < VP < 13)
+    assert mp.reason.message_sv == "R-TEAM-MP-1: oavgjort (7 < VP < 13): 4,5 silverpoäng var"
+    assert mp.reason.message_en == "R-TEAM-MP-1: draw (7 < VP < 13): 4.5 silver points each"
 
 
 def test_r_team_mp_1_thresholds_are_season_configuration():
@@ -101,7 +104,12 @@ def test_r_team_mp_3_bonus_42_30_21_to_players_with_a_third_of_the_halves():
     assert result.bonus["b1"] == 30 and result.bonus["c1"] == 21
     assert "d1" not in result.bonus
     assert result.plaque_players["A"] == ("a1", "a2")
-    assert "R-TEAM-MP-3" in result.reasons["a3"]
+    # a3 played 4 of 14 halves; a third of 14 is 14/3 (4.67)
+    assert result.reasons["a3"].message_sv == (
+        "R-TEAM-MP-3: spelade 4 av 14 halvlekar, färre än 14/3 (en tredjedel): ingen bonus, "
+        "plakett eller titel"
+    )
+    assert result.reasons["a1"].message_en == "R-TEAM-MP-3: place 1: 42 silver points"
 
 
 def test_r_team_mp_3_no_bonus_unless_every_roster_member_represents_ubf():
@@ -111,7 +119,7 @@ def test_r_team_mp_3_no_bonus_unless_every_roster_member_represents_ubf():
     result = team_bonus(["A", "B"], {"A": False, "B": True}, halves, 14)
     assert result.bonus == {"a1": 0, "b1": 30}
     assert result.plaque_players["A"] == ("a1",)
-    assert "R-TEAM-4" in result.reasons["a1"]
+    assert "R-TEAM-4" in result.reasons["a1"].message_sv
 
 
 # --- R-PAIR-MP-1 ---------------------------------------------------------------------------

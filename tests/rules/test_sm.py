@@ -166,7 +166,10 @@ def test_r_team_semi_1_disqualified_teams_do_not_count():
     # R-TEAM-RES-2: disqualified before the places are settled.
     choice = semifinal_choice_order(["A", "B", "C", "D"], 2, excluded={"B"})
     assert choice.order == ("A", "C")
-    assert choice.passed_over[0][0] == "B" and "R-TEAM-RES-2" in choice.passed_over[0][1]
+    assert choice.passed_over[0][0] == "B"
+    reason = choice.passed_over[0][1]
+    assert reason.message_sv == "R-TEAM-RES-2: diskvalificerat innan platserna var fördelade"
+    assert reason.message_en == "R-TEAM-RES-2: disqualified before the places were settled"
     reasons = semifinal_choice_order(["A", "B", "C"], 2, excluded={"A": "egen orsak"})
     assert reasons.order == ("B", "C") and reasons.passed_over == (("A", "egen orsak"),)
 

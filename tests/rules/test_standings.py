@@ -8,8 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ubf.rules.i18n import from_data
 from ubf.rules.standings import plaque_places, rank_pairs, rank_teams
 from ubf.rules.vp import victory_points
+
+
+def _text(note: dict, language: str) -> str:
+    """A tie-break note's text: its stored message (as_data) in ``language``."""
+    return from_data(note["message"]).text(language)
+
 
 D = Decimal
 
@@ -113,7 +120,7 @@ def test_r_team_tie_1_imp_quotient_after_vp():
     assert by_team["B"].imp_quotient_exact == Fraction(11, 10)
     assert order(standings).index("A") < order(standings).index("B")
     assert by_team["B"].decided_by == "imp_quotient"
-    texts = [e["sv"] for e in by_team["B"].explanation]
+    texts = [_text(e, "sv") for e in by_team["B"].explanation]
     assert any("IMP-kvot: 55/50" in t for t in texts)
 
 
@@ -217,7 +224,7 @@ def test_r_team_tie_1_lot_with_deterministic_draw():
     assert decided(standings)[:2] == [None, "lot"]
     assert calls == [(["A", "B"], 1)]
     lot = [e for e in standings[0].explanation if e["criterion"] == "lot"]
-    assert lot and "Lottning" in lot[0]["sv"]
+    assert lot and "Lottning" in _text(lot[0], "sv")
 
 
 def test_r_team_tie_1_three_team_lot_asks_one_at_a_time():
@@ -242,8 +249,8 @@ def test_r_team_tie_1_skips_board_criteria_without_uploaded_boards():
     assert decided(standings)[:2] == [None, "lot"]
     skipped = [e for e in standings[1].explanation if e["skipped"]]
     assert [e["criterion"] for e in skipped] == ["h2h_boards", "h2h_points"]
-    assert "brickresultat saknas för A–B" in skipped[0]["sv"]
-    assert "no board results uploaded" in skipped[0]["en"]
+    assert "brickresultat saknas för A–B" in _text(skipped[0], "sv")
+    assert "no board results uploaded" in _text(skipped[0], "en")
 
 
 def test_r_team_tie_1_skipped_only_when_a_relevant_match_lacks_boards():
@@ -262,7 +269,7 @@ def test_r_team_tie_1_penalties_subtract_vp():
     assert order(standings) == ["B", "A"]
     a = standings[1]
     assert a.vp == D("6.80") and a.penalty == D("6.00")
-    assert "efter avdrag med 6 VP" in a.explanation[0]["sv"]
+    assert "efter avdrag med 6 VP" in _text(a.explanation[0], "sv")
 
 
 def test_r_team_tie_1_programming_errors():
@@ -399,7 +406,7 @@ def test_r_pair_tie_1_head_to_head_after_equal_boards_won():
     assert [s.pair for s in standings][:2] == ["Y", "X"]
     assert standings[1].decided_by == "h2h_mp"
     h2h = [e for e in standings[0].explanation if e["criterion"] == "h2h_mp"]
-    assert h2h[0]["value"] == "3" and "(brickor: 1)" in h2h[0]["sv"]
+    assert h2h[0]["value"] == "3" and "(brickor: 1)" in _text(h2h[0], "sv")
 
 
 def test_r_pair_tie_1_lot_when_everything_is_equal():

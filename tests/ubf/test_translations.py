@@ -35,6 +35,11 @@ EN_PO = ROOT / "locale" / "en" / "LC_MESSAGES" / "django.po"
 RULES = ROOT / "ubf" / "rules"
 IMPORTERS = ROOT / "results" / "importers"
 UPLOADS = ROOT / "results" / "services" / "uploads.py"
+#: Services that store rule texts in snapshots and allocation runs (issue 8, item 5).
+SNAPSHOT_SERVICES = [
+    ROOT / "results" / "services" / "allocation.py",
+    ROOT / "results" / "services" / "recompute" / "pairs.py",
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -148,6 +153,15 @@ def test_every_rule_message_template_is_a_translated_msgid():
     assert untranslated == {}
 
 
+def test_every_snapshot_service_template_is_a_translated_msgid():
+    """The plaque labels and the struck reason the pairs recompute stores are msgids too."""
+    marked = _marked_in_rulebook(SNAPSHOT_SERVICES)
+    assert {"guld", "silver", "brons"} <= set(marked)
+    catalogue = {e["msgid"]: e["msgstr"] for e in read_po(EN_PO)}
+    assert {t: w for t, w in marked.items() if not (catalogue.get(t) or [""])[0]} == {}
+    assert catalogue["guld"] == ["gold"] and catalogue["brons"] == ["bronze"]
+
+
 def test_every_import_problem_template_is_a_translated_msgid():
     """The result-file parsers and the upload service mark their messages the same way; the
     English that ``ImportProblem.message_en`` reads without Django is the msgstr."""
@@ -176,6 +190,27 @@ def test_no_import_problem_is_built_from_a_literal():
                     len(node.args) > 1 and isinstance(node.args[1], ast.JoinedStr | ast.Constant)
                 ):
                     literal.append(f"{path.name}:{node.lineno}")
+    assert literal == []
+
+
+def test_no_explanation_line_or_chain_step_is_a_literal():
+    """The allocation lines (``_line``), the chain steps (``ChainStep``) and every ``Message``
+    of the rulebook take a ``gettext_noop`` template (or a name bound to one), never an
+    f-string, a bare literal or a Swedish and an English text side by side."""
+    template_arg = {"Message": 0, "_line": 2, "ChainStep": 3}
+    literal = []
+    for path in sorted(RULES.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
+            if name not in template_arg:
+                continue
+            index = template_arg[name]
+            template = node.args[index] if len(node.args) > index else None
+            nxt = node.args[index + 1] if len(node.args) > index + 1 else None
+            if isinstance(template, ast.JoinedStr | ast.Constant | ast.BinOp) or (
+                name != "Message" and isinstance(nxt, ast.JoinedStr | ast.Constant)
+            ):
+                literal.append(f"{path.name}:{node.lineno}")
     assert literal == []
 
 

@@ -10,7 +10,9 @@ Pairs and teams use the same functions (R-TEAM-ADV-1: "exactly as R-ALLOC-2..6")
 qualifying venue (kvalplats) for pairs or a heat (kvalheat) for teams, an entry a pair or a team.
 
 Every result carries a person-readable explanation: each line is a mapping with ``clause``,
-``venue`` (or None), ``sv`` and ``en`` (the text) and ``data`` (the figures).
+``venue`` (or None), ``message`` (a :class:`~ubf.rules.i18n.Message`: one Swedish template
+marked for the catalogue and its params, rendered in the reader's language by the layer above)
+and ``data`` (the figures).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from .draw import Draw, fresh_seed, seeded_draw
-from .i18n import gettext_noop
+from .i18n import Message, Number, gettext_noop
 from .season import DEFAULT_RULES, SeasonRules
 from .violations import Violation
 
@@ -119,7 +121,7 @@ class Allocation:
 
     ``seats`` and ``shares`` map every venue key given to its seats and its exact share;
     ``lots`` lists the R-ALLOC-5 lots; ``rows`` the figures per venue; ``explanation`` the
-    person-readable lines (each a mapping with clause, venue, sv, en, data); ``violations``
+    person-readable lines (each a mapping with clause, venue, message, data); ``violations``
     what was wrong with the input (negative numbers are read as 0).
     """
 
@@ -149,9 +151,9 @@ class Allocation:
         return tuple(v for lot in self.lots for v in lot.losers)
 
     def explain(self, language: str = "sv") -> str:
-        """The explanation as text, one line per step."""
-        key = "en" if language.startswith("en") else "sv"
-        return "\n".join(line[key] for line in self.explanation)
+        """The explanation as text, one line per step, in ``language`` (English from the
+        catalogue, :func:`ubf.rules.i18n.english`)."""
+        return "\n".join(line["message"].text(language) for line in self.explanation)
 
 
 def fmt_fraction(value: Fraction, language: str = "sv", places: int = 2) -> str:
@@ -173,14 +175,16 @@ def fmt_fraction(value: Fraction, language: str = "sv", places: int = 2) -> str:
     return text
 
 
-def _seats_word(n: int, language: str = "sv") -> str:
-    if language.startswith("en"):
-        return f"{n} seat" if n == 1 else f"{n} seats"
-    return f"{n} plats" if n == 1 else f"{n} platser"
+def _seats_word(n: int) -> Message:
+    if n == 1:
+        return Message(gettext_noop("%(n)s plats"), {"n": n})
+    return Message(gettext_noop("%(n)s platser"), {"n": n})
 
 
-def _line(clause: str, venue: str | None, sv: str, en: str, **data: Any) -> dict[str, Any]:
-    return {"clause": clause, "venue": venue, "sv": sv, "en": en, "data": data}
+def _line(
+    clause: str, venue: str | None, template: str, params: dict[str, Any], **data: Any
+) -> dict[str, Any]:
+    return {"clause": clause, "venue": venue, "message": Message(template, params), "data": data}
 
 
 # --------------------------------------------------------------------------------------------
@@ -343,10 +347,16 @@ def _explain(a: Allocation) -> list[dict[str, Any]]:
         _line(
             "R-ALLOC-3",
             None,
-            f"{_seats_word(seats)} fördelas på {len(a.rows)} kvalplatser med sammanlagt "
-            f"{total} kvalande. Fördelningstal = {seats} × kvalande på platsen / {total}.",
-            f"{_seats_word(seats, 'en')} are shared among {len(a.rows)} venues with {total} "
-            f"qualifying entries in all. Share = {seats} × entries at the venue / {total}.",
+            gettext_noop(
+                "%(seats_word)s fördelas på %(venues)s kvalplatser med sammanlagt %(total)s "
+                "kvalande. Fördelningstal = %(seats)s × kvalande på platsen / %(total)s."
+            ),
+            {
+                "seats_word": _seats_word(seats),
+                "venues": len(a.rows),
+                "total": total,
+                "seats": seats,
+            },
             seats=seats,
             total_entries=total,
         )
@@ -356,10 +366,11 @@ def _explain(a: Allocation) -> list[dict[str, Any]]:
             _line(
                 "R-ALLOC-1",
                 None,
-                f"Inte fler kvalande ({total}) än platser ({seats}): alla går vidare; "
-                f"{_seats_word(seats - total)} blir inte fördelade.",
-                f"No more qualifying entries ({total}) than seats ({seats}): all go on; "
-                f"{_seats_word(seats - total, 'en')} are not allocated.",
+                gettext_noop(
+                    "Inte fler kvalande (%(total)s) än platser (%(seats)s): alla går vidare; "
+                    "%(left)s blir inte fördelade."
+                ),
+                {"total": total, "seats": seats, "left": _seats_word(seats - total)},
                 seats=seats,
                 total_entries=total,
             )
@@ -371,10 +382,11 @@ def _explain(a: Allocation) -> list[dict[str, Any]]:
             _line(
                 "R-ALLOC-3",
                 None,
-                f"Heltalsdelarna ger {_seats_word(whole)}; {_seats_word(left)} kvar går "
-                "en var till de största decimaldelarna.",
-                f"The whole parts give {_seats_word(whole, 'en')}; "
-                f"{_seats_word(left, 'en')} left go one each to the largest fractional parts.",
+                gettext_noop(
+                    "Heltalsdelarna ger %(whole)s; %(left)s kvar går en var till de största "
+                    "decimaldelarna."
+                ),
+                {"whole": _seats_word(whole), "left": _seats_word(left)},
                 whole_seats=whole,
                 left=left,
             )
@@ -430,40 +442,41 @@ def _lot(
     )
 
 
+_WHY_EXTRA = {
+    "R-ALLOC-3": gettext_noop("en extra plats för decimaldelen"),
+    "R-ALLOC-4": gettext_noop("en extra plats (lika decimaler: högre fördelningstal först)"),
+    "R-ALLOC-5": gettext_noop("en extra plats genom lottning"),
+}
+_WHY_NO_EXTRA = {
+    "R-ALLOC-3": gettext_noop("ingen extra plats"),
+    "R-ALLOC-4": gettext_noop("ingen extra plats (lika decimaler: högre fördelningstal först)"),
+    "R-ALLOC-5": gettext_noop("förlorade lottningen om extra plats"),
+}
+
+
 def _venue_line(row: VenueRow, everyone_goes: bool) -> dict[str, Any]:
-    share_sv, share_en = fmt_fraction(row.share, "sv"), fmt_fraction(row.share, "en")
-    frac_sv, frac_en = fmt_fraction(row.fraction, "sv"), fmt_fraction(row.fraction, "en")
     if everyone_goes:
-        why_sv, why_en = "alla går vidare", "all go on"
+        why = gettext_noop("alla går vidare")
     elif row.extra:
-        why_sv = {
-            "R-ALLOC-3": "en extra plats för decimaldelen",
-            "R-ALLOC-4": "en extra plats (lika decimaler: högre fördelningstal först)",
-            "R-ALLOC-5": "en extra plats genom lottning",
-        }[row.decided_by]
-        why_en = {
-            "R-ALLOC-3": "one extra seat for its fractional part",
-            "R-ALLOC-4": "one extra seat (equal fractions: larger share first)",
-            "R-ALLOC-5": "one extra seat by lot",
-        }[row.decided_by]
+        why = _WHY_EXTRA[row.decided_by]
     else:
-        why_sv = {
-            "R-ALLOC-3": "ingen extra plats",
-            "R-ALLOC-4": "ingen extra plats (lika decimaler: högre fördelningstal först)",
-            "R-ALLOC-5": "förlorade lottningen om extra plats",
-        }[row.decided_by]
-        why_en = {
-            "R-ALLOC-3": "no extra seat",
-            "R-ALLOC-4": "no extra seat (equal fractions: larger share first)",
-            "R-ALLOC-5": "lost the lot for an extra seat",
-        }[row.decided_by]
+        why = _WHY_NO_EXTRA[row.decided_by]
     return _line(
         row.decided_by,
         row.venue,
-        f"{row.venue}: {row.entries} kvalande, fördelningstal {share_sv} "
-        f"(heltal {row.whole}, decimaldel {frac_sv}): {why_sv} → {_seats_word(row.seats)}.",
-        f"{row.venue}: {row.entries} qualifying, share {share_en} "
-        f"(whole {row.whole}, fraction {frac_en}): {why_en} → {_seats_word(row.seats, 'en')}.",
+        gettext_noop(
+            "%(venue)s: %(entries)s kvalande, fördelningstal %(share)s (heltal %(whole)s, "
+            "decimaldel %(fraction)s): %(why)s → %(seats)s."
+        ),
+        {
+            "venue": row.venue,
+            "entries": row.entries,
+            "share": Number(fmt_fraction(row.share)),
+            "whole": row.whole,
+            "fraction": Number(fmt_fraction(row.fraction)),
+            "why": why,
+            "seats": _seats_word(row.seats),
+        },
         entries=row.entries,
         share=str(row.share),
         whole=row.whole,
@@ -474,26 +487,45 @@ def _venue_line(row: VenueRow, everyone_goes: bool) -> dict[str, Any]:
 
 
 def _lot_line(lot: Lot) -> dict[str, Any]:
-    among = ", ".join(lot.among)
-    parts_sv = [f"Lottning mellan {among} ({lot.entries} kvalande var) om {lot.seats} plats(er)"]
-    parts_en = [f"Lot among {among} ({lot.entries} entries each) for {lot.seats} seat(s)"]
+    parts = [
+        Message(
+            gettext_noop(
+                "Lottning mellan %(among)s (%(entries)s kvalande var) om %(seats)s plats(er)"
+            ),
+            {"among": list(lot.among), "entries": lot.entries, "seats": lot.seats},
+        )
+    ]
     if lot.by_precedence:
-        prec = ", ".join(lot.by_precedence)
-        parts_sv.append(f"företräde från tidigare förlorad lottning: {prec}")
-        parts_en.append(f"precedence from an earlier lost lot: {prec}")
+        parts.append(
+            Message(
+                gettext_noop("företräde från tidigare förlorad lottning: %(venues)s"),
+                {"venues": list(lot.by_precedence)},
+            )
+        )
     if lot.drawn:
-        seed_sv = f" (frö {lot.seed})" if lot.seed is not None else ""
-        seed_en = f" (seed {lot.seed})" if lot.seed is not None else ""
-        parts_sv.append(f"lottade vinnare: {', '.join(lot.drawn)}{seed_sv}")
-        parts_en.append(f"drawn winners: {', '.join(lot.drawn)}{seed_en}")
-    losers = ", ".join(lot.losers)
-    parts_sv.append(f"förlorare (får företräde nästa gång): {losers}")
-    parts_en.append(f"losers (precedence next time): {losers}")
+        drawn = list(lot.drawn)
+        if lot.seed is not None:
+            parts.append(
+                Message(
+                    gettext_noop("lottade vinnare: %(drawn)s (frö %(seed)s)"),
+                    {"drawn": drawn, "seed": lot.seed},
+                )
+            )
+        else:
+            parts.append(Message(gettext_noop("lottade vinnare: %(drawn)s"), {"drawn": drawn}))
+    parts.append(
+        Message(
+            gettext_noop("förlorare (får företräde nästa gång): %(losers)s."),
+            {"losers": list(lot.losers)},
+        )
+    )
+    # The parts are whole phrases of their own (each one msgid); only the "; " joins them.
+    joined = _joined(parts, "; ")
     return _line(
         "R-ALLOC-5",
         None,
-        "; ".join(parts_sv) + ".",
-        "; ".join(parts_en) + ".",
+        joined.template,
+        dict(joined.params),
         among=list(lot.among),
         seats=lot.seats,
         winners=list(lot.winners),
@@ -502,6 +534,12 @@ def _lot_line(lot: Lot) -> dict[str, Any]:
         drawn=list(lot.drawn),
         seed=lot.seed,
     )
+
+
+def _joined(parts: list[Message], separator: str) -> Message:
+    """``parts`` joined by ``separator`` as one message: each part a parameter of its own."""
+    keys = [f"p{i}" for i in range(len(parts))]
+    return Message(separator.join(f"%({k})s" for k in keys), dict(zip(keys, parts, strict=True)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -566,22 +604,29 @@ def seat_holders(
         passed[venue] = skipped
         for entry, clause in skipped:
             if clause == "R-ALLOC-2":
-                sv = f"{venue}: {entry} är direktkvalificerad och hoppas över; nästa går vidare."
-                en = f"{venue}: {entry} is a direct qualifier and is passed over; the next goes on."
+                template = gettext_noop(
+                    "%(venue)s: %(entry)s är direktkvalificerad och hoppas över; nästa går vidare."
+                )
             else:
-                sv = f"{venue}: {entry} är struken och hoppas över."
-                en = f"{venue}: {entry} is struck and is passed over."
-            lines.append(_line(clause, venue, sv, en, entry=entry))
+                template = gettext_noop("%(venue)s: %(entry)s är struken och hoppas över.")
+            lines.append(
+                _line(clause, venue, template, {"venue": venue, "entry": entry}, entry=entry)
+            )
         lines.append(
             _line(
                 "R-ALLOC-6",
                 venue,
-                f"{venue}: {_seats_word(n)} till {', '.join(holders[venue]) or '(ingen)'}"
-                + (f"; {unfilled[venue]} platser kunde inte fyllas" if unfilled[venue] else "")
-                + ".",
-                f"{venue}: {_seats_word(n, 'en')} to {', '.join(holders[venue]) or '(none)'}"
-                + (f"; {unfilled[venue]} seats could not be filled" if unfilled[venue] else "")
-                + ".",
+                gettext_noop(
+                    "%(venue)s: %(seats)s till %(holders)s; %(unfilled)s platser kunde inte fyllas."
+                )
+                if unfilled[venue]
+                else gettext_noop("%(venue)s: %(seats)s till %(holders)s."),
+                {
+                    "venue": venue,
+                    "seats": _seats_word(n),
+                    "holders": list(holders[venue]) or gettext_noop("(ingen)"),
+                    "unfilled": unfilled[venue],
+                },
                 seats=n,
                 holders=list(holders[venue]),
                 unfilled=unfilled[venue],

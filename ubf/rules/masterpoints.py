@@ -14,6 +14,7 @@ from fractions import Fraction
 from numbers import Number
 
 from .i18n import Message, gettext_noop
+from .i18n import Number as _Number
 from .season import DEFAULT_RULES, SeasonRules
 from .sm import Awards, title_and_plaques
 from .types import Discipline
@@ -36,7 +37,7 @@ class MatchMasterpoints:
 
     home: Fraction
     away: Fraction
-    reason: str
+    reason: Message
 
 
 def team_match_masterpoints(
@@ -53,7 +54,9 @@ def team_match_masterpoints(
     each team gets half; the loser nothing. A W.O. gives no masterpoints."""
     zero = Fraction(0)
     if walkover:
-        return MatchMasterpoints(zero, zero, "R-TEAM-MP-1: no masterpoints for a W.O.")
+        return MatchMasterpoints(
+            zero, zero, Message(gettext_noop("R-TEAM-MP-1: inga mästarpoäng för en W.O."))
+        )
     home, away = Decimal(str(vp_home)), Decimal(str(vp_away))
     win, draw_above = rules.team_mp_win_vp, rules.team_mp_draw_above_vp
     whole = Fraction(boards)
@@ -67,14 +70,52 @@ def team_match_masterpoints(
 
     h, a = points(home), points(away)
     if h == whole:
-        reason = f"home won ({home} VP ≥ {win}): {boards} silver points"
+        reason = Message(
+            gettext_noop(
+                "R-TEAM-MP-1: hemmalaget vann (%(vp)s VP ≥ %(win)s): %(points)s silverpoäng"
+            ),
+            {"vp": _figure(home), "win": _figure(win), "points": boards},
+        )
     elif a == whole:
-        reason = f"away won ({away} VP ≥ {win}): {boards} silver points"
+        reason = Message(
+            gettext_noop(
+                "R-TEAM-MP-1: bortalaget vann (%(vp)s VP ≥ %(win)s): %(points)s silverpoäng"
+            ),
+            {"vp": _figure(away), "win": _figure(win), "points": boards},
+        )
     elif h or a:
-        reason = f"draw ({draw_above} < VP < {win}): {whole / 2} silver points each"
+        reason = Message(
+            gettext_noop(
+                "R-TEAM-MP-1: oavgjort (%(draw_above)s < VP < %(win)s): %(points)s silverpoäng var"
+            ),
+            {
+                "draw_above": _figure(draw_above),
+                "win": _figure(win),
+                "points": _figure(whole / 2),
+            },
+        )
     else:
-        reason = "no team reached a win or a draw"
-    return MatchMasterpoints(h, a, f"R-TEAM-MP-1: {reason}")
+        reason = Message(gettext_noop("R-TEAM-MP-1: inget lag nådde vinst eller oavgjort"))
+    return MatchMasterpoints(h, a, reason)
+
+
+def _figure(value: Decimal | Fraction | int) -> _Number:
+    """A figure in a reason with the Swedish decimal comma (a ``Number`` shows a point in
+    English): whole numbers as such, a fraction with a finite decimal as a decimal ("10,5"),
+    any other fraction exactly ("8/3")."""
+    if isinstance(value, Fraction):
+        den = value.denominator
+        while den % 2 == 0:
+            den //= 2
+        while den % 5 == 0:
+            den //= 5
+        if value.denominator == 1:
+            value = value.numerator
+        elif den == 1:
+            value = Decimal(value.numerator) / Decimal(value.denominator)
+        else:
+            return _Number(str(value))
+    return _Number(str(value).replace(".", ","))
 
 
 def share_team_points(
@@ -129,20 +170,28 @@ def team_bonus(
         for player, halves in halves_by_player.get(team, {}).items():
             if halves < needed:
                 bonus[player] = 0
-                reasons[player] = (
-                    f"R-TEAM-MP-3: played {halves} of {final_halves} halves, fewer than {needed}"
-                    " (one third): no bonus, plaque or title"
+                reasons[player] = Message(
+                    gettext_noop(
+                        "R-TEAM-MP-3: spelade %(halves)s av %(final_halves)s halvlekar, färre än "
+                        "%(needed)s (en tredjedel): ingen bonus, plakett eller titel"
+                    ),
+                    {"halves": halves, "final_halves": final_halves, "needed": _figure(needed)},
                 )
                 continue
             plaque_players[team].append(player)
             if all_ubf:
                 bonus[player] = amount
-                reasons[player] = f"R-TEAM-MP-3: place {place}: {amount} silver points"
+                reasons[player] = Message(
+                    gettext_noop("R-TEAM-MP-3: plats %(place)s: %(amount)s silverpoäng"),
+                    {"place": place, "amount": amount},
+                )
             else:
                 bonus[player] = 0
-                reasons[player] = (
-                    "R-TEAM-MP-3 / R-TEAM-4: not every roster member represents a UBF club: "
-                    "no bonus"
+                reasons[player] = Message(
+                    gettext_noop(
+                        "R-TEAM-MP-3 / R-TEAM-4: inte alla i laget representerar en UBF-klubb: "
+                        "ingen bonus"
+                    )
                 )
         plaque_players[team] = tuple(plaque_players[team])
     return TeamBonus(places, bonus, plaque_players, reasons)

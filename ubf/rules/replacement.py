@@ -28,7 +28,7 @@ from operator import is_not, ne
 from typing import Any
 
 from .allocation import fmt_fraction
-from .i18n import gettext_noop
+from .i18n import Message, Number, gettext_noop
 from .violations import Severity, Violation
 
 __all__ = [
@@ -51,6 +51,11 @@ ACCEPTED = "accepted"
 DECLINED = "declined"
 PENDING = "pending"
 ANSWERS = (ACCEPTED, DECLINED, PENDING)
+_ANSWER_WORDS = {
+    ACCEPTED: gettext_noop("tackade ja"),
+    DECLINED: gettext_noop("tackade nej"),
+    PENDING: gettext_noop("svar väntas"),
+}
 
 
 def closeness(rank: int, share: Fraction) -> Fraction:
@@ -342,10 +347,21 @@ class ChainStep:
     kind: str  # held, vacant, withdrawn, offer, override, ask, tk_decides, closed
     entry: str | None
     clause: str
-    sv: str
-    en: str
+    message: Message  # one Swedish template and its params (docs/translation.md)
     answer: str | None = None
     data: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def sv(self) -> str:
+        return self.message.message_sv
+
+    @property
+    def en(self) -> str:
+        """The English text, read from the catalogue (:func:`ubf.rules.i18n.english`)."""
+        return self.message.message_en
+
+    def text(self, language: str = "sv") -> str:
+        return self.message.text(language)
 
 
 HELD = "held"  # the original holder still holds it
@@ -409,14 +425,13 @@ class ChainResult:
         raise KeyError(seat)
 
     def explain(self, language: str = "sv") -> str:
-        key = "en" if language.startswith("en") else "sv"
         lines = []
         for s in self.seat_states:
             if s.status == HELD:
                 continue
             lines.append(f"[{s.seat}]")
-            lines.extend(f"  {step.clause}: {getattr(step, key)}" for step in s.steps)
-        lines.extend(f"{step.clause}: {getattr(step, key)}" for step in self.other_steps)
+            lines.extend(f"  {step.clause}: {step.text(language)}" for step in s.steps)
+        lines.extend(f"{step.clause}: {step.text(language)}" for step in self.other_steps)
         lines.extend(str(v) for v in self.violations)  # Swedish; pages use clubs.i18n.render
         return "\n".join(lines)
 
@@ -437,10 +452,14 @@ class _Seat:
     last_out: str | None = None  # the last entry the chain offered it to that is out
 
 
-def _why_moved(s: _Seat) -> tuple[str, str]:
+def _why_moved(s: _Seat) -> Message:
     if s.last_out is None:
-        return (f"Ingen utslagen kvar att fråga i {s.origin}", f"Nobody left to ask at {s.origin}")
-    return (f"{s.last_out} tackade nej eller lämnade återbud", f"{s.last_out} declined or withdrew")
+        return Message(
+            gettext_noop("Ingen utslagen kvar att fråga i %(venue)s"), {"venue": s.origin}
+        )
+    return Message(
+        gettext_noop("%(entry)s tackade nej eller lämnade återbud"), {"entry": s.last_out}
+    )
 
 
 @dataclass
@@ -451,8 +470,7 @@ class _Replay:
     prepared: _Prepared
     withdrawals: Sequence[Withdrawal]
     direct_map: dict[str, str | None]
-    noun_sv: str
-    noun_en: str
+    team: bool
     violations: list[Violation] = field(default_factory=list)
     other_steps: list[ChainStep] = field(default_factory=list)
     seat_list: list[_Seat] = field(default_factory=list)
@@ -480,8 +498,12 @@ class _Replay:
                 "withdrawn",
                 entry,
                 clause,
-                f"{entry} lämnar sin finalplats" + (f" ({w.reason})" if w.reason else "") + ".",
-                f"{entry} gives up its final seat" + (f" ({w.reason})" if w.reason else "") + ".",
+                Message(
+                    gettext_noop("%(entry)s lämnar sin finalplats (%(reason)s).")
+                    if w.reason
+                    else gettext_noop("%(entry)s lämnar sin finalplats."),
+                    {"entry": entry, "reason": w.reason},
+                ),
                 data={"at": w.at, "recorded_by": w.recorded_by, "reason": w.reason},
             )
         )
@@ -519,13 +541,11 @@ def run_chain(
     ``Override`` names the next entry to ask (or closes the seat), shown with its reason
     (R-REPL-5); an offer made on an override does not move the seat's place in the chain.
     """
-    noun_sv, noun_en = ("laget", "team") if team else ("paret", "pair")
     r = _Replay(
         prepared=_prepared(shares, seats, rankings),
         withdrawals=withdrawals,
         direct_map=dict(direct) if isinstance(direct, Mapping) else dict.fromkeys(direct),
-        noun_sv=noun_sv,
-        noun_en=noun_en,
+        team=team,
     )
     _check_rankings(r, rankings)
     _seat_the_final(r, seats, rankings, holders)
@@ -577,10 +597,13 @@ def _seat_the_final(r: _Replay, seats, rankings, holders) -> None:
                     "vacant",
                     None,
                     "R-ALLOC-6",
-                    f"Kvalplatsen {venue} har för få kvalificerade för sina {n} platser: "
-                    "platsen är ledig.",
-                    f"Venue {venue} has too few qualified entries for its {n} seats: "
-                    "the seat is vacant.",
+                    Message(
+                        gettext_noop(
+                            "Kvalplatsen %(venue)s har för få kvalificerade för sina %(seats)s "
+                            "platser: platsen är ledig."
+                        ),
+                        {"venue": venue, "seats": n},
+                    ),
                     data={"venue": venue, "seats": n},
                 )
             )
@@ -621,10 +644,12 @@ def _replay_holders(r: _Replay) -> None:
                     HELD,
                     s.original,
                     "R-ALLOC-2" if s.original in direct_map else "R-ALLOC-6",
-                    f"{s.original} har platsen"
-                    + (" som direktkvalificerad." if s.original in direct_map else "."),
-                    f"{s.original} holds the seat"
-                    + (" as a direct qualifier." if s.original in direct_map else "."),
+                    Message(
+                        gettext_noop("%(entry)s har platsen som direktkvalificerad.")
+                        if s.original in direct_map
+                        else gettext_noop("%(entry)s har platsen."),
+                        {"entry": s.original},
+                    ),
                     data={"origin": s.origin},
                 )
             )
@@ -729,19 +754,17 @@ def _replay_offers(r: _Replay, offers: Sequence[Offer], overrides: Sequence[Over
             "recorded_by": offer.recorded_by,
             "by_override": by_override,
         }
-        answer_sv = {ACCEPTED: "tackade ja", DECLINED: "tackade nej", PENDING: "svar väntas"}
-        answer_en = {ACCEPTED: "accepted", DECLINED: "declined", PENDING: "answer awaited"}
         s.steps.append(
             ChainStep(
                 "offer",
                 offer.entry,
                 "R-REPL-5",
-                f"Erbjudande till {offer.entry}"
-                + (" (på TK:s beslut)" if by_override else "")
-                + f": {answer_sv[answer]}.",
-                f"Offer to {offer.entry}"
-                + (" (on TK's decision)" if by_override else "")
-                + f": {answer_en[answer]}.",
+                Message(
+                    gettext_noop("Erbjudande till %(entry)s (på TK:s beslut): %(answer)s.")
+                    if by_override
+                    else gettext_noop("Erbjudande till %(entry)s: %(answer)s."),
+                    {"entry": offer.entry, "answer": _ANSWER_WORDS[answer]},
+                ),
                 answer=answer,
                 data=data,
             )
@@ -766,8 +789,6 @@ def _note_other_withdrawals(r: _Replay) -> None:
     """Withdrawals of entries that hold no seat: they are only left out (R-REPL-5)."""
     prepared = r.prepared
     withdrawals = r.withdrawals
-    noun_sv = r.noun_sv
-    noun_en = r.noun_en
     violations = r.violations
     other_steps = r.other_steps
     asked = r.asked
@@ -794,8 +815,18 @@ def _note_other_withdrawals(r: _Replay) -> None:
                 "withdrawn",
                 w.entry,
                 "R-REPL-5",
-                f"{w.entry} har meddelat att {noun_sv} inte kan spela finalen och tillfrågas inte.",
-                f"{w.entry} has said the {noun_en} cannot play the final and is not asked.",
+                Message(
+                    gettext_noop(
+                        "%(entry)s har meddelat att laget inte kan spela finalen och tillfrågas "
+                        "inte."
+                    )
+                    if r.team
+                    else gettext_noop(
+                        "%(entry)s har meddelat att paret inte kan spela finalen och tillfrågas "
+                        "inte."
+                    ),
+                    {"entry": w.entry},
+                ),
                 data={"at": w.at, "recorded_by": w.recorded_by, "reason": w.reason},
             )
         )
@@ -806,8 +837,6 @@ def _next_steps(r: _Replay, overrides: Sequence[Override]) -> ChainResult:
     seat's state now."""
     prepared = r.prepared
     direct_map = r.direct_map
-    noun_sv = r.noun_sv
-    noun_en = r.noun_en
     violations = r.violations
     other_steps = r.other_steps
     seat_list = r.seat_list
@@ -855,7 +884,7 @@ def _next_steps(r: _Replay, overrides: Sequence[Override]) -> ChainResult:
                 else:
                     unavailable.add(o.entry)
                 continue
-        step = _next_step(s, prepared, unavailable, vacated_per_origin, noun_sv, noun_en)
+        step = _next_step(s, prepared, unavailable, vacated_per_origin, r.team)
         s.steps.append(step)
         if step.entry is not None:
             unavailable.add(step.entry)
@@ -907,8 +936,7 @@ def _next_step(
     prepared: _Prepared,
     unavailable: set[str],
     vacated_per_origin: dict[str | None, int],
-    noun_sv: str,
-    noun_en: str,
+    team: bool,
 ) -> ChainStep:
     own_entries, firsts, rest = prepared.parts(s.origin, unavailable)
     own = [(*prepared.where(e), e) for e in own_entries[:1]]
@@ -919,24 +947,31 @@ def _next_step(
         f = prepared.figures(v, k)
         several = vacated_per_origin.get(s.origin, 0) > 1
         clause = "R-REPL-4" if several else "R-REPL-1"
-        lead_sv = (
-            f"Flera platser från {v} är lediga: de närmast utslagna i {v} tillfrågas i tur och "
-            f"ordning; för den här platsen"
-            if several
-            else f"Närmast utslagna {noun_sv} i den egna kvalgruppen {v}"
-        )
-        lead_en = (
-            f"Several seats from {v} are vacant: the nearest eliminated entries at {v} are asked "
-            "in turn; for this seat"
-            if several
-            else f"The nearest eliminated {noun_en} at its own venue {v}"
-        )
+        if several:
+            lead = gettext_noop(
+                "Flera platser från %(venue)s är lediga: de närmast utslagna i %(venue)s "
+                "tillfrågas i tur och ordning; för den här platsen"
+            )
+        elif team:
+            lead = gettext_noop("Närmast utslagna laget i den egna kvalgruppen %(venue)s")
+        else:
+            lead = gettext_noop("Närmast utslagna paret i den egna kvalgruppen %(venue)s")
         return ChainStep(
             ASK,
             e,
             clause,
-            f"{lead_sv}: {e}, plats {f['rank']} ({v} fick {f['seats']} platser).",
-            f"{lead_en}: {e}, rank {f['rank']} ({v} got {f['seats']} seats).",
+            Message(
+                gettext_noop(
+                    "%(lead)s: %(entry)s, plats %(rank)s (%(venue)s fick %(seats)s platser)."
+                ),
+                {
+                    "lead": Message(lead, {"venue": v}),
+                    "entry": e,
+                    "rank": f["rank"],
+                    "venue": v,
+                    "seats": f["seats"],
+                },
+            ),
             data={**f, "phase": "own venue"},
         )
     if s.phase in ("A", "B"):
@@ -944,25 +979,21 @@ def _next_step(
         if candidates:
             clause = "R-REPL-7" if s.origin is None else "R-REPL-2"
             if s.origin is None:
-                lead_sv = (
-                    "Direktkvalificerad plats utan egen kvalplats: närmast utslagna på "
-                    "kvalplatserna efter avstånd till direkt finalplats"
-                )
-                lead_en = (
-                    "A direct qualifier's seat with no own venue: the nearest eliminated "
-                    "entries of all venues by closeness"
+                lead = Message(
+                    gettext_noop(
+                        "Direktkvalificerad plats utan egen kvalplats: närmast utslagna på "
+                        "kvalplatserna efter avstånd till direkt finalplats"
+                    )
                 )
             else:
-                why_sv, why_en = _why_moved(s)
-                lead_sv = (
-                    f"{why_sv}: platsen går vidare till närmast utslagna på övriga kvalplatser, "
-                    "efter avstånd till direkt finalplats"
+                lead = Message(
+                    gettext_noop(
+                        "%(why)s: platsen går vidare till närmast utslagna på övriga "
+                        "kvalplatser, efter avstånd till direkt finalplats"
+                    ),
+                    {"why": _why_moved(s)},
                 )
-                lead_en = (
-                    f"{why_en}: the seat moves on to the nearest eliminated entries of the other "
-                    "venues, by closeness to a direct place"
-                )
-            return _closeness_step(candidates, prepared, clause, lead_sv, lead_en)
+            return _closeness_step(candidates, prepared, clause, lead)
         s.phase = "C"
     # Phase C: back to the origin's list in rank order, then everyone else by closeness.
     if own:
@@ -972,10 +1003,14 @@ def _next_step(
             ASK,
             e,
             "R-REPL-3",
-            "De närmast utslagna på övriga kvalplatser har tackat nej eller saknas: platsen går "
-            f"tillbaka till kvalplatsen {v}; nästa i rang är {e}, plats {f['rank']}.",
-            "The nearest eliminated entries of the other venues have declined or are missing: "
-            f"the seat returns to venue {v}; next in rank is {e}, rank {f['rank']}.",
+            Message(
+                gettext_noop(
+                    "De närmast utslagna på övriga kvalplatser har tackat nej eller saknas: "
+                    "platsen går tillbaka till kvalplatsen %(venue)s; nästa i rang är %(entry)s, "
+                    "plats %(rank)s."
+                ),
+                {"venue": v, "entry": e, "rank": f["rank"]},
+            ),
             data={**f, "phase": "own venue again"},
         )
     others = [(v, k, e) for v, k, e in firsts]
@@ -984,23 +1019,26 @@ def _next_step(
     others.sort(key=lambda c: prepared.key(c[0], c[1]))
     if others:
         clause = "R-REPL-7" if s.origin is None else "R-REPL-3"
-        lead_sv = (
-            f"Listan i {s.origin} är slut: nästa på övriga kvalplatser efter avstånd"
+        lead = (
+            Message(
+                gettext_noop(
+                    "Listan i %(venue)s är slut: nästa på övriga kvalplatser efter avstånd"
+                ),
+                {"venue": s.origin},
+            )
             if s.origin is not None
-            else "Nästa på kvalplatserna efter avstånd"
+            else Message(gettext_noop("Nästa på kvalplatserna efter avstånd"))
         )
-        lead_en = (
-            f"The list at {s.origin} has run out: the other venues' next entries by closeness"
-            if s.origin is not None
-            else "The venues' next entries by closeness"
-        )
-        return _closeness_step(others, prepared, clause, lead_sv, lead_en)
+        return _closeness_step(others, prepared, clause, lead)
     return ChainStep(
         TK_DECIDES,
         None,
         "R-REPL-3",
-        f"Inget {noun_sv.removesuffix('et')} kvar att fråga: UBF:s tävlingskommitté (TK) avgör.",
-        f"No {noun_en} left to ask: UBF's competition committee (TK) decides.",
+        Message(
+            gettext_noop("Inget lag kvar att fråga: UBF:s tävlingskommitté (TK) avgör.")
+            if team
+            else gettext_noop("Inget par kvar att fråga: UBF:s tävlingskommitté (TK) avgör.")
+        ),
         data={"origin": s.origin},
     )
 
@@ -1009,8 +1047,7 @@ def _closeness_step(
     candidates: list[tuple[str, int, str]],
     prepared: _Prepared,
     clause: str,
-    lead_sv: str,
-    lead_en: str,
+    lead: Message,
 ) -> ChainStep:
     """The first of ``candidates`` (sorted by closeness), with the figures that put it first."""
     v, k, e = candidates[0]
@@ -1021,8 +1058,6 @@ def _closeness_step(
         if prepared.figures(cv, ck)["closeness"] == f["closeness"]
         and prepared.shares[cv] == prepared.shares[v]
     ]
-    c_sv, c_en = fmt_fraction(f["closeness"], "sv"), fmt_fraction(f["closeness"], "en")
-    s_sv, s_en = fmt_fraction(f["share"], "sv"), fmt_fraction(f["share"], "en")
     runners = [
         {
             "venue": cv,
@@ -1031,24 +1066,36 @@ def _closeness_step(
         }
         for cv, ck, ce in candidates[1:4]
     ]
-    text_sv = f"{lead_sv}: {e} ({v}, plats {f['rank']}), avstånd {f['rank']} − {s_sv} = {c_sv}."
-    text_en = f"{lead_en}: {e} ({v}, rank {f['rank']}), closeness {f['rank']} − {s_en} = {c_en}."
+    params = {
+        "lead": lead,
+        "entry": e,
+        "venue": v,
+        "rank": f["rank"],
+        "share": Number(fmt_fraction(f["share"])),
+        "closeness": Number(fmt_fraction(f["closeness"])),
+    }
     if tied:
-        names = ", ".join(tied)
-        text_sv += (
-            f" Lika avstånd och fördelningstal som {names}: kvalplatsens namn fick avgöra; "
-            "TK kan besluta annat (lottning)."
+        message = Message(
+            gettext_noop(
+                "%(lead)s: %(entry)s (%(venue)s, plats %(rank)s), avstånd %(rank)s − %(share)s "
+                "= %(closeness)s. Lika avstånd och fördelningstal som %(tied)s: kvalplatsens "
+                "namn fick avgöra; TK kan besluta annat (lottning)."
+            ),
+            {**params, "tied": list(tied)},
         )
-        text_en += (
-            f" Same closeness and share as {names}: the venue key decided; TK may decide "
-            "otherwise (lot)."
+    else:
+        message = Message(
+            gettext_noop(
+                "%(lead)s: %(entry)s (%(venue)s, plats %(rank)s), avstånd %(rank)s − %(share)s "
+                "= %(closeness)s."
+            ),
+            params,
         )
     return ChainStep(
         ASK,
         e,
         clause,
-        text_sv,
-        text_en,
+        message,
         data={**f, "next_in_line": runners, "tied_with": tied},
     )
 
@@ -1067,8 +1114,10 @@ def _override_step(
             "closed",
             None,
             "R-REPL-5",
-            f"TK har beslutat att platsen inte tillsätts: {o.reason}",
-            f"TK decided the seat stays empty: {o.reason}",
+            Message(
+                gettext_noop("TK har beslutat att platsen inte tillsätts: %(reason)s"),
+                {"reason": o.reason},
+            ),
             data=meta,
         )
     if o.entry in unavailable and o.entry not in declined:
@@ -1085,14 +1134,18 @@ def _override_step(
             )
         )
         return None
-    again_sv = " (har tackat nej tidigare)" if o.entry in declined else ""
-    again_en = " (declined before)" if o.entry in declined else ""
     return ChainStep(
         "override",
         o.entry,
         "R-REPL-5",
-        f"TK har beslutat att {o.entry}{again_sv} ska tillfrågas: {o.reason}",
-        f"TK decided to ask {o.entry}{again_en}: {o.reason}",
+        Message(
+            gettext_noop(
+                "TK har beslutat att %(entry)s (har tackat nej tidigare) ska tillfrågas: %(reason)s"
+            )
+            if o.entry in declined
+            else gettext_noop("TK har beslutat att %(entry)s ska tillfrågas: %(reason)s"),
+            {"entry": o.entry, "reason": o.reason},
+        ),
         data=meta,
     )
 

@@ -89,7 +89,7 @@ class QuotaBasis:
     from_direct_final: int
     champion_free_place: int
     per_heat: tuple[tuple[Hashable, int], ...] = ()
-    reasons: tuple[str, ...] = ()
+    reasons: tuple[Message, ...] = ()
 
 
 def sm_quota_basis(
@@ -123,13 +123,16 @@ def sm_quota_basis(
         from_heats += len(pairs)
         counted.update(pairs)
     champion = 0
-    reasons = [f"{from_heats} pairs started in DM kval", f"{direct_final_pairs} in a direct final"]
+    reasons = [
+        Message(gettext_noop("%(n)s par startade i DM-kval"), {"n": from_heats}),
+        Message(gettext_noop("%(n)s i en direktfinal"), {"n": direct_final_pairs}),
+    ]
     if reigning_champion_free_place:
         if champion_pair is not None and champion_pair in counted:
-            reasons.append("reigning champions already counted in a heat")
+            reasons.append(Message(gettext_noop("de regerande mästarna räknas redan i ett kval")))
         else:
             champion = 1
-            reasons.append("reigning champions hold a free place: +1")
+            reasons.append(Message(gettext_noop("de regerande mästarna har en friplats: +1")))
     total = from_heats + direct_final_pairs + champion
     return QuotaBasis(
         total, from_heats, direct_final_pairs, champion, tuple(per_heat), tuple(reasons)
@@ -162,7 +165,7 @@ class SemifinalChoice:
     """R-TEAM-SEMI-1: the teams that choose SM semifinal venues, in choosing order."""
 
     order: tuple[Hashable, ...]
-    passed_over: tuple[tuple[Hashable, str], ...] = ()
+    passed_over: tuple[tuple[Hashable, str | Message], ...] = ()  # reason: given, or a Message
 
 
 def semifinal_choice_order(
@@ -175,11 +178,14 @@ def semifinal_choice_order(
     winners down, not the DM order. Teams in ``excluded`` (disqualified under R-TEAM-RES-2
     before the places are settled; a mapping may give each one's reason) do not count."""
     if isinstance(excluded, Mapping):
-        why = {t: str(r) for t, r in excluded.items()}
+        why = {t: r if isinstance(r, Message) else str(r) for t, r in excluded.items()}
     else:
-        why = dict.fromkeys(excluded, "R-TEAM-RES-2: disqualified before the places were settled")
+        why = dict.fromkeys(
+            excluded,
+            Message(gettext_noop("R-TEAM-RES-2: diskvalificerat innan platserna var fördelade")),
+        )
     order: list[Hashable] = []
-    passed: list[tuple[Hashable, str]] = []
+    passed: list[tuple[Hashable, str | Message]] = []
     for team in full_ranking:
         if len(order) >= places:
             break

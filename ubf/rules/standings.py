@@ -42,6 +42,7 @@ from numbers import Rational
 from typing import Any
 
 from ubf.rules.draw import Draw, random_draw
+from ubf.rules.i18n import Message, Number, as_data, gettext_noop
 
 __all__ = [
     "PAIR_CRITERIA",
@@ -180,9 +181,8 @@ class _Outcome:
     """What one criterion says about one group: values per member, or skipped with a reason."""
 
     values: dict | None  # member -> comparable value (higher is better); None = skipped
-    shown: dict = field(default_factory=dict)  # member -> (figure text, sv text, en text)
-    skip_sv: str = ""
-    skip_en: str = ""
+    shown: dict = field(default_factory=dict)  # member -> (figure text, Message)
+    skip: Message | None = None  # why the criterion could not be used
 
 
 @dataclass
@@ -214,13 +214,12 @@ class _Engine:
                             "among": among,
                             "value": None,
                             "skipped": True,
-                            "sv": outcome.skip_sv,
-                            "en": outcome.skip_en,
+                            "message": as_data(outcome.skip),
                         },
                     )
                 continue
             for member in group:
-                figure, sv, en = outcome.shown[member]
+                figure, message = outcome.shown[member]
                 self.note(
                     member,
                     {
@@ -229,8 +228,7 @@ class _Engine:
                         "among": among,
                         "value": figure,
                         "skipped": False,
-                        "sv": sv,
-                        "en": en,
+                        "message": as_data(message),
                     },
                 )
             levels = sorted(set(outcome.values.values()), reverse=True)
@@ -271,8 +269,12 @@ class _Engine:
                     "among": among,
                     "value": str(place),
                     "skipped": False,
-                    "sv": f"Lottning mellan {_names(among)}: lottad som nummer {place}",
-                    "en": f"Lot among {_names(among)}: drawn in position {place}",
+                    "message": as_data(
+                        Message(
+                            gettext_noop("Lottning mellan %(among)s: lottad som nummer %(place)s"),
+                            {"among": _names(among), "place": place},
+                        )
+                    ),
                 },
             )
         return result
@@ -397,13 +399,14 @@ def rank_teams(
         shown = {}
         for t in group:
             text = _text(vp[t])
-            sv = f"Vinstpoäng: {_sv(text)} VP"
-            en = f"Victory points: {text} VP"
             if penalty_of[t]:
-                pen = _text(penalty_of[t])
-                sv += f" (efter avdrag med {_sv(pen)} VP)"
-                en += f" (after a penalty of {pen} VP)"
-            shown[t] = (text, sv, en)
+                message = Message(
+                    gettext_noop("Vinstpoäng: %(vp)s VP (efter avdrag med %(penalty)s VP)"),
+                    {"vp": Number(_sv(text)), "penalty": Number(_sv(_text(penalty_of[t])))},
+                )
+            else:
+                message = Message(gettext_noop("Vinstpoäng: %(vp)s VP"), {"vp": Number(_sv(text))})
+            shown[t] = (text, message)
         return _Outcome({t: vp[t] for t in group}, shown)
 
     def by_quotient(group: tuple) -> _Outcome:
@@ -412,14 +415,18 @@ def rank_teams(
             w, lo = _text(won[t]), _text(lost[t])
             if lost[t] == 0:
                 figure = "inf"
-                sv = f"IMP-kvot: {_sv(w)}/0 – inga förlorade IMP, rankas högst"
-                en = f"IMP quotient: {w}/0 – no IMPs lost, ranks highest"
+                message = Message(
+                    gettext_noop("IMP-kvot: %(won)s/0 – inga förlorade IMP, rankas högst"),
+                    {"won": Number(_sv(w))},
+                )
             else:
                 q = str(_dec(won[t] / lost[t]).quantize(Decimal("0.0001")))
                 figure = q
-                sv = f"IMP-kvot: {_sv(w)}/{_sv(lo)} = {_sv(q)}"
-                en = f"IMP quotient: {w}/{lo} = {q}"
-            shown[t] = (figure, sv, en)
+                message = Message(
+                    gettext_noop("IMP-kvot: %(won)s/%(lost)s = %(quotient)s"),
+                    {"won": Number(_sv(w)), "lost": Number(_sv(lo)), "quotient": Number(_sv(q))},
+                )
+            shown[t] = (figure, message)
         return _Outcome({t: _quotient_key(won[t], lost[t]) for t in group}, shown)
 
     def among(group: tuple) -> list[_Match]:
@@ -437,28 +444,23 @@ def rank_teams(
             text = _text(total[t])
             shown[t] = (
                 text,
-                f"Vunna IMP i inbördes möten med {others}: {_sv(text)}",
-                f"IMPs won in the matches against {others}: {text}",
+                Message(
+                    gettext_noop("Vunna IMP i inbördes möten med %(others)s: %(imps)s"),
+                    {"others": others, "imps": Number(_sv(text))},
+                ),
             )
         return _Outcome(total, shown)
 
-    def board_criterion(what_sv: str, what_en: str, count: Callable) -> Callable:
+    def board_criterion(skipped: str, counted: str, count: Callable) -> Callable:
+        """``skipped`` and ``counted`` are whole templates (gettext_noop) for the note when
+        board results are missing and for each team's figure."""
+
         def evaluate(group: tuple) -> _Outcome:
             relevant = among(group)
             missing = [m for m in relevant if m.boards is None]
             if missing:
                 listed = ", ".join(f"{m.home}–{m.away}" for m in missing)
-                return _Outcome(
-                    None,
-                    skip_sv=(
-                        f"{what_sv.capitalize()} i inbördes möten kunde inte användas: "
-                        f"brickresultat saknas för {listed}"
-                    ),
-                    skip_en=(
-                        f"{what_en.capitalize()} in the matches among the tied teams skipped: "
-                        f"no board results uploaded for {listed}"
-                    ),
-                )
+                return _Outcome(None, skip=Message(skipped, {"matches": listed}))
             total = dict.fromkeys(group, Fraction(0))
             for m in relevant:
                 home, away = count(m)
@@ -470,8 +472,7 @@ def rank_teams(
                 text = _text(total[t])
                 shown[t] = (
                     text,
-                    f"{what_sv.capitalize()} i inbördes möten med {others}: {_sv(text)}",
-                    f"{what_en.capitalize()} in the matches against {others}: {text}",
+                    Message(counted, {"others": others, "value": Number(_sv(text))}),
                 )
             return _Outcome(total, shown)
 
@@ -488,8 +489,28 @@ def rank_teams(
             ("vp", by_vp),
             ("imp_quotient", by_quotient),
             ("h2h_imps", by_h2h_imps),
-            ("h2h_boards", board_criterion("vunna brickor", "boards won", boards_won)),
-            ("h2h_points", board_criterion("vunna totalpoäng", "total points won", points_won)),
+            (
+                "h2h_boards",
+                board_criterion(
+                    gettext_noop(
+                        "Vunna brickor i inbördes möten kunde inte användas: brickresultat "
+                        "saknas för %(matches)s"
+                    ),
+                    gettext_noop("Vunna brickor i inbördes möten med %(others)s: %(value)s"),
+                    boards_won,
+                ),
+            ),
+            (
+                "h2h_points",
+                board_criterion(
+                    gettext_noop(
+                        "Vunna totalpoäng i inbördes möten kunde inte användas: brickresultat "
+                        "saknas för %(matches)s"
+                    ),
+                    gettext_noop("Vunna totalpoäng i inbördes möten med %(others)s: %(value)s"),
+                    points_won,
+                ),
+            ),
         ),
         restart=2,
         clause=_TEAM_CLAUSE,
@@ -555,8 +576,10 @@ def _boards_won_outcome(group: tuple, mp: dict, board_keys: list) -> _Outcome:
         others = _names(o for o in group if o != p)
         shown[p] = (
             str(won[p]),
-            f"Vunna brickor mot {others}: {won[p]}",
-            f"Boards won against {others}: {won[p]}",
+            Message(
+                gettext_noop("Vunna brickor mot %(others)s: %(won)s"),
+                {"others": others, "won": won[p]},
+            ),
         )
     return _Outcome({p: Fraction(won[p]) for p in group}, shown)
 
@@ -568,7 +591,10 @@ def _pair_engine(score: dict, mp: dict, lines: list, draw: Draw, *, plaques: boo
         shown = {}
         for p in group:
             text = _text(score[p])
-            shown[p] = (text, f"Poäng: {_sv(text)}", f"Score: {text}")
+            shown[p] = (
+                text,
+                Message(gettext_noop("Poäng: %(score)s"), {"score": Number(_sv(text))}),
+            )
         return _Outcome({p: score[p] for p in group}, shown)
 
     def by_boards(group: tuple) -> _Outcome:
@@ -590,8 +616,12 @@ def _pair_engine(score: dict, mp: dict, lines: list, draw: Draw, *, plaques: boo
             text = _text(total[p])
             shown[p] = (
                 text,
-                f"Matchpoäng i inbördes möten med {others} (brickor: {met[p]}): {_sv(text)}",
-                f"Matchpoints in the meetings with {others} ({met[p]} boards): {text}",
+                Message(
+                    gettext_noop(
+                        "Matchpoäng i inbördes möten med %(others)s (brickor: %(boards)s): %(mp)s"
+                    ),
+                    {"others": others, "boards": met[p], "mp": Number(_sv(text))},
+                ),
             )
         return _Outcome(total, shown)
 

@@ -33,7 +33,7 @@ from results.services.recompute.common import lock_competition, recompute_status
 from ubf.rules import replacement
 from ubf.rules.allocation import final_size_pairs
 from ubf.rules.heats import PairHeatEntries, qualifying_pairs
-from ubf.rules.i18n import as_data
+from ubf.rules.i18n import Message, as_data, gettext_noop
 from ubf.rules.masterpoints import (
     pair_bonus,
     pair_final_masterpoints,
@@ -290,7 +290,7 @@ def _rank_pair_heat(
             "name": names[p],
             "percentage": f"{results[p].percentage:.2f}",
             "qualifier": False,
-            "struck_reason": by_id[int(p)].status_reason or "R-PAIR-KVAL-7",
+            "struck_reason": _struck_reason(by_id[int(p)].status_reason),
         }
         for p in results
         if p in struck
@@ -433,7 +433,20 @@ def _sync_final_seats(
 # Pairs final
 # --------------------------------------------------------------------------------------------
 
-PLAQUE_SV = {1: "guld", 2: "silver", 3: "brons"}
+#: Plaque labels as msgids: the snapshot keeps the Swedish word, the page shows it |rendered.
+PLAQUE_SV = {1: gettext_noop("guld"), 2: gettext_noop("silver"), 3: gettext_noop("brons")}
+
+
+def _struck_reason(record: str) -> dict:
+    """Why a pair is struck, as data the page renders (as_data): the entry's reason is a
+    record kept in Swedish (docs/translation.md), named as such on an English page."""
+    if not record:
+        return as_data(Message(gettext_noop("Struken enligt R-PAIR-KVAL-7.")))
+    return as_data(
+        Message(gettext_noop("Skäl (sparat på svenska): %(reason)s"), {"reason": record})
+    )
+
+
 MP_TABLE_KEY = "pair_final_mp_table"
 
 
