@@ -66,6 +66,20 @@ def test_lag_page_shows_final_snapshot_marked_provisional(client):
     assert "95.12" in html
 
 
+def test_lag_page_before_the_final_lists_the_finalists_without_a_table_of_zeros(client):
+    team = TeamFactory(in_final=True, final_number=1, name="Fyris 1")
+    StandingSnapshot.objects.create(
+        scope=StandingSnapshot.Scope.TEAM_FINAL,
+        competition=team.competition,
+        provisional=True,
+        rounds_played=0,
+        data=[{"rank": 1, "name": team.name, "played": 0, "vp": "0.00"}],
+    )
+    html = client.get("/lag/").content.decode()
+    assert "Efter rond 0" not in html
+    assert "Finalen spelas" in html and "Fyris 1" in html
+
+
 def test_query_count_does_not_grow_with_heats_and_teams(client):
     heat = TeamHeatFactory()
     for _ in range(4):
