@@ -21,6 +21,7 @@ from ubf.rules.eligibility import (
     check_membership,
     check_team_dm_status,
     check_team_roster,
+    fielded_players,
     team_bonus_eligible,
     team_competes_for_dm,
 )
@@ -37,6 +38,8 @@ class TeamDmStatus:
     competes_for_dm: bool
     bonus_eligible: bool
     reasons: tuple[Violation, ...] = ()
+    #: Played matches without a recorded line-up (their roster was counted; preliminary).
+    without_lineup: int = 0
 
     @property
     def label(self) -> str:
@@ -112,16 +115,18 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
         return []
     ids = [t.pk for t in teams]
     rules = season.rules()
-    fielded_pairs = set(
-        Lineup.objects.filter(team_id__in=ids).values_list("team_id", "player_id").distinct()
-    )
-    fielded_players = {
+    lineups: dict[int, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for tid, mid_, pid in Lineup.objects.filter(team_id__in=ids).values_list(
+        "team_id", "match_id", "player_id"
+    ):
+        lineups[tid][mid_].add(pid)
+    lineup_players = {
         p.pk: p
         for p in Player.objects.filter(
             pk__in=Lineup.objects.filter(team_id__in=ids).values("player_id")
         )
     }
-    everyone = dict(fielded_players)
+    everyone = dict(lineup_players)
     for t in teams:
         everyone.update({r.player_id: r.player for r in t.roster.all()})
     infos = player_infos_for(season, everyone.values())
@@ -152,11 +157,19 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
         entries = list(t.roster.all())
         roster_infos = [infos[r.player.mid] for r in entries]
         regular_infos = [infos[r.player.mid] for r in entries if not r.is_extra]
-        fielded = [infos[fielded_players[pid].mid] for tid, pid in fielded_pairs if tid == t.pk]
+        # R-TEAM-4, the one reading (ubf.rules.eligibility.fielded_players): recorded line-ups,
+        # and the roster for a played match without one.
+        counted = fielded_players(
+            [m.id for m in matches[t.pk] if m.status == Match.Status.PLAYED],
+            lineups.get(t.pk, {}),
+            [r.player_id for r in entries],
+        )
+        fielded = [infos[everyone[pid].mid] for pid in sorted(counted.players)]
         dm = TeamDmStatus(
             competes_for_dm=team_competes_for_dm(fielded),
             bonus_eligible=team_bonus_eligible(roster_infos, fielded),
             reasons=tuple(check_team_dm_status(roster_infos, fielded)),
+            without_lineup=len(counted.without_lineup),
         )
         # as team_may_start (R-TEAM-2, R-TEAM-3)
         reasons: list[Violation] = []

@@ -313,3 +313,36 @@ def test_imps_shown_as_plain_numbers_not_exponents(heat4):
     rows = {r["name"]: r for r in snapshot(heat).data}
     assert (rows["Alfa"]["imps_won"], rows["Alfa"]["imps_lost"]) == ("260", "250")
     assert rows["Gamma"]["imps_won"] == "12.5"
+
+
+def test_r_team_4_one_reading_for_the_standings_and_the_team_page(heat4, client):
+    """R-TEAM-4: a team fields a non-UBF player when a recorded line-up says so; a played match
+    without a line-up counts the roster. Alfa has a Stockholm player on its roster and has
+    played Beta without a recorded line-up: the standings and the team's own status agree that
+    Alfa plays only for SM places, and the table says the status is preliminary. Once the
+    line-up shows four UBF players, both say Alfa competes for DM again."""
+    from teams.models import Lineup, RosterEntry
+    from teams.selectors import team_dm_status
+
+    heat, (a, b, _c, _d) = heat4
+    other = District.objects.create(code="SBDF", name="Stockholms Bridgeförbund")
+    club = Club.objects.create(district=other, name="BK Stockholm", short_name="BKS")
+    RosterEntry.objects.create(team=a, player=member(season=a.competition.season, club=club))
+    match = play(a, b, 40, 0)
+    recompute_team_competition(heat.competition_id)
+    row = next(r for r in snapshot(heat).data if r["name"] == "Alfa")
+    assert row["dm_eligible"] is False and row["lineup_missing"] == 1
+    assert team_dm_status(a).competes_for_dm is False
+    assert team_dm_status(a).without_lineup == 1
+    html = client.get("/lag/").content.decode()
+    assert "preliminär – laguppställning saknas för 1 spelad match" in html
+
+    ubf_players = [e.player for e in a.roster.select_related("player") if e.player.mid][:4]
+    ubf_players = [p for p in ubf_players if p.representations.first().club_id != club.id]
+    for half in (1, 2):
+        for player in ubf_players:
+            Lineup.objects.create(match=match, team=a, player=player, half=half)
+    recompute_team_competition(heat.competition_id)
+    row = next(r for r in snapshot(heat).data if r["name"] == "Alfa")
+    assert row["dm_eligible"] is True and row["lineup_missing"] == 0
+    assert team_dm_status(a).competes_for_dm is True

@@ -555,3 +555,17 @@ def test_r_pair_kval_7_malformed_rows_are_skipped_not_raised_on():
     out = el.earlier_qualifier_conflicts(["1"], "open", earlier, heat_id="H3")
     assert [v.data["earlier_heat_id"] for v in out] == ["H2"]
     assert clauses(el.earlier_qualifier_conflicts(["1"], "bridge", earlier)) == ["R-PAIR-KVAL-7"]
+
+
+def test_r_team_4_fielded_players_counts_line_ups_and_the_roster_where_none_is_recorded():
+    fielded = el.fielded_players(
+        ["m1", "m2"], {"m1": {"a", "b", "c", "d"}}, ["a", "b", "c", "d", "x"]
+    )
+    # m2 was played without a line-up: the whole roster (x included) counts, preliminarily
+    assert fielded.players == frozenset("abcdx") and fielded.without_lineup == ("m2",)
+    assert fielded.provisional
+    complete = el.fielded_players(["m1"], {"m1": {"a", "b", "c", "d"}}, ["a", "b", "c", "d", "x"])
+    assert complete.players == frozenset("abcd") and not complete.provisional
+    # a line-up recorded for a match not yet marked played counts too
+    early = el.fielded_players([], {"m3": {"x", "a"}}, ["a", "b", "c", "d", "x"])
+    assert early.players == frozenset({"a", "x"}) and early.without_lineup == ()

@@ -889,6 +889,39 @@ def check_district_balance(
     ]
 
 
+@dataclass(frozen=True)
+class Fielded:
+    """Who a team has fielded in DM play, as R-TEAM-4 counts it."""
+
+    players: frozenset
+    #: Played matches without a recorded line-up: the roster stands in for them, and the
+    #: status is preliminary until TK has the line-up.
+    without_lineup: tuple = ()
+
+    @property
+    def provisional(self) -> bool:
+        return bool(self.without_lineup)
+
+
+def fielded_players(
+    played_matches: Iterable[Hashable],
+    lineups: Mapping[Hashable, Iterable[Hashable]],
+    roster: Iterable[Hashable],
+) -> Fielded:
+    """R-TEAM-4, one reading for every page and the standings: a team fields a player when a
+    recorded line-up says so; a played match without a line-up counts the whole roster and is
+    reported in ``without_lineup``. ``lineups`` maps each match with a recorded line-up to the
+    team's players in it."""
+    roster = frozenset(roster)
+    players: set = set()
+    for lineup in lineups.values():
+        players |= set(lineup)
+    missing = [match for match in played_matches if not lineups.get(match)]
+    if missing:
+        players |= roster
+    return Fielded(frozenset(players), tuple(missing))
+
+
 def team_competes_for_dm(players_fielded: Iterable[PlayerInfo]) -> bool:
     """R-TEAM-4: False once the team has fielded (at any point of DM play) a player whose
     representation club is outside UBF: it then plays only for SM semifinal places (no DM

@@ -34,7 +34,7 @@ from teams.models import (
 )
 from ubf.rules import replacement, sanctions
 from ubf.rules.allocation import final_size_teams
-from ubf.rules.eligibility import team_competes_for_dm
+from ubf.rules.eligibility import fielded_players, team_competes_for_dm
 from ubf.rules.masterpoints import (
     share_team_points,
     team_match_masterpoints,
@@ -126,7 +126,9 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
                 queryset=Representation.objects.select_related("club__district"),
             ),
         )
-        dm_status, roster_ubf = _dm_status({t.id: t for t in ranked_teams}, competition)
+        dm_status, roster_ubf, without_lineup = _dm_status(
+            {t.id: t for t in ranked_teams}, competition
+        )
 
         by_heat: dict[int | None, list[Match]] = defaultdict(list)
         for m in matches:
@@ -153,6 +155,8 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
                 dm_status,
                 seed=f"{competition.season.name}/{stage}/{heat_id or 'final'}",
             )
+            for row in rows:  # R-TEAM-4 counted the roster for these matches
+                row["lineup_missing"] = without_lineup.get(row["team_id"], 0)
             if heat_id is None:
                 _final_extras(rows, competition, rules, roster_ubf)
             scope = (
@@ -277,9 +281,10 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
 
 
 def _dm_status(teams: dict[int, Team], competition: TeamCompetition):
-    """R-TEAM-4: a team that has fielded a player representing a club outside UBF plays only for
-    SM semifinal places. Fielded = the recorded line-ups; before any line-up is recorded the
-    roster stands in for them (a team entered with a non-UBF player is shown as such)."""
+    """R-TEAM-4 (read by :func:`ubf.rules.eligibility.fielded_players`): a team that has fielded
+    a player representing a club outside UBF plays only for SM semifinal places. Returns, per
+    team, whether it competes for DM, whether its whole roster is in UBF (the bonus), and its
+    played matches that lack a line-up (the status is preliminary until they are recorded)."""
     district_of: dict[int, str] = {}
     for team in teams.values():
         for entry in team.roster.all():
@@ -292,19 +297,35 @@ def _dm_status(teams: dict[int, Team], competition: TeamCompetition):
                 None,
             )
             district_of[entry.player_id] = rep.club.district.code if rep else ""
-    fielded: dict[int, set[int]] = defaultdict(set)
-    for team_id, player_id in Lineup.objects.filter(
+    lineups: dict[int, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for team_id, match_id, player_id in Lineup.objects.filter(
         match__competition=competition, team_id__in=list(teams)
-    ).values_list("team_id", "player_id"):
-        fielded[team_id].add(player_id)
-    out, roster_ubf = {}, {}
+    ).values_list("team_id", "match_id", "player_id"):
+        lineups[team_id][match_id].add(player_id)
+    others = {p for by_match in lineups.values() for ps in by_match.values() for p in ps}
+    others -= set(district_of)
+    for player_id, district in Representation.objects.filter(
+        season_id=competition.season_id, player_id__in=others
+    ).values_list("player_id", "club__district__code"):
+        district_of[player_id] = district
+    played: dict[int, list[int]] = defaultdict(list)
+    for match_id, home, away in Match.objects.filter(
+        competition=competition, status=Match.Status.PLAYED
+    ).values_list("id", "home_id", "away_id"):
+        played[home].append(match_id)
+        played[away].append(match_id)
+    out, roster_ubf, without_lineup = {}, {}, {}
     for team in teams.values():
         roster = {e.player_id for e in team.roster.all()}
-        players = fielded.get(team.id) or roster
-        infos = [PlayerInfo(mid=str(p), name="", district=district_of.get(p, "")) for p in players]
+        fielded = fielded_players(played.get(team.id, []), lineups.get(team.id, {}), roster)
+        infos = [
+            PlayerInfo(mid=str(p), name="", district=district_of.get(p, ""))
+            for p in fielded.players
+        ]
         out[team.id] = team_competes_for_dm(infos)
         roster_ubf[team.id] = all(district_of.get(p) == UBF for p in roster)
-    return out, roster_ubf
+        without_lineup[team.id] = len(fielded.without_lineup)
+    return out, roster_ubf, without_lineup
 
 
 def _rule_match(m: Match, walkovers: dict[int, WalkOver], rules) -> sanctions.Match | None:
