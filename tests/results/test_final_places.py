@@ -458,3 +458,25 @@ def test_r_alloc_5_precedence_from_a_later_lot_does_not_overturn_an_earlier_one(
     recompute_pair_competition(open_.id)
     assert Lot.objects.filter(competition=open_).count() == 1
     assert seats_by_heat(open_)[0] == open_seats
+
+
+def test_r_repl_5_an_offer_tk_made_by_hand_survives_the_recompute(season_of_three, tk):
+    """The champions give their seat up and the chain asks heat B's 5th pair (closeness 0.50,
+    see above), who declines. Before the chain asks again, TK offers the seat to heat A's 4th
+    pair with a reason. Recomputing keeps TK's offer (no second offer for the seat); when A's
+    4th declines, the chain asks C's 21st (closeness 21 - 19.929 = 1.07)."""
+    from pairs.services.decisions import override_offer
+
+    comp, (_a, a_entries), (_b, b_entries), (_c, c_entries), dq = season_of_three
+    seat = FinalSeat.objects.get(competition=comp, direct_qualifier=dq)
+    decline_final_seat(tk, seat, reason="Återbud")
+    recompute_pair_competition(comp.id)
+    record_offer_answer(tk, pending_offer(comp), Offer.Answer.DECLINED)  # B's 5th
+    override_offer(tk, seat, a_entries[3], "Paret har bekräftat att det kan spela")
+    recompute_pair_competition(comp.id)
+    recompute_pair_competition(comp.id)
+    assert pending_offer(comp).entry == a_entries[3]  # TK's offer stands, and is the only one
+    assert pending_offer(comp).override_reason
+    record_offer_answer(tk, pending_offer(comp), Offer.Answer.DECLINED)
+    recompute_pair_competition(comp.id)
+    assert pending_offer(comp).entry == c_entries[20]

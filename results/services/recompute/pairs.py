@@ -315,8 +315,10 @@ def _rank_pair_heat(
 
 
 def _pair_chain_inputs(competition: PairCompetition) -> dict:
-    """The recorded withdrawals and offers (R-REPL-5) as the chain runner takes them."""
-    withdrawals, offers = [], []
+    """The recorded withdrawals, offers and TK's offers out of the chain's order (R-REPL-5)
+    as the chain runner takes them: an offer TK made by hand stays and does not move the seat's
+    place in the chain."""
+    withdrawals, offers, overrides = [], [], []
     seats = FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
     for seat in seats:
         key = _seat_key(seat)
@@ -324,9 +326,19 @@ def _pair_chain_inputs(competition: PairCompetition) -> dict:
             offers.append(
                 replacement.Offer(entry=str(offer.entry_id), seat=key, answer=offer.answer)
             )
+            if offer.override_reason:
+                overrides.append(
+                    replacement.Override(
+                        seat=key, entry=str(offer.entry_id), reason=offer.override_reason
+                    )
+                )
         if seat.status == FinalSeat.Status.VACATED and seat.holder_key:
             withdrawals.append(replacement.Withdrawal(entry=seat.holder_key, reason=seat.reason))
-    return {"offers": tuple(offers), "withdrawals": tuple(withdrawals)}
+    return {
+        "offers": tuple(offers),
+        "withdrawals": tuple(withdrawals),
+        "overrides": tuple(overrides),
+    }
 
 
 def _seat_key(seat: FinalSeat) -> str:
