@@ -139,3 +139,15 @@ def test_lag_page_shows_the_bonus_per_player_and_the_warnings(final, client):
     english = client.get("/lag/?lang=en").content.decode()
     assert "Conny Ek: 2 of 6 halves – bonus 42 silver points, plaque" in english
     assert "preliminary – line-up missing (round 3)" in english
+
+
+def test_r_team_direct_1_fewer_than_two_thirds_played_is_an_error_in_the_row(final):
+    # Without Conny's two halves only Cecilia, Calle and Carin played: 3 < 4 needed.
+    Lineup.objects.filter(player__first_name="Conny").delete()
+    snap = StandingSnapshot.objects.get(scope="team_final")
+    recompute_team_competition(snap.competition_id)
+    snap.refresh_from_db()
+    row = next(r for r in snap.data if r["name"] == "Mästarna")
+    (finding,) = row["direct_warnings"]
+    assert finding["severity"] == "error"
+    assert finding["params"] == {"n_played": 3, "needed": 4}
