@@ -467,6 +467,29 @@ def test_r_team_direct_1_remaining_players_must_play_in_the_final():
     assert clauses(out) == ["R-TEAM-DIRECT-1"] and out[0].data["played"] == ["A", "B", "C"]
 
 
+def test_r_team_direct_1_a_remaining_champion_who_played_no_half_is_a_warning():
+    # 6 champions, 5 remain (A-E); ceil(2/3 × 6) = 4 needed. A-D played, E played no half:
+    # the count holds (4 ≥ 4), so not an error, but TK is told that E did not play.
+    champs = ["A", "B", "C", "D", "E", "F"]
+    halves = {"A": 14, "B": 10, "C": 1, "D": 3, "E": 0}
+    out = el.check_team_direct_final_play(
+        champs, halves, remaining_mids=["A", "B", "C", "D", "E"], names={"E": "Eva Ek"}
+    )
+    assert [(v.clause, v.severity) for v in out] == [("R-TEAM-DIRECT-1", el.WARNING)]
+    assert out[0].data["idle"] == ["E"]
+    assert out[0].message_sv == (
+        "1 av mästarlagets kvarvarande spelare spelade ingen halvlek i finalen (Eva Ek); "
+        "4 gjorde det, minst 4 krävs."
+    )
+    # All five played: nothing to say.
+    halves["E"] = 2
+    assert el.check_team_direct_final_play(champs, halves, remaining_mids=list("ABCDE")) == []
+    # Only 3 of them played: the error (the direct place does not hold), not the warning.
+    halves["D"] = halves["E"] = 0
+    out = el.check_team_direct_final_play(champs, halves, remaining_mids=list("ABCDE"))
+    assert [(v.clause, v.severity) for v in out] == [("R-TEAM-DIRECT-1", el.ERROR)]
+
+
 # --- R-TEAM-RES-1 / R-TEAM-RES-2 -----------------------------------------------------------------
 
 

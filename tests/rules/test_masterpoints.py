@@ -122,6 +122,19 @@ def test_r_team_mp_3_no_bonus_unless_every_roster_member_represents_ubf():
     assert "R-TEAM-4" in result.reasons["a1"].message_sv
 
 
+def test_r_team_mp_3_a_roster_player_who_never_played_is_listed_without_bonus():
+    # 10-team final: 9 matches × 2 = 18 halves; a third is 6. a1 18, a2 6 (exactly a third:
+    # enough), a3 5 (not enough), a4 on the roster but never played (0).
+    halves = {"A": {"a1": 18, "a2": 6, "a3": 5}}
+    result = team_bonus(["A"], {"A": True}, halves, 18, rosters={"A": ["a1", "a2", "a3", "a4"]})
+    assert result.bonus == {"a1": 42, "a2": 42, "a3": 0, "a4": 0}
+    assert result.plaque_players["A"] == ("a1", "a2")
+    assert result.reasons["a4"].message_sv == (
+        "R-TEAM-MP-3: spelade 0 av 18 halvlekar, färre än 6 (en tredjedel): ingen bonus, "
+        "plakett eller titel"
+    )
+
+
 # --- R-PAIR-MP-1 ---------------------------------------------------------------------------
 
 TABLE = {(6, 1): 30, (6, 2): 20, (6, 3): 14, (6, 4): 10, (6, 5): 6, (6, 6): 0}

@@ -1141,16 +1141,43 @@ def check_team_direct_final_play(
     champion_mids: Collection[str],
     halves_played: Mapping[str, int],
     *,
+    remaining_mids: Collection[str] | None = None,
+    names: Mapping[str, str] | None = None,
     rules: SeasonRules = DEFAULT_RULES,
 ) -> list[Violation]:
     """R-TEAM-DIRECT-1 (after the final): at least :func:`team_direct_needed` of last season's
     champions must each have played at least one half of the DM final (``halves_played``: MID
-    → halves played in the final)."""
+    → halves played in the final); an error when fewer did.
+
+    ``remaining_mids`` (the champions still on the roster): when the count holds, each of them
+    who played no half of the final gives a warning for TK ("dessa spelar minst en halvlek":
+    the remaining players are to play), naming the players (``names``: MID → name)."""
     champions = set(champion_mids)
     needed = team_direct_needed(len(champions), rules=rules)
     played = sorted(m for m in champions if halves_played.get(m, 0) >= 1)
     if len(played) >= needed:
-        return []
+        idle = sorted(m for m in set(remaining_mids or ()) & champions if m not in played)
+        if not idle:
+            return []
+        return [
+            _v(
+                "R-TEAM-DIRECT-1",
+                gettext_noop(
+                    "%(n_idle)s av mästarlagets kvarvarande spelare spelade ingen halvlek i "
+                    "finalen (%(players)s); %(n_played)s gjorde det, minst %(needed)s krävs."
+                ),
+                WARNING,
+                idle=idle,
+                played=played,
+                needed=needed,
+                params={
+                    "n_idle": len(idle),
+                    "players": ", ".join((names or {}).get(m, m) for m in idle),
+                    "n_played": len(played),
+                    "needed": needed,
+                },
+            )
+        ]
     return [
         _v(
             "R-TEAM-DIRECT-1",

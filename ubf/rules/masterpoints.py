@@ -151,13 +151,19 @@ def team_bonus(
     halves_by_player: Mapping[Hashable, Mapping[Hashable, int]],
     final_halves: int,
     rules: SeasonRules = DEFAULT_RULES,
+    *,
+    rosters: Mapping[Hashable, Sequence[Hashable]] | None = None,
 ) -> TeamBonus:
     """R-TEAM-MP-3, R-TEAM-4: the first teams of the DM order (``rules.team_bonus``: 42, 30, 21
     silver points per player) give bonus to each player who played at least
     ``rules.team_bonus_min_share_of_halves`` (one third) of ``final_halves``, the halves of the
     DM final; only such players get plaque and title. The bonus needs every roster member of the
     team (even one who never played) to represent a UBF club; a team that fails this keeps its
-    place, plaques and title but gets no bonus (the bonus does not pass to the next team)."""
+    place, plaques and title but gets no bonus (the bonus does not pass to the next team).
+
+    ``rosters`` (team → its roster players): a roster player who played no half of the final
+    is listed too, with 0 halves (no bonus, no plaque); without it only the players in
+    ``halves_by_player`` are judged."""
     needed = rules.team_bonus_min_share_of_halves * final_halves
     places = tuple((i + 1, t) for i, t in enumerate(dm_order[: len(rules.team_bonus)]))
     bonus: dict = {}
@@ -167,7 +173,10 @@ def team_bonus(
         amount = rules.team_bonus[place - 1]
         all_ubf = roster_all_ubf.get(team, False)
         plaque_players[team] = []
-        for player, halves in halves_by_player.get(team, {}).items():
+        played = dict(halves_by_player.get(team, {}))
+        for player in (rosters or {}).get(team, ()):
+            played.setdefault(player, 0)
+        for player, halves in played.items():
             if halves < needed:
                 bonus[player] = 0
                 reasons[player] = Message(

@@ -14,7 +14,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_noop
 
 from clubs import clock
-from clubs.models import HeatStatus, Representation
+from clubs.models import Decision, HeatStatus, Representation
 from results.models import (
     Lot,
     StandingSnapshot,
@@ -34,9 +34,15 @@ from teams.models import (
 )
 from ubf.rules import replacement, sanctions
 from ubf.rules.allocation import final_size_teams
-from ubf.rules.eligibility import fielded_players, team_competes_for_dm
+from ubf.rules.eligibility import (
+    check_team_direct_final_play,
+    fielded_players,
+    team_competes_for_dm,
+)
+from ubf.rules.i18n import Message, as_data
 from ubf.rules.masterpoints import (
     share_team_points,
+    team_bonus,
     team_match_masterpoints,
 )
 from ubf.rules.people import UBF, PlayerInfo
@@ -159,6 +165,7 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
                 row["lineup_missing"] = without_lineup.get(row["team_id"], 0)
             if heat_id is None:
                 _final_extras(rows, competition, rules, roster_ubf)
+                _final_players(rows, heat_matches, teams, walkovers, rules, roster_ubf)
             scope = (
                 StandingSnapshot.Scope.TEAM_HEAT if heat_id else StandingSnapshot.Scope.TEAM_FINAL
             )
@@ -443,6 +450,113 @@ def _final_extras(rows: list[dict], competition: TeamCompetition, rules, roster_
                 if eligible
                 else "R-TEAM-MP-3 / R-TEAM-4: inte alla i laget representerar en UBF-klubb"
             )
+
+
+def _final_lineups(matches, walkovers, rules):
+    """From the final's recorded line-ups: halves per team and player, the names, and per team
+    the rounds of played matches (not W.O.s) where a half has no line-up for it."""
+    halves: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    names: dict[int, str] = {}
+    mids: dict[int, str] = {}
+    missing: dict[int, list[int]] = defaultdict(list)
+    for m in matches:
+        rm = _rule_match(m, walkovers, rules)
+        if rm is None or rm.is_walkover:
+            continue
+        for team_id in (m.home_id, m.away_id):
+            lineups = [x for x in m.lineups.all() if x.team_id == team_id]
+            if {x.half for x in lineups} != {1, 2}:
+                missing[team_id].append(m.round)
+            for x in lineups:
+                halves[team_id][x.player_id] += 1
+                names[x.player_id] = x.player.full_name
+                mids[x.player_id] = x.player.mid
+    return halves, names, mids, missing
+
+
+def _final_players(
+    rows: list[dict], matches, teams: dict[int, Team], walkovers, rules, roster_ubf
+) -> None:
+    """Per player, from the final's line-ups: the bonus of the top three of the DM order
+    (R-TEAM-MP-3: at least a third of the final's halves, 2 per round; every roster member
+    listed) and, once the direct qualifier has played all its final matches, whether last
+    season's champions still on its roster each played a half (R-TEAM-DIRECT-1). A played
+    match without a line-up for a team makes that team's row say so instead of guessing."""
+    halves, names, mids, missing = _final_lineups(matches, walkovers, rules)
+    final_halves = 2 * len({m.round for m in matches})
+    rosters: dict[int, list[int]] = {}
+    for row in rows:
+        team = teams[row["team_id"]]
+        rosters[team.id] = [e.player_id for e in team.roster.all()]
+        for e in team.roster.all():
+            names.setdefault(e.player_id, e.player.full_name)
+            mids.setdefault(e.player_id, e.player.mid)
+    dm_order = [r["team_id"] for r in sorted(rows, key=lambda r: r["dm_rank"] or 0) if r["dm_rank"]]
+    bonus = team_bonus(dm_order, roster_ubf, halves, final_halves, rules, rosters=rosters)
+    for row in rows:
+        tid = row["team_id"]
+        if missing.get(tid):
+            row["bonus_lineup_missing"] = as_data(
+                Message(
+                    gettext_noop(
+                        "preliminär – laguppställning saknas (rond %(rounds)s): bonus och "
+                        "halvlekar per spelare räknas när den är registrerad"
+                    ),
+                    {"rounds": ", ".join(str(r) for r in sorted(missing[tid]))},
+                )
+            )
+        if tid in bonus.plaque_players and not missing.get(tid):
+            row["bonus_players"] = [
+                {
+                    "player_id": pid,
+                    "name": names.get(pid, ""),
+                    "halves": halves[tid].get(pid, 0),
+                    "final_halves": final_halves,
+                    "bonus": bonus.bonus[pid],
+                    "plaque": pid in bonus.plaque_players[tid],
+                    "reason": as_data(bonus.reasons[pid]),
+                }
+                for pid in sorted(
+                    set(rosters.get(tid, ())) | set(halves[tid]),
+                    key=lambda p: (-halves[tid].get(p, 0), names.get(p, "")),
+                )
+            ]
+        team = teams[tid]
+        team_matches = [m for m in matches if tid in (m.home_id, m.away_id)]
+        if (
+            team.is_direct_qualifier
+            and team_matches
+            and all(m.status != Match.Status.SCHEDULED for m in team_matches)
+            and not missing.get(tid)
+        ):
+            row["direct_warnings"] = _direct_final_play(team, halves[tid], names, mids, rules)
+
+
+def _direct_final_play(team: Team, halves: dict[int, int], names, mids, rules) -> list[dict]:
+    """R-TEAM-DIRECT-1 after the final: the champions as TK registered them (the audit record
+    of ``register_direct_team``); nothing to check when they were not registered that way."""
+    decision = (
+        Decision.objects.filter(
+            action="teams.direct_qualifier.registered",
+            object_type=Team._meta.label_lower,
+            object_id=team.pk,
+        )
+        .order_by("-id")
+        .first()
+    )
+    if decision is None or not decision.data.get("champions"):
+        return []
+    by_mid = {mids[p]: n for p, n in halves.items() if p in mids}
+    roster_mids = {mids[e.player_id] for e in team.roster.all() if e.player_id in mids}
+    champions = list(decision.data["champions"])
+    found = check_team_direct_final_play(
+        champions,
+        by_mid,
+        remaining_mids=sorted(set(champions) & roster_mids),
+        names={mids[p]: names[p] for p in mids if p in names},
+        rules=rules,
+    )
+    return [{"clause": v.clause, "severity": str(v.severity), **as_data(v)} for v in found]
 
 
 def _add_masterpoints(rows: list[dict], matches, walkovers, rules) -> None:
