@@ -217,6 +217,7 @@ class FinalSeat(models.Model):
         ALLOCATION = "allocation", _("kvalplats")
         DIRECT = "direct", _("direktkvalificerad")
         REPLACEMENT = "replacement", _("ersättare")
+        DIRECT_FINAL = "direct_final", _("anmäld till direktfinalen")
 
     class Status(models.TextChoices):
         PROVISIONAL = "provisional", _("preliminär")
@@ -239,6 +240,13 @@ class FinalSeat(models.Model):
     )
     direct_qualifier = models.ForeignKey(
         DirectQualifier, on_delete=models.PROTECT, null=True, blank=True
+    )
+    #: A pair entered straight into a direct final (R-PAIR-DF-1), which has no heats.
+    player1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    player2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     source = models.CharField(_("grund"), max_length=12, choices=Source.choices)
     status = models.CharField(
@@ -264,7 +272,7 @@ class FinalSeat(models.Model):
         verbose_name_plural = _("finalplatser (par)")
 
     def __str__(self) -> str:
-        holder = self.entry or self.direct_qualifier
+        holder = self.entry or self.direct_qualifier or (self if self.player1_id else None)
         if holder is None:
             return f"Ledig finalplats {self.chain_key}"
         return f"Finalplats: {holder.player1.full_name} – {holder.player2.full_name}"
@@ -286,6 +294,8 @@ class FinalSeat(models.Model):
             return str(self.entry_id)
         if self.direct_qualifier_id:
             return f"dq:{self.direct_qualifier_id}"
+        if self.player1_id:
+            return self.key or None
         return None
 
 

@@ -33,7 +33,7 @@ class SeatHolder:
     player's place."""
 
     seat: FinalSeat
-    holder: PairEntry | DirectQualifier
+    holder: PairEntry | DirectQualifier | FinalSeat
     registered: tuple[Player, Player]
     playing: tuple[Player, Player]
 
@@ -66,6 +66,8 @@ def final_seat_holders(competition: PairCompetition) -> list[SeatHolder]:
             "entry__player2",
             "direct_qualifier__player1",
             "direct_qualifier__player2",
+            "player1",
+            "player2",
         )
         .prefetch_related(final_notices)
         .order_by("id")
@@ -73,7 +75,8 @@ def final_seat_holders(competition: PairCompetition) -> list[SeatHolder]:
     out: list[SeatHolder] = []
     seen: set[tuple[str, int]] = set()
     for seat in seats:
-        holder = seat.entry or seat.direct_qualifier
+        # a heat entry, a direct qualifier, or a pair entered straight into a direct final
+        holder = seat.entry or seat.direct_qualifier or (seat if seat.player1_id else None)
         if holder is None or (holder._meta.label_lower, holder.pk) in seen:
             continue
         seen.add((holder._meta.label_lower, holder.pk))

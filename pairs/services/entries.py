@@ -24,8 +24,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from clubs import clock, windows
-from clubs.models import HeatStatus, Player
-from clubs.permissions import can_manage_pair_heat, is_tk
+from clubs.models import HeatStatus, Player, Representation
+from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
 from clubs.selectors import lookup_players, normalise_mid, player_infos
 from clubs.services.base import (
@@ -48,6 +48,7 @@ from pairs.models import (
     PairHeat,
     ReserveNotice,
     SmPartnerDeclaration,
+    pair_key,
 )
 from pairs.selectors import final_seat_holders
 from ubf.rules.eligibility import (
@@ -822,3 +823,72 @@ def sm_partner_of(competition: PairCompetition, player: Player) -> PartnerChoice
         _final_partner(competition, player.mid),
         declared_in_time=in_time,
     )
+
+
+@transaction.atomic
+def enter_direct_final_pair(user, competition: PairCompetition, mid1, mid2) -> FinalSeat:
+    """R-PAIR-DF-1: a pair entered straight into a direct final (a discipline without heats,
+    e.g. DM Par Dam): it holds a seat of the final, pays the final's fee and is in the final's
+    upload. Who: TK, or an official of either player's club. Refused (nothing saved): the
+    competition is not a direct final; unknown MIDs; the same player twice or a player already
+    in the final (R-PAIR-1); unpaid membership (R-GEN-2); the discipline's conditions
+    (R-PAIR-3); after the final's day."""
+    competition = (
+        PairCompetition.objects.select_for_update().select_related("season").get(pk=competition.pk)
+    )
+    season = competition.season
+    m1, m2 = normalise_mid(mid1), normalise_mid(mid2)
+    players, violations = lookup_players([m1, m2], clause="R-GEN-2")
+    clubs = Representation.objects.filter(season=season, player__mid__in=[m1, m2]).values_list(
+        "club_id", flat=True
+    )
+    require(is_tk(user) or any(can_act_for_club(user, c) for c in clubs))
+    if not competition.is_direct_final:
+        violations.append(
+            error(
+                "R-PAIR-DF-1",
+                gettext_noop(
+                    "%(competition)s har kvalheat: paren anmäls till ett kval, inte direkt till "
+                    "finalen."
+                ),
+                params={"competition": competition},
+            )
+        )
+    if clock.today() > competition.final_date:
+        violations.append(
+            error(
+                "R-PAIR-DF-1",
+                gettext_noop("Finalen spelades %(date)s; anmälan är stängd."),
+                params={"date": competition.final_date},
+            )
+        )
+    infos = player_infos(season, list(players))
+    if not m1 or not m2 or m1 == m2:
+        violations += check_pair_shape([PlayerInfo(mid=m, name="") for m in (m1, m2) if m])
+    elif m1 in infos and m2 in infos:
+        violations += check_pair_entry(
+            [infos[m1], infos[m2]], competition.discipline, rules=season.rules()
+        )
+    taken = {p.mid for h in final_seat_holders(competition) for p in h.registered}
+    for mid in sorted({m1, m2} & taken):
+        violations.append(
+            error(
+                "R-PAIR-1",
+                gettext_noop("%(mid)s är redan anmäld till finalen."),
+                mid=mid,
+                params={"mid": mid},
+            )
+        )
+    warnings_ = raise_on_errors(violations)
+    seat = FinalSeat.objects.create(
+        competition=competition,
+        key=f"df:{pair_key(m1, m2)}",
+        player1=players[m1],
+        player2=players[m2],
+        source=FinalSeat.Source.DIRECT_FINAL,
+        status=FinalSeat.Status.CONFIRMED,
+        reason="R-PAIR-DF-1",
+    )
+    flag_warnings("pairs.direct_final.entered", seat, warnings_, user=user, season=season)
+    request_recompute(competition.pk)
+    return seat

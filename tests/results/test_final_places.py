@@ -480,3 +480,48 @@ def test_r_repl_5_an_offer_tk_made_by_hand_survives_the_recompute(season_of_thre
     record_offer_answer(tk, pending_offer(comp), Offer.Answer.DECLINED)
     recompute_pair_competition(comp.id)
     assert pending_offer(comp).entry == c_entries[20]
+
+
+def test_r_pair_df_1_pairs_enter_a_direct_final_pay_its_fee_and_are_in_its_upload(tk):
+    """R-PAIR-DF-1: DM Par Dam as a direct final (no heats): six women's pairs are entered straight into the
+    final by TK; both hold a seat, the final's fee list charges both, and the final's result
+    file with their MIDs is accepted. A pair with a man is refused (R-PAIR-3)."""
+
+    from clubs.services.base import ServiceError
+    from pairs.services.entries import enter_direct_final_pair
+    from results.importers.writers import write_usebio_pairs
+    from results.models import PairFinalResult
+    from results.services.uploads import upload_pair_final
+    from results.simulate import simulate_pair_heat
+
+    comp = PairCompetitionFactory(discipline="dam", is_direct_final=True)
+    event = simulate_pair_heat(
+        [
+            (
+                str(k),
+                (str(910000 + 2 * k), f"Dam {2 * k}"),
+                (str(910001 + 2 * k), f"Dam {2 * k + 1}"),
+                k,
+            )
+            for k in range(1, 7)
+        ],
+        20,
+        seed=3,
+        movement="howell",
+        unplayed=0,
+    )
+    pairs = event.pairs
+    for pair in pairs:
+        for pl in pair.players:
+            member(season=comp.season, mid=pl.mid, first_name=pl.name, gender="F")
+        enter_direct_final_pair(tk, comp, pair.players[0].mid, pair.players[1].mid)
+    man = member(season=comp.season, gender="M")
+    with pytest.raises(ServiceError) as exc:
+        enter_direct_final_pair(tk, comp, man.mid, member(season=comp.season, gender="F").mid)
+    assert "R-PAIR-3" in str(exc.value)
+
+    assert len(final_seat_holders(comp)) == 6
+    assert len(pair_final_fee_list(comp).rows) == 6
+    with clock.frozen("2017-04-22 20:00"):  # the final's evening
+        upload_pair_final(tk, comp, data=write_usebio_pairs(event), filename="dam.xml")
+    assert PairFinalResult.objects.filter(competition=comp).count() == 6

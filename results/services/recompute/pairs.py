@@ -319,7 +319,11 @@ def _pair_chain_inputs(competition: PairCompetition) -> dict:
     as the chain runner takes them: an offer TK made by hand stays and does not move the seat's
     place in the chain."""
     withdrawals, offers, overrides = [], [], []
-    seats = FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+    seats = (
+        FinalSeat.objects.filter(competition=competition)
+        .exclude(source=FinalSeat.Source.DIRECT_FINAL)  # no chain in a direct final
+        .prefetch_related("offers")
+    )
     for seat in seats:
         key = _seat_key(seat)
         for offer in sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id)):
@@ -358,7 +362,7 @@ def _sync_final_seats(
     existing = {
         _seat_key(s): s
         for s in FinalSeat.objects.filter(competition=competition)
-        .exclude(source=FinalSeat.Source.REPLACEMENT)
+        .exclude(source__in=[FinalSeat.Source.REPLACEMENT, FinalSeat.Source.DIRECT_FINAL])
         .prefetch_related("offers")
     }
     wanted: dict[str, tuple[str | None, str]] = {}
@@ -421,7 +425,7 @@ def _sync_final_seats(
     seats = {
         _seat_key(s): s
         for s in FinalSeat.objects.filter(competition=competition)
-        .exclude(source=FinalSeat.Source.REPLACEMENT)
+        .exclude(source__in=[FinalSeat.Source.REPLACEMENT, FinalSeat.Source.DIRECT_FINAL])
         .prefetch_related("offers")
     }
     offered: set[int] = set()
