@@ -1,0 +1,90 @@
+"""R-TEAM-REPL-1 with R-REPL-1..7 as a property over generated DM Lag seasons: after any
+sequence of withdrawals, acceptances and refusals recorded through the services, the final
+keeps its size (finalists plus open offers, or TK's turn when nobody is left), no team is asked
+twice, a team already in the final is never asked, and a team that accepted stays in the final
+until it withdraws; a team that withdrew is never marked for the final without its seat being
+on offer (the chain remembers the withdrawal)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clubs import clock
+from results.models import AllocationRun
+from results.services.recompute import recompute_team_competition
+from teams.models import Team, TeamFinalOffer
+from teams.services.decisions import record_team_offer_answer
+from teams.services.entries import withdraw_team
+from tests.factories import TeamCompetitionFactory, UserFactory
+from tests.results.test_allocation_teams import heat_with
+
+pytestmark = pytest.mark.django_db
+
+season_shape = st.fixed_dictionaries(
+    {
+        "heats": st.lists(st.integers(min_value=4, max_value=7), min_size=2, max_size=3),
+        "steps": st.lists(
+            st.tuples(st.sampled_from(["withdraw", "accept", "refuse"]), st.integers(0, 10**6)),
+            max_size=5,
+        ),
+    }
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(shape=season_shape)
+def test_the_team_final_stays_whole_whatever_the_season_does(shape):
+    with clock.frozen("2017-02-20 10:00"), transaction.atomic():
+        tk = UserFactory(is_superuser=True, is_staff=True)
+        comp = TeamCompetitionFactory()
+        for i, n in enumerate(shape["heats"]):
+            heat_with(comp, n, prefix=f"H{i}-")
+        recompute_team_competition(comp.id)
+        size = Team.objects.filter(competition=comp, in_final=True).count()
+        accepted: set[int] = set()
+        for action, pick in shape["steps"]:
+            finalists = list(
+                Team.objects.filter(competition=comp, in_final=True, status=Team.Status.ENTERED)
+            )
+            pending = list(TeamFinalOffer.objects.filter(competition=comp, answer="pending"))
+            if action == "withdraw" and finalists:
+                team = finalists[pick % len(finalists)]
+                withdraw_team(tk, team, reason="Återbud")
+                accepted.discard(team.id)
+            elif action in ("accept", "refuse") and pending:
+                offer = pending[pick % len(pending)]
+                answer = "accepted" if action == "accept" else "declined"
+                record_team_offer_answer(tk, offer, answer, reason="Svar per telefon")
+                if answer == "accepted":
+                    accepted.add(offer.team_id)
+            else:
+                continue
+            recompute_team_competition(comp.id)
+
+            in_final = set(
+                Team.objects.filter(
+                    competition=comp, in_final=True, status=Team.Status.ENTERED
+                ).values_list("id", flat=True)
+            )
+            open_offers = list(TeamFinalOffer.objects.filter(competition=comp, answer="pending"))
+            chain = AllocationRun.objects.get(competition=comp).explanation["chain"]
+            waiting_for_tk = sum(1 for c in chain if c["status"] in ("tk_decides", "closed"))
+            assert len(in_final) + len(open_offers) + waiting_for_tk == size
+            assert accepted <= in_final
+            # a team that withdrew and is still marked for the final has its seat on offer
+            gone = Team.objects.filter(
+                competition=comp, in_final=True, status=Team.Status.WITHDRAWN
+            ).count()
+            assert gone <= len(open_offers) + waiting_for_tk
+            asked = [o.team_id for o in TeamFinalOffer.objects.filter(competition=comp)]
+            assert len(asked) == len(set(asked))  # nobody is asked twice
+            for offer in open_offers:
+                assert offer.team_id not in in_final
+        transaction.set_rollback(True)
