@@ -386,9 +386,7 @@ class Heat(models.Model):
     sessions are its first and last date (``last_date`` empty for one session), a team heat
     is played from its first to its last day."""
 
-    class Kind(models.TextChoices):
-        PAIRS = "pairs", _("par")
-        TEAMS = "teams", _("lag")
+    Kind = Competition.Kind  # a heat is of its competition's kind
 
     kind = models.CharField(_("slag"), max_length=5, choices=Kind.choices, editable=False)
     name = models.CharField(_("namn"), max_length=120)

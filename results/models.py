@@ -217,9 +217,7 @@ class Lot(models.Model):
     """A lot between equal venues (R-ALLOC-5): drawn by the system with a recorded seed, or
     entered by TK when drawn by hand. Losers hold precedence for five seasons, used once."""
 
-    class Kind(models.TextChoices):
-        PAIRS = "pairs", _("par")
-        TEAMS = "teams", _("lag")
+    Kind = Competition.Kind  # precedence is shared within a kind (pairs or teams)
 
     kind = models.CharField(_("slag"), max_length=5, choices=Kind.choices)
     season = models.ForeignKey(Season, on_delete=models.PROTECT, verbose_name=_("säsong"))

@@ -13,6 +13,7 @@ from django.db.models import Prefetch
 from clubs.models import HeatStatus, Season
 from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
 from teams.models import Match, Team, TeamCompetition, TeamHeat
+from ubf.rules.heats import half_minutes
 from ubf.rules.i18n import Message
 from ubf.rules.info import TEAM_STAGES, system_rules
 
@@ -23,6 +24,8 @@ class HeatView:
     teams: list[Team]
     snapshot: StandingSnapshot | None
     organisers: list[str] = field(default_factory=list)
+    #: R-TEAM-KVAL-6: the playing time of one half of the heat's matches, in minutes.
+    half_minutes: int = 0
 
 
 @dataclass
@@ -87,6 +90,7 @@ def lag_page(season: Season | None = None) -> LagPage:
         )
         .order_by("first_date", "name")
     )
+    rules = season.rules()
     for heat in heats:
         page.heats.append(
             HeatView(
@@ -94,6 +98,9 @@ def lag_page(season: Season | None = None) -> LagPage:
                 teams=list(heat.teams.all()),
                 snapshot=snapshots.get((StandingSnapshot.Scope.TEAM_HEAT, heat.id)),
                 organisers=[o.club.name for o in heat.organisers.all()],
+                half_minutes=half_minutes(
+                    heat.boards_per_match // 2, dealt_at_table=heat.dealt_at_table, rules=rules
+                ),
             )
         )
     return page

@@ -188,3 +188,13 @@ def test_far_starta_shows_every_reason_the_team_may_lose_its_place(client):
     assert "har spelat för Spader Kung" in section and "(R-TEAM-RES-2)" in section
     clean = html.split(f'id="lag-{other.pk}"')[1].split("</section>")[0]
     assert 'badge bg-success">Får starta<' in clean
+
+
+def test_r_team_kval_6_the_heat_card_shows_a_halfs_playing_time(client):
+    # 16 boards a match: 8 a half, 8 × 7.5 = 60 minutes; dealt at the table: 60 + 5 = 65
+    heat = TeamHeatFactory(boards_per_match=16)
+    TeamFactory(heat=heat)
+    TeamHeatFactory(competition=heat.competition, boards_per_match=16, dealt_at_table=True)
+    html = client.get("/lag/").content.decode()
+    assert "60 minuter per halvlek (R-TEAM-KVAL-6)" in html
+    assert "65 minuter per halvlek (R-TEAM-KVAL-6)" in html

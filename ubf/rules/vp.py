@@ -196,11 +196,9 @@ def victory_points(
     _check_boards(boards)
     a = _as_fraction(imps_a, "imps_a")
     b = _as_fraction(imps_b, "imps_b")
-    winner = _margin_hundredths(abs(a - b), boards) if a != b else _DRAW
-    loser = _TOTAL - winner
-    if a >= b:
-        return _from_hundredths(winner), _from_hundredths(loser)
-    return _from_hundredths(loser), _from_hundredths(winner)
+    winner = vp_for_margin(abs(a - b), boards) if a != b else _from_hundredths(_DRAW)
+    loser = _from_hundredths(_TOTAL) - winner
+    return (winner, loser) if a >= b else (loser, winner)
 
 
 def apply_penalty(vp: Decimal, penalty: Decimal | int | str) -> Decimal:

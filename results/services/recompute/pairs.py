@@ -325,7 +325,7 @@ def _pair_chain_inputs(competition: PairCompetition) -> dict:
         .prefetch_related("offers")
     )
     for seat in seats:
-        key = _seat_key(seat)
+        key = seat.chain_key
         for offer in sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id)):
             offers.append(
                 replacement.Offer(entry=str(offer.entry_id), seat=key, answer=offer.answer)
@@ -345,10 +345,6 @@ def _pair_chain_inputs(competition: PairCompetition) -> dict:
     }
 
 
-def _seat_key(seat: FinalSeat) -> str:
-    return seat.chain_key
-
-
 def _sync_final_seats(
     competition, heats, venues, holders, chain, provisional, direct, dq_of_entry
 ) -> None:
@@ -360,7 +356,7 @@ def _sync_final_seats(
     offer) is the replacement's own and is left alone here."""
     heat_of_venue = {v.key: h for v, h in zip(venues, heats, strict=True)}
     existing = {
-        _seat_key(s): s
+        s.chain_key: s
         for s in FinalSeat.objects.filter(competition=competition)
         .exclude(source__in=[FinalSeat.Source.REPLACEMENT, FinalSeat.Source.DIRECT_FINAL])
         .prefetch_related("offers")
@@ -423,7 +419,7 @@ def _sync_final_seats(
     if provisional:
         return
     seats = {
-        _seat_key(s): s
+        s.chain_key: s
         for s in FinalSeat.objects.filter(competition=competition)
         .exclude(source__in=[FinalSeat.Source.REPLACEMENT, FinalSeat.Source.DIRECT_FINAL])
         .prefetch_related("offers")
