@@ -126,6 +126,13 @@ class TeamHeatForm(forms.Form):
         _preselect_only_club(self.fields["clubs"], clubs)
 
 
+class DirectFinalPairForm(forms.Form):
+    """R-PAIR-DF-1: a pair entered straight into a direct final, by the two players' MIDs."""
+
+    mid1 = forms.CharField(label=_("MID spelare 1"), max_length=12)
+    mid2 = forms.CharField(label=_("MID spelare 2"), max_length=12)
+
+
 class EnterPairForm(forms.Form):
     """A pair entered in a qualifier heat by the two players' MIDs."""
 

@@ -16,6 +16,11 @@ urlpatterns = [
     path("klubb/parkval/ny/", club.register_pair_heat_view, name="register_pair_heat"),
     path("klubb/lagkval/ny/", club.register_team_heat_view, name="register_team_heat"),
     path("klubb/parkval/<int:heat_id>/anmal/", club.enter_pair_view, name="enter_pair"),
+    path(
+        "klubb/direktfinal/<int:competition_id>/anmal/",
+        club.enter_direct_final_view,
+        name="enter_direct_final",
+    ),
     re_path(_LIST + r"/$", fees.fee_list_page, name="fee_list"),
     re_path(_LIST + r"\.(?P<fmt>csv|xlsx)$", fees.fee_list_download, name="fee_list_download"),
 ]

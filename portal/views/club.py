@@ -18,10 +18,11 @@ from clubs.i18n import render_with_clause
 from clubs.models import UBF_DISTRICT_CODE, Club, Season
 from clubs.permissions import can_manage_pair_heat, is_tk
 from clubs.services.base import ServiceError
-from pairs.models import PairEntry, PairHeat
-from pairs.services.entries import enter_pair
+from pairs.models import PairCompetition, PairEntry, PairHeat
+from pairs.selectors import final_seat_holders
+from pairs.services.entries import enter_direct_final_pair, enter_pair
 from pairs.services.heats import invitation_problems, register_pair_heat
-from portal.forms import EnterPairForm, PairHeatForm, TeamHeatForm
+from portal.forms import DirectFinalPairForm, EnterPairForm, PairHeatForm, TeamHeatForm
 from teams.forms import tk_reason_field
 from teams.models import Team, TeamHeat, TeamHeatOrganiser
 from teams.services.heats import register_team_heat
@@ -104,10 +105,24 @@ def dashboard(request):
                 "team_heats": [h for h in team_heats if club in h.clubs.all()],
             }
         )
+    direct_finals = (
+        list(
+            PairCompetition.objects.filter(season=season, is_direct_final=True).order_by(
+                "final_date"
+            )
+        )
+        if season is not None and club_ids
+        else []
+    )
     return render(
         request,
         "portal/dashboard.html",
-        {"season": season, "rows": rows, "is_tk": is_tk(request.user)},
+        {
+            "season": season,
+            "rows": rows,
+            "direct_finals": direct_finals,
+            "is_tk": is_tk(request.user),
+        },
     )
 
 
@@ -281,6 +296,64 @@ def enter_pair_view(request, heat_id: int):
             "errors": errors,
             "entries": entries,
             "deadline": windows.label(windows.heat_windows(heat)["entries"]),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+def enter_direct_final_view(request, competition_id: int):
+    """/klubb/direktfinal/<id>/anmal/: R-PAIR-DF-1, a pair entered straight into a direct final
+    (a discipline without heats) via ``enter_direct_final_pair``, which decides who may (TK or
+    an official of either player's club) and every rule; the pairs holding a seat are listed."""
+    competition = get_object_or_404(
+        PairCompetition.objects.select_related("season"), pk=competition_id
+    )
+    if not (is_tk(request.user) or _portal_clubs(request.user).exists()):
+        return _denied(request)
+    form = DirectFinalPairForm(request.POST or None)
+    errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            seat = enter_direct_final_pair(request.user, competition, d["mid1"], d["mid2"])
+        except PermissionDenied as exc:
+            return _denied(request, exc)
+        except ServiceError as exc:
+            errors = exc.messages(_lang())
+        else:
+            messages.success(
+                request,
+                _("%(p1)s – %(p2)s är anmälda till %(competition)s.")
+                % {
+                    "p1": seat.player1.full_name,
+                    "p2": seat.player2.full_name,
+                    "competition": competition,
+                },
+            )
+            return redirect("portal:enter_direct_final", competition_id=competition.pk)
+    if competition.is_direct_final:
+        if clock.today() > competition.final_date:
+            deadline = _("Stängt: finalen spelades %(date)s.") % {
+                "date": competition.final_date.isoformat()
+            }
+        else:
+            deadline = _("Anmälan öppen till och med finaldagen %(date)s.") % {
+                "date": competition.final_date.isoformat()
+            }
+    else:
+        deadline = _("%(competition)s har kvalheat: paren anmäls till ett kval.") % {
+            "competition": competition
+        }
+    return render(
+        request,
+        "portal/enter_direct_final.html",
+        {
+            "competition": competition,
+            "form": form,
+            "errors": errors,
+            "holders": final_seat_holders(competition),
+            "deadline": deadline,
         },
         status=400 if request.method == "POST" else 200,
     )
