@@ -1,9 +1,9 @@
-"""The portal's pages: the club portal (/klubb/), fee lists (/avgifter/), and the public
+"""The portal's pages: the club portal (/klubb/), fee lists (/avgifter/), TK's work queue (/tk/), and the public
 DM Lag (/lag/) and DM Par (/par/) pages."""
 
 from django.urls import path, re_path
 
-from portal.views import club, fees, lag, par
+from portal.views import club, fees, lag, par, tk
 
 app_name = "portal"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("lag/", lag.standings, name="lag"),
     path("par/", par.competitions, name="par"),
     path("klubb/", club.dashboard, name="dashboard"),
+    path("tk/", tk.queue, name="tk_queue"),
     path("klubb/parkval/ny/", club.register_pair_heat_view, name="register_pair_heat"),
     path("klubb/lagkval/ny/", club.register_team_heat_view, name="register_team_heat"),
     path("klubb/parkval/<int:heat_id>/anmal/", club.enter_pair_view, name="enter_pair"),

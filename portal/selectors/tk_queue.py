@@ -1,0 +1,269 @@
+"""TK's work queue (/tk/): everything in the current season that waits for a TK decision,
+grouped by kind and sorted by deadline, each with the facts needed to decide and a link to
+where the decision is taken. A fixed number of queries however long the queue.
+
+Read side only: the decisions themselves go through the services (the admin's actions call
+them); this module never changes anything."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import Count, F, Q
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from clubs import windows
+from clubs.i18n import render
+from clubs.models import Decided, HeatStatus, Season
+from pairs.models import Offer, PairHeat, PairHeatChangeRequest
+from results.models import StandingSnapshot
+from teams.models import (
+    Dispensation,
+    Match,
+    Penalty,
+    TeamFinalOffer,
+    TeamHeat,
+    TeamHeatChangeRequest,
+    WalkOver,
+)
+
+
+@dataclass
+class Item:
+    title: str
+    clause: str
+    url: str
+    deadline: date | None = None
+    facts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Group:
+    key: str
+    title: str
+    items: list[Item]
+
+
+def _admin_url(obj) -> str:
+    meta = obj._meta
+    return reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+
+
+def _by_deadline(items: list[Item]) -> list[Item]:
+    return sorted(items, key=lambda i: (i.deadline is None, i.deadline or date.max, i.title))
+
+
+def _d(day: date | None) -> str:
+    return day.isoformat() if day else ""
+
+
+def _heats(season) -> list[Item]:
+    items = []
+    for model, clause in ((PairHeat, "R-PAIR-KVAL-1"), (TeamHeat, "R-TEAM-REG-1")):
+        for heat in (
+            model.objects.filter(competition__season=season, status=HeatStatus.APPLIED)
+            .select_related("competition__season")
+            .prefetch_related("clubs")
+        ):
+            days = _d(heat.first_date)
+            if heat.last_date and heat.last_date != heat.first_date:
+                days += f" – {_d(heat.last_date)}"
+            items.append(
+                Item(
+                    title=f"{heat.competition}: {heat.name}",
+                    clause=clause,
+                    url=_admin_url(heat),
+                    deadline=heat.first_date,
+                    facts=[
+                        _("Arrangör: %(clubs)s")
+                        % {"clubs": ", ".join(c.name for c in heat.clubs.all())},
+                        _("Speldag: %(days)s") % {"days": days},
+                    ],
+                )
+            )
+    return _by_deadline(items)
+
+
+def _heat_changes(season) -> list[Item]:
+    items = []
+    for model in (PairHeatChangeRequest, TeamHeatChangeRequest):
+        for req in model.objects.filter(
+            heat__competition__season=season, status=Decided.Status.REQUESTED
+        ).select_related("heat__competition__season"):
+            facts = [req.get_kind_display()]
+            if req.new_first_date:
+                facts.append(_("Nytt datum: %(day)s") % {"day": _d(req.new_first_date)})
+            if req.request_reason:
+                facts.append(_("Klubbens motivering: %(reason)s") % {"reason": req.request_reason})
+            items.append(
+                Item(
+                    title=f"{req.heat.competition}: {req.heat.name}",
+                    clause="R-PAIR-KVAL-2",
+                    url=_admin_url(req),
+                    deadline=req.heat.first_date,
+                    facts=facts,
+                )
+            )
+    return _by_deadline(items)
+
+
+def _dispensations(season) -> list[Item]:
+    items = []
+    for disp in Dispensation.objects.filter(
+        team__competition__season=season, status=Decided.Status.REQUESTED
+    ).select_related("team", "player"):
+        facts = [disp.get_kind_display()]
+        if disp.player_id:
+            facts.append(_("Spelare: %(name)s") % {"name": disp.player.full_name})
+        if disp.occasion:
+            facts.append(_("Tillfälle: %(occasion)s") % {"occasion": disp.occasion})
+        clause = "R-TEAM-5" if disp.kind == Dispensation.Kind.EXTRA_PLAYER else "R-TEAM-3"
+        items.append(
+            Item(
+                title=str(disp.team),
+                clause=clause,
+                url=_admin_url(disp),
+                deadline=disp.occasion_date,
+                facts=facts,
+            )
+        )
+    return _by_deadline(items)
+
+
+def _sanctions(season) -> list[Item]:
+    items = []
+    for pen in Penalty.objects.filter(
+        team__competition__season=season, status=Decided.Status.REQUESTED
+    ).select_related("team"):
+        items.append(
+            Item(
+                title=str(pen.team),
+                clause=pen.clause,
+                url=_admin_url(pen),
+                facts=[_("VP-avdrag: %(vp)s") % {"vp": pen.vp}],
+            )
+        )
+    for wo in WalkOver.objects.filter(
+        match__competition__season=season, status=Decided.Status.REQUESTED
+    ).select_related("match__home", "match__away", "offender"):
+        items.append(
+            Item(
+                title=str(wo.match),
+                clause="R-TEAM-WO-1",
+                url=_admin_url(wo),
+                deadline=wo.match.played_on,
+                facts=[_("Lag som inte kom: %(team)s") % {"team": wo.offender}],
+            )
+        )
+    return _by_deadline(items)
+
+
+def _offers(season) -> list[Item]:
+    items = []
+    for offer in Offer.objects.filter(
+        seat__competition__season=season, answer=Offer.Answer.PENDING
+    ).select_related(
+        "seat__competition__season", "entry__player1", "entry__player2", "entry__heat"
+    ):
+        competition = offer.seat.competition
+        items.append(
+            Item(
+                title=f"{competition}: {offer.entry.player1.full_name} – "
+                f"{offer.entry.player2.full_name}",
+                clause="R-REPL-5",
+                url=_admin_url(offer),
+                deadline=windows.seat_answer_window(competition).closes,
+                facts=[
+                    _("Kvalheat: %(heat)s") % {"heat": offer.entry.heat.name},
+                    _("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())},
+                ],
+            )
+        )
+    for offer in TeamFinalOffer.objects.filter(
+        competition__season=season, answer=TeamFinalOffer.Answer.PENDING
+    ).select_related("competition__season", "team"):
+        items.append(
+            Item(
+                title=f"{offer.competition}: {offer.team}",
+                clause="R-TEAM-REPL-1",
+                url=_admin_url(offer),
+                deadline=windows.seat_answer_window(offer.competition).closes,
+                facts=[_("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())}],
+            )
+        )
+    return _by_deadline(items)
+
+
+def _missing_lineups(season) -> list[Item]:
+    """R-TEAM-4: a played match without a recorded line-up counts the whole roster as fielded;
+    TK settles it by having the line-up recorded."""
+    matches = (
+        Match.objects.filter(competition__season=season, status=Match.Status.PLAYED)
+        .annotate(
+            home_rows=Count("lineups", filter=Q(lineups__team=F("home"))),
+            away_rows=Count("lineups", filter=Q(lineups__team=F("away"))),
+        )
+        .filter(Q(home_rows=0) | Q(away_rows=0))
+        .select_related("home", "away", "heat")
+        .order_by("played_on", "round", "id")
+    )
+    items = []
+    for m in matches:
+        teams = [t for t, n in ((m.home, m.home_rows), (m.away, m.away_rows)) if n == 0]
+        items.append(
+            Item(
+                title=str(m),
+                clause="R-TEAM-4",
+                url=_admin_url(m),
+                deadline=m.played_on,
+                facts=[
+                    _(
+                        "Laguppställning saknas för %(teams)s: hela laglistan räknas tills den är registrerad."
+                    )
+                    % {"teams": ", ".join(t.name for t in teams)}
+                ],
+            )
+        )
+    return items
+
+
+def _direct_final_play(season) -> list[Item]:
+    """R-TEAM-DIRECT-1: what the final's recompute found about the champions' players."""
+    items = []
+    for snap in StandingSnapshot.objects.filter(
+        scope=StandingSnapshot.Scope.TEAM_FINAL, competition__season=season
+    ).select_related("competition__season"):
+        for row in snap.data:
+            for finding in row.get("direct_warnings", ()):
+                items.append(
+                    Item(
+                        title=f"{snap.competition}: {row.get('name', '')}",
+                        clause=finding.get("clause", "R-TEAM-DIRECT-1"),
+                        url=reverse("admin:teams_team_change", args=[row["team_id"]]),
+                        facts=[render(finding)],
+                    )
+                )
+    return items
+
+
+def tk_queue(season: Season | None = None) -> list[Group]:
+    """The groups of TK's queue for ``season`` (the current one by default), empty groups
+    included so the page can say "nothing waits"."""
+    season = season or Season.current()
+    if season is None:
+        return []
+    return [
+        Group("heats", _("Kvalheat att godkänna"), _heats(season)),
+        Group("heat_changes", _("Begärda ändringar av kvalheat"), _heat_changes(season)),
+        Group("dispensations", _("Dispensansökningar"), _dispensations(season)),
+        Group("sanctions", _("Begärda bestraffningar och W.O."), _sanctions(season)),
+        Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),
+        Group("lineups", _("Spelade matcher utan laguppställning"), _missing_lineups(season)),
+        Group(
+            "direct_final",
+            _("Mästarlagets spel i finalen"),
+            _direct_final_play(season),
+        ),
+    ]

@@ -1,0 +1,135 @@
+"""TK's work queue (/tk/): what waits for a TK decision in the season, grouped and sorted by
+the last day it can wait, each with its facts, its clause and a link to where it is decided;
+for TK only, and in a fixed number of queries."""
+
+from datetime import date
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from clubs import clock
+from clubs.models import HeatStatus
+from pairs.models import FinalSeat, Offer
+from teams.models import Dispensation
+from tests.factories import (
+    ClubFactory,
+    ClubOfficialFactory,
+    MatchFactory,
+    PairCompetitionFactory,
+    PairEntryFactory,
+    PairHeatFactory,
+    SeasonFactory,
+    TeamFactory,
+    UserFactory,
+    member,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_recompute(recompute):
+    return recompute
+
+
+@pytest.fixture
+def tk(client):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    return client
+
+
+def section(html: str, key: str) -> str:
+    return html.split(f'id="{key}"')[1].split("</section>")[0]
+
+
+def test_anonymous_goes_to_login_and_a_club_official_is_refused(client):
+    assert client.get("/tk/").status_code == 302
+    client.force_login(ClubOfficialFactory().user)
+    assert client.get("/tk/").status_code == 403
+
+
+def test_applied_heats_are_listed_by_their_day_of_play_with_the_organiser(tk):
+    season = SeasonFactory()
+    comp = PairCompetitionFactory(season=season)
+    PairHeatFactory(
+        competition=comp,
+        name="Sent kval",
+        first_date=date(2017, 3, 1),
+        status=HeatStatus.APPLIED,
+        clubs=[ClubFactory(name="BK Fyris")],
+    )
+    PairHeatFactory(
+        competition=comp, name="Tidigt kval", first_date=date(2017, 1, 14), status="applied"
+    )
+    PairHeatFactory(competition=comp, name="Godkänt kval", status=HeatStatus.APPROVED)
+    with clock.frozen("2017-01-20"):
+        html = section(tk.get("/tk/").content.decode(), "heats")
+    assert html.index("Tidigt kval") < html.index("Sent kval")
+    assert "Godkänt kval" not in html
+    assert "Arrangör: BK Fyris" in html and "R-PAIR-KVAL-1" in html
+    assert "sista dag 2017-01-14 (passerad)" in html  # the early heat's day has gone by
+    assert "sista dag 2017-03-01" in html and "2017-03-01 (passerad)" not in html
+
+
+def test_a_requested_dispensation_and_a_pending_seat_offer_wait_for_tk(tk):
+    season = SeasonFactory()
+    team = TeamFactory(name="Fyris 1", players=4)
+    player = member(season=season, first_name="Anna", last_name="Berg")
+    Dispensation.objects.create(
+        kind=Dispensation.Kind.EXTRA_PLAYER,
+        team=team,
+        player=player,
+        occasion="rond 3",
+        occasion_date=date(2017, 3, 4),
+    )
+    Dispensation.objects.create(
+        kind=Dispensation.Kind.EXTRA_PLAYER, team=team, status=Dispensation.Status.GRANTED
+    )
+    comp = PairCompetitionFactory(season=season)
+    heat = PairHeatFactory(competition=comp, name="Kval Enköping")
+    holder, asked = PairEntryFactory(heat=heat), PairEntryFactory(heat=heat)
+    seat = FinalSeat.objects.create(
+        competition=comp, entry=holder, source=FinalSeat.Source.ALLOCATION
+    )
+    Offer.objects.create(seat=seat, entry=asked, offered_at=timezone.now())
+    html = tk.get("/tk/").content.decode()
+    disp = section(html, "dispensations")
+    assert disp.count("list-group-item") == 1  # the granted one is decided
+    assert "Fyris 1" in disp and "Spelare: Anna Berg" in disp and "Tillfälle: rond 3" in disp
+    assert "R-TEAM-5" in disp and "sista dag 2017-03-04" in disp
+    offers = section(html, "offers")
+    assert asked.player1.full_name in offers and "Kvalheat: Kval Enköping" in offers
+    assert "R-REPL-5" in offers
+    assert f"/admin/pairs/offer/{Offer.objects.get().pk}/change/" in offers
+    assert "Inget väntar." in section(html, "heat_changes")
+
+
+def test_the_queue_does_not_grow_in_queries_with_its_length(tk):
+    season = SeasonFactory()
+    comp = PairCompetitionFactory(season=season)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert tk.get("/tk/").status_code == 200
+        return len(ctx.captured_queries)
+
+    PairHeatFactory(competition=comp, status=HeatStatus.APPLIED)
+    TeamFactory(players=1)
+    one = count()
+    for _ in range(5):
+        PairHeatFactory(competition=comp, status=HeatStatus.APPLIED)
+        Dispensation.objects.create(kind="extra_player", team=TeamFactory(players=1))
+        MatchFactory(status="played", played_on=date(2016, 11, 5))
+    assert count() == one
+    # R-TEAM-4: each played match without a line-up is one item on TK's list
+    assert section(tk.get("/tk/").content.decode(), "lineups").count("list-group-item") == 5
+
+
+def test_the_queue_in_english(tk):
+    season = SeasonFactory()
+    PairHeatFactory(competition=PairCompetitionFactory(season=season), status="applied")
+    html = tk.get("/tk/?lang=en").content.decode()
+    assert "1 item waits for TK." in html and "Qualifier heats to approve" in html
+    assert "Nothing waits." in html
