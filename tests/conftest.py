@@ -14,6 +14,16 @@ def _media_in_tmp(tmp_path, settings):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache():
+    # The public pages' cache (portal.caching) lives in local memory across tests.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     # One PBKDF2 hash takes about a second on the CI machine; tests make many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -8,6 +8,9 @@ is ignored, so a phone set to English still gets the Swedish site until its owne
 from django.conf import settings
 from django.utils import translation
 
+from clubs import clock
+from portal import caching
+
 
 class QueryLanguageMiddleware:
     def __init__(self, get_response):
@@ -29,4 +32,39 @@ class QueryLanguageMiddleware:
             samesite="Lax",
             secure=settings.SESSION_COOKIE_SECURE,
         )
+        return response
+
+
+class PublicPageCacheMiddleware:
+    """The fast path of the public pages' cache (``portal.caching``): a visitor's GET or HEAD
+    of a page that is stored for the current version is answered here, before sessions,
+    authentication, CSRF and the view, in one cache round trip (or 304 for a matching ETag).
+    Anything else, a miss included, goes down the stack, where ``public_page`` renders and
+    stores it. Placed right after WhiteNoise."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.codes = {code for code, _ in settings.LANGUAGES}
+
+    def __call__(self, request):
+        if request.method not in ("GET", "HEAD") or not caching.visitor(request):
+            return self.get_response(request)
+        chosen = request.GET.get("lang")
+        lang = chosen if chosen in self.codes else None
+        if lang is None:
+            cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+            lang = cookie if cookie in self.codes else settings.LANGUAGE_CODE
+        day = clock.today()
+        version, stored = caching.lookup(lang, day, request.get_full_path())
+        if stored is None:
+            return self.get_response(request)
+        response = caching.respond(request, version, lang, day, stored)
+        if chosen == lang and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != lang:
+            # as QueryLanguageMiddleware: remember the choice
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                lang,
+                samesite="Lax",
+                secure=settings.SESSION_COOKIE_SECURE,
+            )
         return response

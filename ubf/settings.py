@@ -63,6 +63,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "ubf.middleware.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "ubf.middleware.QueryLanguageMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -111,8 +112,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # AllocationRun; there the recompute's row lock and update_or_create keep one row per scope.
 SILENCED_SYSTEM_CHECKS = ["models.W047"] if "sqlite" in DATABASES["default"]["ENGINE"] else []
 
-# --- Cache: Redis if REDIS_URL / CACHE_URL, else local memory --------------------------------
-CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://ubf")}
+# --- Cache: CACHE_URL (e.g. redis://127.0.0.1:6379/1), else local memory -------------------
+# The public pages' cache and its version (clubs.public_cache) must be shared by every worker
+# process: in production without CACHE_URL the Redis broker is used, local memory only where
+# one process serves (the demo's runserver, the tests).
+_broker = env.str("CELERY_BROKER_URL", default="")
+_cache_default = (
+    _broker if PRODUCTION and _broker.startswith(("redis://", "rediss://")) else "locmemcache://ubf"
+)
+CACHES = {"default": env.cache("CACHE_URL", default=_cache_default)}
+CACHES["default"].setdefault("KEY_PREFIX", "ubf")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,11 +1,11 @@
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
 
+from portal.caching import public_page
 from portal.selectors.par import par_page
 from ubf.rules.info import system_rules
 
 
-@require_GET
+@public_page
 def competitions(request):
     """/par/: DM Par of the current season: heats, standings and final places, and the system
     category and alert rules of its stages (R-PAIR-SYS-1: C in every DM pairs stage)."""

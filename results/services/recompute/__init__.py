@@ -9,6 +9,7 @@ recorded seed and their result is reused.
 
 from __future__ import annotations
 
+from clubs import public_cache
 from clubs.models import Competition
 from results.services.recompute.pairs import recompute_pair_competition
 from results.services.recompute.teams import recompute_team_competition
@@ -23,3 +24,6 @@ def recompute_competition(competition_id: int, heat_ids=None) -> None:
         recompute_team_competition(competition_id, heat_ids)
     else:
         recompute_pair_competition(competition_id, heat_ids)
+    # Snapshots and seats are partly written in bulk (no signals): the public pages' cache
+    # learns of the new figures here (clubs.public_cache).
+    public_cache.bump_on_commit()

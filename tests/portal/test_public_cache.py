@@ -1,0 +1,161 @@
+"""The public pages' cache and ETag (portal.caching, clubs.public_cache): a visitor's second
+request is served without a query, a phone that polls with the ETag gets 304, and anything
+written to the project's models, or a recompute, shows at once."""
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from clubs import clock, public_cache
+from results.models import StandingSnapshot
+from results.services.recompute import recompute_competition
+from teams.models import Team
+from tests.conftest import requires_broker
+from tests.factories import TeamFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def get(client, path="/lag/", **headers):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(path, headers=headers)
+    return response, len(ctx.captured_queries)
+
+
+def test_a_visitors_second_request_is_served_from_the_cache_without_a_query(client):
+    TeamFactory(name="Fyris 1")
+    first, n_first = get(client)
+    second, n_second = get(client)
+    assert n_first > 0 and n_second == 0
+    assert second.content == first.content and "Fyris 1" in second.content.decode()
+
+
+def test_the_etag_answers_304_without_rendering_or_a_query(client):
+    TeamFactory()
+    first, _ = get(client)
+    etag = first["ETag"]
+    assert etag and first["Cache-Control"] == "public, no-cache"
+    again, queries = get(client, If_None_Match=etag)
+    assert again.status_code == 304 and queries == 0 and again.content == b""
+
+
+def test_a_write_shows_at_once_with_a_new_etag(client):
+    team = TeamFactory(name="Fyris 1")
+    first, _ = get(client)
+    team.name = "Fyris Ett"
+    team.save()
+    after, _ = get(client, If_None_Match=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+    html = after.content.decode()
+    assert "Fyris Ett" in html and "Fyris 1" not in html
+
+
+def test_a_recompute_written_in_bulk_still_shows(client):
+    team = TeamFactory(in_final=True, final_number=1)
+    first, _ = get(client)
+    before = public_cache.version()
+    # a bulk write sends no signal: only the recompute's own bump makes it visible
+    StandingSnapshot.objects.bulk_create(
+        [StandingSnapshot(scope="team_final", competition=team.competition, data=[])]
+    )
+    assert public_cache.version() == before
+    recompute_competition(team.competition_id)
+    assert public_cache.version() > before
+    assert get(client, If_None_Match=first["ETag"])[0].status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_write_bumps_again_on_commit():
+    TeamFactory()
+    before = public_cache.version()
+    with transaction.atomic():
+        team = Team.objects.first()
+        team.name = "Nytt namn"
+        team.save()  # the team and its history row
+        team.save()
+        assert public_cache.version() == before + 4  # each save, now
+    assert public_cache.version() == before + 4 + 1  # and once for the commit
+
+
+def test_languages_and_days_are_cached_apart(client):
+    TeamFactory()
+    sv, _ = get(client)
+    en, _ = get(client, "/lag/?lang=en")
+    assert '<html lang="en">' in en.content.decode() and '<html lang="sv">' in sv.content.decode()
+    assert sv["ETag"] != en["ETag"]
+    with clock.frozen("2016-11-19"):
+        day1 = client.get("/lag/?lang=sv")["ETag"]
+    with clock.frozen("2016-11-20"):
+        day2 = client.get("/lag/?lang=sv")["ETag"]
+    assert day1 != day2
+
+
+def test_a_logged_in_user_is_not_served_a_visitors_page(client):
+    TeamFactory()
+    get(client)  # a visitor's page is cached
+    user = UserFactory(username="kalle")
+    client.force_login(user)
+    response, _ = get(client)
+    assert "Logga ut" in response.content.decode()
+    assert response["Cache-Control"] == "private, no-cache" and not response.has_header("ETag")
+
+
+def test_head_is_answered_and_post_is_not(client):
+    for path in ("/lag/", "/par/"):
+        head = client.head(path)
+        assert head.status_code == 200 and head.content == b""
+        assert client.post(path).status_code == 405
+
+
+class _DownCache:
+    """A cache whose server is gone: every call fails as django's RedisCache does."""
+
+    def __getattr__(self, name):
+        def fail(*args, **kwargs):
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+        return fail
+
+
+def test_with_the_cache_down_pages_are_served_and_writes_succeed(client, monkeypatch):
+    """Redis down: the page is rendered uncached (no ETag), and a save is not failed by the
+    version it cannot bump."""
+    import portal.caching
+
+    monkeypatch.setattr(public_cache, "cache", _DownCache())
+    monkeypatch.setattr(portal.caching, "cache", _DownCache())
+    team = TeamFactory(name="Fyris 1")
+    team.name = "Fyris Ett"
+    team.save()
+    response = client.get("/lag/")
+    assert response.status_code == 200 and "Fyris Ett" in response.content.decode()
+    assert not response.has_header("ETag")
+
+
+def test_a_cached_english_page_still_remembers_the_choice(client):
+    TeamFactory()
+    client.get("/lag/?lang=en")  # rendered and stored
+    fresh = type(client)()  # another visitor, no cookies
+    response, queries = get(fresh, "/lag/?lang=en")
+    assert queries == 0 and '<html lang="en">' in response.content.decode()
+    assert response.cookies["django_language"].value == "en"
+
+
+@requires_broker
+def test_two_workers_share_the_version_through_redis(monkeypatch):
+    """Production: two gunicorn workers, each with its own cache client, must agree on the
+    version, or one would serve a page the other's write made stale."""
+    import os
+
+    from django_redis.cache import RedisCache
+
+    url = os.environ["CELERY_BROKER_URL"]
+    worker_a = RedisCache(url, {"KEY_PREFIX": "ubf-test-shared"})
+    worker_b = RedisCache(url, {"KEY_PREFIX": "ubf-test-shared"})
+    worker_a.delete(public_cache.KEY)
+    monkeypatch.setattr(public_cache, "cache", worker_a)
+    first = public_cache.version()
+    public_cache.bump()
+    monkeypatch.setattr(public_cache, "cache", worker_b)
+    assert public_cache.version() == first + 1
+    worker_b.delete(public_cache.KEY)
