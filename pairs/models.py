@@ -312,6 +312,10 @@ class Offer(SeatOffer):
         verbose_name = _("erbjudande (par)")
         verbose_name_plural = _("erbjudanden (par)")
 
+    def __str__(self) -> str:
+        pair = f"{self.entry.player1.full_name} – {self.entry.player2.full_name}"
+        return f"{pair} ({self.get_answer_display()})"
+
 
 class PairHeatChangeRequest(HeatChangeRequest):
     """R-PAIR-KVAL-2: a request to move or cancel a pair heat after the registration deadline,

@@ -14,6 +14,7 @@ urlpatterns = [
     path("par/", par.competitions, name="par"),
     path("klubb/", club.dashboard, name="dashboard"),
     path("tk/", tk.queue, name="tk_queue"),
+    path("tk/beslut/", tk.decide, name="tk_decide"),
     path("klubb/parkval/ny/", club.register_pair_heat_view, name="register_pair_heat"),
     path("klubb/lagkval/ny/", club.register_team_heat_view, name="register_team_heat"),
     path("klubb/parkval/<int:heat_id>/anmal/", club.enter_pair_view, name="enter_pair"),

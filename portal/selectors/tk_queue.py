@@ -37,6 +37,12 @@ class Item:
     url: str
     deadline: date | None = None
     facts: list[str] = field(default_factory=list)
+    #: The decision taken on /tk/ itself (``portal.views.tk.DECISIONS``), or "" when it is
+    #: taken on the item's page.
+    action: str = ""
+    pk: int | None = None
+    #: Set by the view: the labels of the two answers.
+    decision: object = None
 
 
 @dataclass
@@ -75,6 +81,8 @@ def _heats(season) -> list[Item]:
                     title=f"{heat.competition}: {heat.name}",
                     clause=clause,
                     url=_admin_url(heat),
+                    action="pair_heat" if model is PairHeat else "team_heat",
+                    pk=heat.pk,
                     deadline=heat.first_date,
                     facts=[
                         _("Arrangör: %(clubs)s")
@@ -102,6 +110,8 @@ def _heat_changes(season) -> list[Item]:
                     title=f"{req.heat.competition}: {req.heat.name}",
                     clause="R-PAIR-KVAL-2",
                     url=_admin_url(req),
+                    action="pair_change" if model is PairHeatChangeRequest else "team_change",
+                    pk=req.pk,
                     deadline=req.heat.first_date,
                     facts=facts,
                 )
@@ -125,6 +135,8 @@ def _dispensations(season) -> list[Item]:
                 title=str(disp.team),
                 clause=clause,
                 url=_admin_url(disp),
+                action="dispensation",
+                pk=disp.pk,
                 deadline=disp.occasion_date,
                 facts=facts,
             )
@@ -174,6 +186,8 @@ def _offers(season) -> list[Item]:
                 f"{offer.entry.player2.full_name}",
                 clause="R-REPL-5",
                 url=_admin_url(offer),
+                action="pair_offer",
+                pk=offer.pk,
                 deadline=windows.seat_answer_window(competition).closes,
                 facts=[
                     _("Kvalheat: %(heat)s") % {"heat": offer.entry.heat.name},
@@ -189,6 +203,8 @@ def _offers(season) -> list[Item]:
                 title=f"{offer.competition}: {offer.team}",
                 clause="R-TEAM-REPL-1",
                 url=_admin_url(offer),
+                action="team_offer",
+                pk=offer.pk,
                 deadline=windows.seat_answer_window(offer.competition).closes,
                 facts=[_("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())}],
             )

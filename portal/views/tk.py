@@ -1,20 +1,128 @@
-"""TK's work queue (/tk/): staff only; a read of ``portal.selectors.tk_queue``."""
+"""TK's work queue (/tk/): staff only; a read of ``portal.selectors.tk_queue``, and the
+decisions taken from it (POST /tk/beslut/), each through the service that owns it: the view
+only picks the service, the service checks TK, the rules and the reason, and records the
+decision."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from clubs import clock
 from clubs.permissions import is_tk
+from clubs.services.base import ServiceError
+from pairs.models import Offer, PairHeat, PairHeatChangeRequest
+from pairs.services.decisions import record_offer_answer
+from pairs.services.heats import decide_heat_change as decide_pair_heat_change
+from pairs.services.heats import decide_pair_heat
 from portal.selectors.tk_queue import tk_queue
+from teams.models import Dispensation, TeamFinalOffer, TeamHeat, TeamHeatChangeRequest
+from teams.services.decisions import decide_dispensation
+from teams.services.decisions.final_offers import record_team_offer_answer
+from teams.services.heats import decide_heat_change as decide_team_heat_change
+from teams.services.heats import decide_team_heat
+
+
+def _answer(yes: bool) -> str:
+    return Offer.Answer.ACCEPTED if yes else Offer.Answer.DECLINED
+
+
+@dataclass(frozen=True)
+class Decision:
+    model: type
+    decide: Callable  # (user, obj, yes, reason)
+    group: str
+    yes: str
+    no: str
+    yes_done: str = gettext_lazy("godkänt")
+    no_done: str = gettext_lazy("avslaget")
+
+
+#: Every decision /tk/ takes, by the ``action`` of its queue item.
+DECISIONS: dict[str, Decision] = {
+    "pair_heat": Decision(
+        PairHeat,
+        decide_pair_heat,
+        "heats",
+        gettext_lazy("Godkänn"),
+        gettext_lazy("Avslå"),
+    ),
+    "team_heat": Decision(
+        TeamHeat,
+        decide_team_heat,
+        "heats",
+        gettext_lazy("Godkänn"),
+        gettext_lazy("Avslå"),
+    ),
+    "pair_change": Decision(
+        PairHeatChangeRequest,
+        decide_pair_heat_change,
+        "heat_changes",
+        gettext_lazy("Godkänn"),
+        gettext_lazy("Avslå"),
+    ),
+    "team_change": Decision(
+        TeamHeatChangeRequest,
+        decide_team_heat_change,
+        "heat_changes",
+        gettext_lazy("Godkänn"),
+        gettext_lazy("Avslå"),
+    ),
+    "dispensation": Decision(
+        Dispensation,
+        decide_dispensation,
+        "dispensations",
+        gettext_lazy("Bevilja"),
+        gettext_lazy("Avslå"),
+        gettext_lazy("beviljad"),
+        gettext_lazy("avslagen"),
+    ),
+    "pair_offer": Decision(
+        Offer,
+        lambda user, offer, yes, reason: record_offer_answer(
+            user, offer, _answer(yes), reason=reason
+        ),
+        "offers",
+        gettext_lazy("Tackade ja"),
+        gettext_lazy("Tackade nej"),
+        gettext_lazy("svaret registrerat: tackade ja"),
+        gettext_lazy("svaret registrerat: tackade nej"),
+    ),
+    "team_offer": Decision(
+        TeamFinalOffer,
+        lambda user, offer, yes, reason: record_team_offer_answer(
+            user, offer, _answer(yes), reason=reason
+        ),
+        "offers",
+        gettext_lazy("Tackade ja"),
+        gettext_lazy("Tackade nej"),
+        gettext_lazy("svaret registrerat: tackade ja"),
+        gettext_lazy("svaret registrerat: tackade nej"),
+    ),
+}
+
+
+def _denied(request):
+    return render(request, "portal/denied.html", {"message": ""}, status=403)
 
 
 @login_required
 def queue(request):
     if not is_tk(request.user):
-        return render(request, "portal/denied.html", {"message": ""}, status=403)
+        return _denied(request)
     groups = tk_queue()
+    for group in groups:
+        for item in group.items:
+            item.decision = DECISIONS.get(item.action)
     return render(
         request,
         "portal/tk_queue.html",
@@ -24,3 +132,33 @@ def queue(request):
             "today": clock.today(),
         },
     )
+
+
+@login_required
+@require_POST
+def decide(request):
+    """One decision from the queue: ``action`` and ``pk`` name the item, ``decision`` is
+    ``yes`` or ``no``, ``reason`` is TK's reason (the service says when one is required)."""
+    if not is_tk(request.user):
+        return _denied(request)
+    decision = DECISIONS.get(request.POST.get("action", ""))
+    if decision is None or request.POST.get("decision") not in ("yes", "no"):
+        messages.error(request, _("Okänt beslut: inget har sparats."))
+        return redirect("portal:tk_queue")
+    obj = get_object_or_404(decision.model, pk=request.POST.get("pk"))
+    yes = request.POST["decision"] == "yes"
+    reason = request.POST.get("reason", "").strip()
+    try:
+        decision.decide(request.user, obj, yes, reason)
+    except PermissionDenied:
+        return _denied(request)
+    except ServiceError as exc:
+        for text in exc.messages(get_language() or "sv"):
+            messages.error(request, f"{obj}: {text}")
+    else:
+        messages.success(
+            request,
+            _("%(object)s: %(decision)s.")
+            % {"object": obj, "decision": decision.yes_done if yes else decision.no_done},
+        )
+    return redirect(f"{reverse('portal:tk_queue')}#{decision.group}")

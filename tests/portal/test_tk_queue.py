@@ -133,3 +133,98 @@ def test_the_queue_in_english(tk):
     html = tk.get("/tk/?lang=en").content.decode()
     assert "1 item waits for TK." in html and "Qualifier heats to approve" in html
     assert "Nothing waits." in html
+
+
+# ---------------------------------------------------------------------------------------------
+# Decisions taken from the queue, through the services
+# ---------------------------------------------------------------------------------------------
+
+
+def decide(client, action, pk, decision, reason=""):
+    return client.post(
+        "/tk/beslut/",
+        {"action": action, "pk": pk, "decision": decision, "reason": reason},
+        follow=True,
+    )
+
+
+def test_tk_approves_an_applied_heat_from_the_queue(tk):
+    from clubs.models import Decision
+
+    heat = PairHeatFactory(
+        competition=PairCompetitionFactory(season=SeasonFactory()),
+        name="Kval Fyris",
+        status=HeatStatus.APPLIED,
+    )
+    with clock.frozen("2016-11-20"):
+        page = decide(tk, "pair_heat", heat.pk, "yes").content.decode()
+    heat.refresh_from_db()
+    assert heat.status == HeatStatus.APPROVED
+    assert Decision.objects.filter(object_id=heat.pk, action__contains="approved").exists()
+    assert "Kval Fyris" in page and "godkänt." in page
+    assert "Kval Fyris" not in section(page, "heats")  # no longer waits
+
+
+def test_rejecting_without_a_reason_is_refused_and_changes_nothing(tk):
+    heat = PairHeatFactory(
+        competition=PairCompetitionFactory(season=SeasonFactory()),
+        status=HeatStatus.APPLIED,
+    )
+    with clock.frozen("2016-11-20"):
+        page = decide(tk, "pair_heat", heat.pk, "no").content.decode()
+    heat.refresh_from_db()
+    assert heat.status == HeatStatus.APPLIED
+    assert "R-GEN-3" in page
+    with clock.frozen("2016-11-20"):
+        decide(tk, "pair_heat", heat.pk, "no", reason="Krockar med DM-finalen")
+    heat.refresh_from_db()
+    assert heat.status == HeatStatus.REJECTED
+
+
+def test_tk_grants_a_seventh_player_from_the_queue(tk):
+    from teams.models import RosterEntry
+
+    season = SeasonFactory()
+    team = TeamFactory(players=6)
+    player = member(season=season, first_name="Anna", last_name="Berg")
+    disp = Dispensation.objects.create(
+        kind=Dispensation.Kind.EXTRA_PLAYER,
+        team=team,
+        player=player,
+        occasion="rond 3",
+        occasion_date=date(2016, 11, 6),
+    )
+    with clock.frozen("2016-11-01"):
+        decide(tk, "dispensation", disp.pk, "yes", reason="Sjukdom i laget")
+    disp.refresh_from_db()
+    assert disp.status == Dispensation.Status.GRANTED
+    assert RosterEntry.objects.filter(team=team, player=player, is_extra=True).exists()
+
+
+def test_tk_records_a_declined_seat_offer_from_the_queue(tk):
+    season = SeasonFactory()
+    comp = PairCompetitionFactory(season=season)
+    heat = PairHeatFactory(competition=comp)
+    seat = FinalSeat.objects.create(
+        competition=comp, entry=PairEntryFactory(heat=heat), source=FinalSeat.Source.ALLOCATION
+    )
+    asked = PairEntryFactory(heat=heat)
+    with clock.frozen("2017-03-30"):
+        offer = Offer.objects.create(seat=seat, entry=asked, offered_at=clock.now())
+    with clock.frozen("2017-04-01"):
+        page = decide(tk, "pair_offer", offer.pk, "no").content.decode()
+    assert f"{asked.player1.full_name} – {asked.player2.full_name}" in page
+    assert "alert-success" in page and "svaret registrerat: tackade nej." in page
+    offer.refresh_from_db()
+    assert offer.answer == Offer.Answer.DECLINED
+
+
+def test_only_tk_decides(client):
+    heat = PairHeatFactory(
+        competition=PairCompetitionFactory(season=SeasonFactory()), status=HeatStatus.APPLIED
+    )
+    club_official = ClubOfficialFactory(club=heat.clubs.first()).user
+    client.force_login(club_official)
+    assert decide(client, "pair_heat", heat.pk, "yes").status_code == 403
+    heat.refresh_from_db()
+    assert heat.status == HeatStatus.APPLIED
