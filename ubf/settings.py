@@ -130,9 +130,6 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Bootstrap's alert classes for the messages framework (error -> danger).
-MESSAGE_TAGS = {40: "danger"}
-
 # --- Language: Swedish first, English too ----------------------------------------------------
 LANGUAGE_CODE = "sv"
 LANGUAGES = [("sv", _("Svenska")), ("en", _("English"))]
