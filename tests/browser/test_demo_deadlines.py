@@ -1,8 +1,9 @@
 """Issue 11 in a browser: on the demo as ``make demo`` starts it (the Makefile's DEMO_DATE, the
 demo's users), a club official registers a pair heat and a captain changes a roster for a
 match not yet played; both see the deadline that applies (clubs.windows.label), on a phone.
-A change the window forbids (the line-up of a match already played) is refused in Swedish
-with its clause, and nothing is saved."""
+A change the window forbids is refused in Swedish with its clause, and nothing is saved: the
+line-up of a match already played, and the roster once TK has moved the demo clock (in the
+admin) past the heat's last day."""
 
 from datetime import date
 
@@ -125,3 +126,32 @@ def test_captain_is_refused_a_lineup_for_a_match_already_played(demo, page, scre
     shot("refused")
     after = list(Lineup.objects.filter(match=played, team=team).values_list("player_id", "half"))
     assert after == before
+
+
+def test_tk_moves_the_demo_clock_and_the_captain_finds_the_roster_closed(
+    demo, page, phone, screens
+):
+    # TK, in the admin: the demo's date moves to the day after Lagkval Uppsala BK (19 Nov).
+    login(page, "tk", PASSWORDS["tk"], next_url="/admin/clubs/democlock/1/change/")
+    page.get_by_label("Demodatum").fill("2016-11-20")
+    click_and_wait(page, page.get_by_role("button", name="Spara", exact=True))
+    assert "Demo: datum 20 november 2016" in page.inner_text("#demo-clock")
+    assert clock.today() == date(2016, 11, 20)
+
+    # The captain, on a phone: the roster is closed, and a change is refused with the clause.
+    shot = screens(phone)
+    team = Team.objects.get(name="Fyris", captain_user__username="kapten")
+    before = sorted(team.roster.values_list("player__mid", flat=True))
+    login(phone, "kapten", PASSWORDS["kapten"], next_url=f"/mitt-lag/{team.pk}/laguppstallning/")
+    assert phone.inner_text("#deadline") == "Stängt sedan 19 nov"
+    leaving = team.roster.exclude(player=team.captain).filter(is_extra=False).first().player
+    phone.get_by_label(f"{leaving.full_name} ({leaving.mid})").check()
+    click_and_wait(phone, phone.get_by_role("button", name="Spara ändringen"))
+
+    alert = phone.get_by_role("alert").inner_text()
+    assert "Det gick inte att spara. Inget har ändrats." in alert
+    assert "stängde 2016-11-19 (i dag är det 2016-11-20)" in alert
+    assert "efter det kan bara TK göra det. (R-TEAM-2)" in alert
+    shot("refused")
+    assert fits_width(phone)
+    assert sorted(team.roster.values_list("player__mid", flat=True)) == before
