@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install lint pytest migrate messages clean serve
+.PHONY: demo test install lint pytest migrate messages clean serve browser
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,16 @@ pytest: install
 	$(VENV)/bin/pytest
 
 test: lint pytest
+
+# The browser tests (tests/browser, marker `browser`) drive Debian's Chromium through Playwright;
+# Playwright's own browser downloads are not used. `make browser` installs Chromium when
+# /usr/bin/chromium is missing (apt; as root, else with sudo) and runs those tests; without it
+# `make test` skips them and says so.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser: install
+	test -x /usr/bin/chromium || DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium \
+	  || ($(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium)
+	$(VENV)/bin/pytest -m browser tests/browser
 
 # Recompile translations after editing locale/*/LC_MESSAGES/django.po (needs GNU gettext).
 messages: install

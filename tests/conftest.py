@@ -2,7 +2,6 @@
 configured; tests marked ``celery_worker`` talk to the real broker and a real worker."""
 
 import os
-import shutil
 
 import pytest
 from django.conf import settings
@@ -72,8 +71,6 @@ requires_postgres = pytest.mark.skipif(
     settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
     reason="needs DATABASE_URL=postgres://...; .ci/run sets it",
 )
-
-has_chromium = shutil.which("chromium") is not None
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The two flows of issue 11, on the demo as ``make demo`` starts it (its DEMO_DATE, read from the
-Makefile), through Django's test client (no browser on this machine): a club official registers
-a pair heat and a captain changes a roster for a match not yet played; both see the deadline
-that applies. The clock is the demo's (clubs.clock); nothing sleeps."""
+Makefile), through Django's test client (the same flows in Chromium: tests/browser/): a club
+official registers a pair heat and a captain changes a roster for a match not yet played; both
+see the deadline that applies. The clock is the demo's (clubs.clock); nothing sleeps."""
 
 import re
 from datetime import date
