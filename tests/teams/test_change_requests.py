@@ -423,3 +423,10 @@ def test_the_decision_fields_are_read_only_in_the_admin(w, client):
     form = client.get(url).context["adminform"].form
     for name in ("status", "reason", "decided_by", "decided_at", "request_reason", "team"):
         assert name not in form.fields, name
+
+
+def test_refusals_in_english(w):
+    with clock.frozen(EARLY):
+        exc = refusal(lambda: ask_swap(w))
+    assert "make the change directly" in " ".join(exc.messages("en"))
+    assert "(R-TEAM-2)" in " ".join(exc.messages("en"))
