@@ -12,6 +12,8 @@ from datetime import date
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs import clock
@@ -430,3 +432,41 @@ def test_refusals_in_english(w):
         exc = refusal(lambda: ask_swap(w))
     assert "make the change directly" in " ".join(exc.messages("en"))
     assert "(R-TEAM-2)" in " ".join(exc.messages("en"))
+
+
+# --- TK's work queue (/tk/) ------------------------------------------------------------------
+
+
+def _queue_section(client) -> str:
+    html = client.get("/tk/").content.decode()
+    return html.split('id="roster_changes"')[1].split("</section>")[0]
+
+
+def test_a_waiting_request_is_on_tks_queue_until_decided(w, client):
+    req, old, new = ask_swap(w)
+    client.force_login(w.tk)
+    html = _queue_section(client)
+    assert "Uppsala 1" in html and "R-TEAM-2" in html
+    assert f"Lagets motivering: {WHY}" in html
+    added = req.players.get(role="add").player.full_name
+    assert f"läggs till: {added}" in html
+    assert f"/admin/teams/rosterchangerequest/{req.pk}/change/" in html
+    decide_roster_change(w.tk, req, False, "Nej.")
+    assert "Inget väntar." in _queue_section(client)
+
+
+def test_the_queue_reads_the_requests_in_a_fixed_number_of_queries(w, client):
+    client.force_login(w.tk)
+    ask_swap(w)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get("/tk/").status_code == 200
+        return len(ctx.captured_queries)
+
+    one = count()
+    r = roster(w.opponent)
+    request_roster_change(
+        w.official, w.opponent, match=w.match, half1_mids=r, half2_mids=r, reason=WHY
+    )
+    assert count() == one
