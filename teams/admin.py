@@ -14,6 +14,7 @@ from clubs.admin_actions import (
 )
 from clubs.i18n import render_with_clause
 from clubs.models import Season
+from teams.services.change_requests import decide_roster_change
 from teams.services.decisions import (
     award_walkover,
     decide_dispensation,
@@ -36,6 +37,8 @@ from .models import (
     Lineup,
     Match,
     Penalty,
+    RosterChangeRequest,
+    RosterChangeRequestPlayer,
     RosterEntry,
     Ruling,
     Team,
@@ -513,3 +516,70 @@ class TeamHeatChangeRequestAdmin(HeatChangeRequestAdmin):
     teams.services.heats."""
 
     approve_requests, reject_requests = change_request_actions(decide_heat_change)
+
+
+class RosterChangeRequestPlayerInline(admin.TabularInline):
+    model = RosterChangeRequestPlayer
+    fields = ["player", "role"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RosterChangeRequest)
+class RosterChangeRequestAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHistoryAdmin):
+    """R-TEAM-2, R-GEN-3: TK approves (the change is made through update_roster /
+    record_lineup, checked again) or rejects a captain's late roster change or line-up through
+    teams.services.change_requests.decide_roster_change; the reason goes in the action bar's
+    "Motivering" field. Requests are made by the captains; what was asked and every decision
+    field is read-only."""
+
+    list_display = [
+        "team",
+        "kind",
+        "match",
+        "status",
+        "requested_by",
+        "requested_at",
+        "decided_by",
+        "reason_short",
+    ]
+    list_filter = ["kind", "status", "team__competition__season"]
+    search_fields = ["team__name", "players__player__mid", "players__player__last_name"]
+    fields = [
+        "team",
+        "kind",
+        "match",
+        "request_reason",
+        "status",
+        "requested_by",
+        "requested_at",
+        "decided_by",
+        "decided_at",
+        "reason",
+        "decision_log",
+    ]
+    readonly_fields = fields
+    inlines = [RosterChangeRequestPlayerInline]
+    actions = ["approve_requests", "reject_requests"]
+
+    approve_requests = service_action(
+        decide_roster_change,
+        True,
+        description=_("Godkänn valda ändringar (ange motivering)"),
+        label=lambda req: req.team,
+        summary=ngettext_lazy("%(done)d ändring godkänd.", "%(done)d ändringar godkända.", "done"),
+    )
+    reject_requests = service_action(
+        decide_roster_change,
+        False,
+        description=_("Avslå valda ändringar (ange motivering)"),
+        label=lambda req: req.team,
+        summary=ngettext_lazy("%(done)d ändring avslagen.", "%(done)d ändringar avslagna.", "done"),
+    )
+
+    def has_add_permission(self, request):
+        return False

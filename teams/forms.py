@@ -120,3 +120,29 @@ class LineupForm(forms.Form):
                 widget=forms.CheckboxSelectMultiple,
                 help_text=_("Välj fyra spelare."),
             )
+
+
+def request_reason_field() -> forms.CharField:
+    """Why a change the window no longer allows is needed: what TK decides on."""
+    return forms.CharField(
+        label=_("Varför behövs ändringen?"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("TK beslutar utifrån motiveringen; du ser beslutet och TK:s skäl här."),
+    )
+
+
+class RosterChangeRequestForm(RosterForm):
+    """ "Begär ändring hos TK": the players of a roster change and why (R-TEAM-2, R-GEN-3)."""
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, players=players, tk=False, **kwargs)
+        self.fields["request_reason"] = request_reason_field()
+
+
+class LineupChangeRequestForm(LineupForm):
+    """ "Begär ändring hos TK": who played each half of a match already played, and why."""
+
+    def __init__(self, *args, players=(), halves: int = 2, **kwargs):
+        super().__init__(*args, players=players, halves=halves, tk=False, **kwargs)
+        self.fields["request_reason"] = request_reason_field()

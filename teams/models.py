@@ -477,3 +477,94 @@ class TeamFinalOffer(SeatOffer):
 
     def __str__(self) -> str:
         return f"{self.team} ({self.get_answer_display()})"
+
+
+class RosterChangeRequest(Decided):
+    """R-TEAM-2, R-GEN-3: a roster change or a line-up that the captain (or whoever manages
+    the team's heat) can no longer make directly because its window has closed
+    (``clubs.windows.roster_window`` / ``lineup_window``), asked of TK with a reason. TK
+    approves (the change is made by the same service as a direct change, as TK acting late)
+    or rejects it, with TK's reason (the ``Decided`` fields). The players asked for are
+    :class:`RosterChangeRequestPlayer` rows: players to add and to remove, or each half of
+    the line-up of ``match``."""
+
+    class Kind(models.TextChoices):
+        ROSTER = "roster", _("ändring av laguppställningen")
+        LINEUP = "lineup", _("laguppställning i spelad match")
+
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="change_requests", verbose_name=_("lag")
+    )
+    kind = models.CharField(_("slag"), max_length=6, choices=Kind.choices)
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="change_requests",
+        verbose_name=_("match"),
+    )
+    request_reason = models.TextField(_("lagets motivering"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("ändringsbegäran (lag)")
+        verbose_name_plural = _("ändringsbegäran (lag)")
+        ordering = ["-requested_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="roster", match__isnull=True)
+                | Q(kind="lineup", match__isnull=False),
+                name="roster_change_request_match_iff_lineup",
+            ),
+            models.CheckConstraint(
+                condition=~Q(request_reason=""), name="roster_change_request_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.LINEUP:
+            return _("%(team)s: laguppställning i %(match)s (%(status)s)") % {
+                "team": self.team,
+                "match": self.match,
+                "status": self.get_status_display(),
+            }
+        return _("%(team)s: ändring av laguppställningen (%(status)s)") % {
+            "team": self.team,
+            "status": self.get_status_display(),
+        }
+
+
+class RosterChangeRequestPlayer(models.Model):
+    """One player of a :class:`RosterChangeRequest`: to be added to the roster, removed from
+    it, or fielded in the first or second half of the match."""
+
+    class Role(models.TextChoices):
+        ADD = "add", _("läggs till")
+        REMOVE = "remove", _("tas bort")
+        HALF1 = "half1", _("halvlek 1")
+        HALF2 = "half2", _("halvlek 2")
+
+    request = models.ForeignKey(
+        RosterChangeRequest,
+        on_delete=models.CASCADE,
+        related_name="players",
+        verbose_name=_("ändringsbegäran"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare")
+    )
+    role = models.CharField(_("roll"), max_length=6, choices=Role.choices)
+
+    class Meta:
+        verbose_name = _("spelare i ändringsbegäran")
+        verbose_name_plural = _("spelare i ändringsbegäran")
+        ordering = ["request", "role", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["request", "player", "role"], name="player_once_per_request_role"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.get_role_display()})"

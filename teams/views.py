@@ -17,7 +17,8 @@ from clubs import clock, windows
 from clubs.models import HeatStatus, Player, Season
 from clubs.permissions import can_manage_team, can_manage_team_heat, club_ids_of, is_tk
 from clubs.services.base import ServiceError
-from teams.models import Dispensation, Lineup, Match, Team, TeamHeat
+from teams.models import Dispensation, Lineup, Match, RosterChangeRequest, Team, TeamHeat
+from teams.services.change_requests import request_roster_change
 from teams.services.entries import (
     enter_team,
     record_lineup,
@@ -26,7 +27,15 @@ from teams.services.entries import (
     update_roster,
 )
 
-from .forms import EnterTeamForm, ExtraPlayerForm, LineupForm, RosterForm, tk_reason_field
+from .forms import (
+    EnterTeamForm,
+    ExtraPlayerForm,
+    LineupChangeRequestForm,
+    LineupForm,
+    RosterChangeRequestForm,
+    RosterForm,
+    tk_reason_field,
+)
 from .selectors import team_rows
 from .selectors import violation_text as _text
 
@@ -121,6 +130,28 @@ def enter(request, heat_id: int):
 # ------------------------------------------------------------------------------------------
 
 
+def _asks_tk(user, window) -> bool:
+    """Whether the page offers "Begär ändring hos TK" instead of the direct change: its window
+    has closed and the user is not TK (who makes the change directly, with a reason)."""
+    return not window.is_open(clock.today()) and not is_tk(user)
+
+
+def _change_requests(team: Team, match: Match | None = None):
+    """The team's change requests (those of ``match`` when given), newest first, with the
+    players asked for."""
+    qs = RosterChangeRequest.objects.filter(team=team)
+    if match is not None:
+        qs = qs.filter(match=match)
+    return list(qs.select_related("match__home", "match__away").prefetch_related("players__player"))
+
+
+def _asked(request) -> None:
+    messages.success(
+        request,
+        _("Ändringen är begärd hos TK. TK:s beslut och skäl visas här på sidan."),
+    )
+
+
 def _team(team_id: int) -> Team:
     return get_object_or_404(
         Team.objects.select_related("heat", "competition__season", "captain"), pk=team_id
@@ -143,8 +174,28 @@ def roster(request, team_id: int):
         occasions=team_occasions(team),
         today=clock.today(),
     )
+    window = windows.roster_window(team)
+    asks_tk = _asks_tk(request.user, window)
+    request_form = RosterChangeRequestForm(
+        request.POST if action == "request" else None, players=regulars
+    )
     errors: list[str] = []
-    if action == "roster" and roster_form.is_valid():
+    if action == "request" and request_form.is_valid():
+        data = request_form.cleaned_data
+        try:
+            request_roster_change(
+                request.user,
+                team,
+                add_mids=data["add_mids"],
+                remove_mids=data["remove_mids"],
+                reason=data["request_reason"],
+            )
+        except ServiceError as exc:
+            errors = exc.messages()
+        else:
+            _asked(request)
+            return redirect("teams:roster", team_id=team.pk)
+    elif action == "roster" and roster_form.is_valid():
         try:
             outcome = update_roster(
                 request.user,
@@ -183,7 +234,7 @@ def roster(request, team_id: int):
     extra_requests = team.dispensations.filter(kind=Dispensation.Kind.EXTRA_PLAYER).select_related(
         "player"
     )
-    invalid = errors or roster_form.errors or extra_form.errors
+    invalid = errors or roster_form.errors or extra_form.errors or request_form.errors
     return render(
         request,
         "teams/roster.html",
@@ -192,8 +243,11 @@ def roster(request, team_id: int):
             "entries": entries,
             "roster_form": roster_form,
             "extra_form": extra_form,
+            "request_form": request_form,
+            "asks_tk": asks_tk,
+            "change_requests": _change_requests(team),
             "extra_requests": extra_requests.order_by("-occasion_date", "-id"),
-            "deadline": windows.label(windows.roster_window(team)),
+            "deadline": windows.label(window),
             "errors": errors,
             "action": action,
         },
@@ -241,15 +295,36 @@ def lineup(request, team_id: int, match_id: int):
         f"half{n}": [row.player.mid for row in current if row.half == n]
         for n in range(1, match.halves + 1)
     }
+    asking = request.method == "POST" and request.POST.get("action") == "request"
     form = LineupForm(
-        request.POST or None,
+        request.POST if request.method == "POST" and not asking else None,
         players=players,
         halves=match.halves,
         initial=initial,
         tk=is_tk(user),
     )
+    request_form = LineupChangeRequestForm(
+        request.POST if asking else None, players=players, halves=match.halves, initial=initial
+    )
+    window = windows.lineup_window(match)
     errors: list[str] = []
-    if request.method == "POST" and form.is_valid():
+    if asking and request_form.is_valid():
+        data = request_form.cleaned_data
+        try:
+            request_roster_change(
+                user,
+                team,
+                match=match,
+                half1_mids=data.get("half1", []),
+                half2_mids=data.get("half2", []),
+                reason=data["request_reason"],
+            )
+        except ServiceError as exc:
+            errors = exc.messages()
+        else:
+            _asked(request)
+            return redirect("teams:lineup", team_id=team.pk, match_id=match.pk)
+    elif request.method == "POST" and not asking and form.is_valid():
         try:
             outcome = record_lineup(
                 user,
@@ -277,10 +352,13 @@ def lineup(request, team_id: int, match_id: int):
             "match": match,
             "opponent": opponent,
             "form": form,
+            "request_form": request_form,
+            "asks_tk": _asks_tk(user, window),
+            "change_requests": _change_requests(team, match),
             "errors": errors,
-            "deadline": windows.label(windows.lineup_window(match)),
+            "deadline": windows.label(window),
             "current_halves": halves,
             "has_lineup": bool(current),
         },
-        status=400 if errors or form.errors else 200,
+        status=400 if errors or form.errors or request_form.errors else 200,
     )

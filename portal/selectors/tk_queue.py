@@ -23,6 +23,7 @@ from teams.models import (
     Dispensation,
     Match,
     Penalty,
+    RosterChangeRequest,
     TeamFinalOffer,
     TeamHeat,
     TeamHeatChangeRequest,
@@ -117,6 +118,28 @@ def _heat_changes(season) -> list[Item]:
                 )
             )
     return _by_deadline(items)
+
+
+def _roster_changes(season) -> list[Item]:
+    """R-TEAM-2: roster changes and line-ups a captain asked for after their window; no
+    deadline of their own (oldest first)."""
+    items = []
+    for req in (
+        RosterChangeRequest.objects.filter(
+            team__competition__season=season, status=Decided.Status.REQUESTED
+        )
+        .select_related("team", "match__home", "match__away")
+        .prefetch_related("players__player")
+        .order_by("requested_at", "id")
+    ):
+        asked: dict[str, list[str]] = {}
+        for row in req.players.all():
+            asked.setdefault(row.get_role_display(), []).append(row.player.full_name)
+        facts = [str(req.match) if req.match_id else req.get_kind_display()]
+        facts += [f"{role}: {', '.join(names)}" for role, names in asked.items()]
+        facts.append(_("Lagets motivering: %(reason)s") % {"reason": req.request_reason})
+        items.append(Item(title=str(req.team), clause="R-TEAM-2", url=_admin_url(req), facts=facts))
+    return items
 
 
 def _dispensations(season) -> list[Item]:
@@ -273,6 +296,11 @@ def tk_queue(season: Season | None = None) -> list[Group]:
     return [
         Group("heats", _("Kvalheat att godkänna"), _heats(season)),
         Group("heat_changes", _("Begärda ändringar av kvalheat"), _heat_changes(season)),
+        Group(
+            "roster_changes",
+            _("Begärda ändringar av laguppställning"),
+            _roster_changes(season),
+        ),
         Group("dispensations", _("Dispensansökningar"), _dispensations(season)),
         Group("sanctions", _("Begärda bestraffningar och W.O."), _sanctions(season)),
         Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),

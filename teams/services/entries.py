@@ -442,31 +442,29 @@ def enter_team(
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
 
-@transaction.atomic
-def update_roster(
-    user, team: Team, add_mids: Iterable = (), remove_mids: Iterable = (), *, reason: str = ""
-) -> TeamOutcome:
-    """Add or remove regular roster players (who: the team's captain, whoever manages its heat,
-    TK). The roster stays at 4–6 distinct players with a representation club (R-TEAM-2; a 7th
-    needs :func:`request_extra_player`, R-TEAM-5); removed players must be regulars on it.
-    Warnings as for :func:`enter_team` for the added players (R-GEN-2, R-TEAM-4,
-    R-TEAM-RES-2). The district balance is checked again (R-TEAM-3): if it fails, a
-    dispensation is requested (a pending request is reused; a granted one for the old roster
-    no longer counts).
+@dataclass
+class RosterChange:
+    """A roster change checked against every rule but its window (R-TEAM-2, R-TEAM-3,
+    R-TEAM-5, R-GEN-2, R-TEAM-4, R-TEAM-RES-2): ``violations`` holds the errors and the
+    warnings; :func:`_apply_roster_change` saves it once there are no errors. The one check
+    of a direct change (:func:`update_roster`) and of a change asked of TK
+    (``teams.services.change_requests``)."""
 
-    Refused: a change once the team has no match left to play (``clubs.windows.roster_window``,
-    R-TEAM-2) unless TK gives a ``reason`` (recorded as a decision); adding a player who has
-    PLAYED for another team this season (R-TEAM-RES-2: fielding him disqualifies the team; the
-    message names the team). A player only on another team's roster is a warning."""
-    require(can_manage_team(user, team))
-    team = (
-        Team.objects.select_for_update(of=("self",))
-        .select_related("competition__season", "heat")
-        .get(pk=team.pk)
-    )
+    team: Team
+    adds: list[str]
+    removes: list[str]
+    added: list[Player]
+    removed: list[Player]
+    entries: dict[str, RosterEntry]
+    violations: list[Violation]
+    balance: list[Violation]
+
+
+def check_roster_change(team: Team, add_mids: Iterable = (), remove_mids: Iterable = ()):
+    """Every check of adding ``add_mids`` to and removing ``remove_mids`` from ``team``'s
+    regular players, without its window and without saving (see :func:`update_roster`)."""
     season = team.competition.season
     rules = season.rules()
-    outside = windows.enforce(windows.roster_window(team), user, reason=reason)
     adds = list(dict.fromkeys(m for m in (normalise_mid(x) for x in add_mids) if m))
     removes = list(dict.fromkeys(m for m in (normalise_mid(x) for x in remove_mids) if m))
     entries = {r.player.mid: r for r in team.roster.select_related("player")}
@@ -525,28 +523,76 @@ def update_roster(
         [infos[p.mid] for p in added_players if p.mid in infos],
         _earlier_teams(season, added_players, exclude_team=team, on_roster=False),
     )
-    warnings = raise_on_errors(violations)
-    warnings += _other_team_warnings(
-        [infos[p.mid] for p in added_players],
+    violations += _other_team_warnings(
+        [infos[p.mid] for p in added_players if p.mid in infos],
         _earlier_teams(season, added_players, exclude_team=team, on_roster=True),
     )
+    return RosterChange(
+        team=team,
+        adds=adds,
+        removes=removes,
+        added=added_players,
+        removed=[entries[m].player for m in removes if m in entries],
+        entries=entries,
+        violations=violations,
+        balance=balance,
+    )
 
-    for m in removes:
+
+def _apply_roster_change(change: RosterChange, warnings: list[Violation], user) -> TeamOutcome:
+    team, entries = change.team, change.entries
+    for m in change.removes:
         entries[m].delete()
-    for p in added_players:
+    for p in change.added:
         if p.mid in entries:  # an extra player becomes a regular
             entries[p.mid].is_extra = False
             entries[p.mid].save(update_fields=["is_extra"])
         else:
             RosterEntry.objects.create(team=team, player=p)
     dispensation = None
-    if balance and (adds or removes):
-        dispensation = _request_balance_dispensation(team, balance[0], user)
-        warnings.append(_balance_warning(balance[0]))
-    flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
+    if change.balance and (change.adds or change.removes):
+        dispensation = _request_balance_dispensation(team, change.balance[0], user)
+        warnings.append(_balance_warning(change.balance[0]))
+    flag_warnings("teams.team.flagged", team, warnings, user=user, season=team.competition.season)
+    return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
+
+
+def locked_team(team: Team) -> Team:
+    """``team`` read again with its row locked (the one lock of a roster change)."""
+    return (
+        Team.objects.select_for_update(of=("self",))
+        .select_related("competition__season", "heat")
+        .get(pk=team.pk)
+    )
+
+
+@transaction.atomic
+def update_roster(
+    user, team: Team, add_mids: Iterable = (), remove_mids: Iterable = (), *, reason: str = ""
+) -> TeamOutcome:
+    """Add or remove regular roster players (who: the team's captain, whoever manages its heat,
+    TK). The roster stays at 4–6 distinct players with a representation club (R-TEAM-2; a 7th
+    needs :func:`request_extra_player`, R-TEAM-5); removed players must be regulars on it.
+    Warnings as for :func:`enter_team` for the added players (R-GEN-2, R-TEAM-4,
+    R-TEAM-RES-2). The district balance is checked again (R-TEAM-3): if it fails, a
+    dispensation is requested (a pending request is reused; a granted one for the old roster
+    no longer counts).
+
+    Refused: a change once the team has no match left to play (``clubs.windows.roster_window``,
+    R-TEAM-2) unless TK gives a ``reason`` (recorded as a decision; a captain asks TK instead,
+    ``teams.services.change_requests.request_roster_change``); adding a player who has
+    PLAYED for another team this season (R-TEAM-RES-2: fielding him disqualifies the team; the
+    message names the team). A player only on another team's roster is a warning."""
+    require(can_manage_team(user, team))
+    team = locked_team(team)
+    season = team.competition.season
+    outside = windows.enforce(windows.roster_window(team), user, reason=reason)
+    change = check_roster_change(team, add_mids, remove_mids)
+    warnings = raise_on_errors(change.violations)
+    outcome = _apply_roster_change(change, warnings, user)
     windows.record_late(outside, "teams.roster", team, user=user, season=season)
     request_recompute(team.competition_id)
-    return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
+    return outcome
 
 
 # ------------------------------------------------------------------------------------------
@@ -802,47 +848,31 @@ def register_direct_team(
 # ------------------------------------------------------------------------------------------
 
 
-def _can_record_lineup(user, match: Match, team: Team) -> bool:
-    if is_tk(user):
-        return True
-    if user is None or not user.is_authenticated:
-        return False
-    if team.captain_user_id == user.id:
-        return True
-    return match.heat is not None and can_manage_team_heat(user, match.heat)
+@dataclass
+class LineupCheck:
+    """A line-up checked against every rule but its window (R-TEAM-2, R-TEAM-5, R-TEAM-RES-2,
+    R-TEAM-RES-3, R-TEAM-KVAL-5, R-TEAM-WO-1): ``violations`` holds the errors. The one check
+    of a line-up recorded directly (:func:`record_lineup`) and of one asked of TK
+    (``teams.services.change_requests``)."""
+
+    match: Match
+    team: Team
+    on: date
+    halves: list[list[str]]
+    found: dict[str, Player]
+    fielded: list[Player]
+    infos: dict[str, PlayerInfo]
+    extras: list[Player]
+    violations: list[Violation]
 
 
-@transaction.atomic
-def record_lineup(
-    user,
-    match: Match,
-    team: Team,
-    *,
-    half1_mids: Iterable,
-    half2_mids: Iterable = (),
-    reason: str = "",
-) -> LineupOutcome:
-    """Record who played each half of ``match`` for ``team`` (who: that team's captain, the
-    match's heat responsible or arranging club official, TK), replacing the team's earlier
-    line-up for the match at once.
-
-    Refused (nothing saved): a team not in the match, a W.O. match, not exactly 4 different
-    players in a half, a second half in a one-segment match (R-TEAM-KVAL-5), a player who is
-    neither on the roster nor a 7th/8th player granted for the match's date (R-TEAM-5; fielding
-    him would disqualify the team, R-TEAM-RES-3), a player also in the opponents' line-up.
-    Returned as warnings and flagged to TK (the penalties are TK's decisions): an unpaid player
-    (R-TEAM-RES-1: 5 VP per match, disqualification after 14 days), a player who played for
-    another team earlier this season (R-TEAM-RES-2), a player outside UBF (R-TEAM-4: the team
-    leaves the DM title race). Requests a recompute of the team competition.
-    """
-    match = Match.objects.select_related("competition__season", "heat").get(pk=match.pk)
-    team = Team.objects.select_related("competition__season").get(pk=team.pk)
-    require(_can_record_lineup(user, match, team))
+def check_lineup(
+    match: Match, team: Team, half1_mids: Iterable, half2_mids: Iterable = (), *, today: date
+) -> LineupCheck:
+    """Every check of ``team``'s line-up for ``match``, without its window and without saving
+    (see :func:`record_lineup`)."""
     season = match.competition.season
     rules = season.rules()
-    today = clock.today()
-    # Up to the match day; after it a change of who played is TK's, with a reason (R-TEAM-2).
-    outside = windows.enforce(windows.lineup_window(match), user, reason=reason, today=today)
     on = match.played_on or today
     halves = [
         [normalise_mid(x) for x in half1_mids if normalise_mid(x)],
@@ -949,7 +979,79 @@ def record_lineup(
                 params={"player": row.player},
             )
         )
-    raise_on_errors(violations)
+    return LineupCheck(
+        match=match,
+        team=team,
+        on=on,
+        halves=halves,
+        found=found,
+        fielded=fielded,
+        infos=infos,
+        extras=extras,
+        violations=violations,
+    )
+
+
+def lineup_players(match: Match, team: Team) -> tuple[Match, Team]:
+    """``match`` and ``team`` read with what a line-up's checks need."""
+    return (
+        Match.objects.select_related("competition__season", "heat").get(pk=match.pk),
+        Team.objects.select_related("competition__season").get(pk=team.pk),
+    )
+
+
+def can_record_lineup(user, match: Match, team: Team) -> bool:
+    """Who records a line-up: that team's captain, the match's heat responsible or arranging
+    club official, TK."""
+    if is_tk(user):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if team.captain_user_id == user.id:
+        return True
+    return match.heat is not None and can_manage_team_heat(user, match.heat)
+
+
+@transaction.atomic
+def record_lineup(
+    user,
+    match: Match,
+    team: Team,
+    *,
+    half1_mids: Iterable,
+    half2_mids: Iterable = (),
+    reason: str = "",
+) -> LineupOutcome:
+    """Record who played each half of ``match`` for ``team`` (who: that team's captain, the
+    match's heat responsible or arranging club official, TK), replacing the team's earlier
+    line-up for the match at once.
+
+    Refused (nothing saved): a team not in the match, a W.O. match, not exactly 4 different
+    players in a half, a second half in a one-segment match (R-TEAM-KVAL-5), a player who is
+    neither on the roster nor a 7th/8th player granted for the match's date (R-TEAM-5; fielding
+    him would disqualify the team, R-TEAM-RES-3), a player also in the opponents' line-up.
+    Returned as warnings and flagged to TK (the penalties are TK's decisions): an unpaid player
+    (R-TEAM-RES-1: 5 VP per match, disqualification after 14 days), a player who played for
+    another team earlier this season (R-TEAM-RES-2), a player outside UBF (R-TEAM-4: the team
+    leaves the DM title race). Requests a recompute of the team competition.
+    """
+    match, team = lineup_players(match, team)
+    require(can_record_lineup(user, match, team))
+    season = match.competition.season
+    rules = season.rules()
+    today = clock.today()
+    # Up to the match day; after it a change of who played is TK's, with a reason (R-TEAM-2).
+    outside = windows.enforce(windows.lineup_window(match), user, reason=reason, today=today)
+    check = check_lineup(match, team, half1_mids, half2_mids, today=today)
+    raise_on_errors(check.violations)
+    on, halves, found, fielded, infos, extras = (
+        check.on,
+        check.halves,
+        check.found,
+        check.fielded,
+        check.infos,
+        check.extras,
+    )
 
     fielded_infos = [infos[p.mid] for p in fielded]
     warnings: list[Violation] = []

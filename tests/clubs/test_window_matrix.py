@@ -10,6 +10,10 @@ the test season (the factories' 2016-2017 dates, SPEC R-PAIR-CAL-1 style):
   (R-PAIR-KVAL-1); no new pair after the first session's day (R-PAIR-KVAL-6); final 22 Apr
   2017, answers to a seat offer up to that day (R-REPL-5).
 
+A captain or club official asks TK for a roster change or line-up once its window has closed
+(``begära ... hos TK``, a change request): refused while the window is open (the change is
+made directly) and for TK (who makes it directly, with a reason).
+
 Cells: ``ok`` saved; ``ok+beslut`` saved by TK outside the window, with its reason recorded
 as a TK decision (``*.outside_window``); ``nekad`` no permission; a clause: refused with that
 clause in the message. Every refusal is checked to have saved nothing. For the upload the
@@ -35,7 +39,8 @@ from pairs.services.entries import enter_pair
 from pairs.services.heats import register_pair_heat
 from results.models import ResultUpload
 from results.services.uploads import UploadRejected, upload_team_results
-from teams.models import Dispensation, Lineup, RosterEntry, Team
+from teams.models import Dispensation, Lineup, RosterChangeRequest, RosterEntry, Team
+from teams.services.change_requests import request_roster_change
 from teams.services.decisions import file_protest
 from teams.services.entries import (
     enter_team,
@@ -116,6 +121,32 @@ MATRIX = {
             "2016-12-02",
             {"klubbfunktionär": "R-TEAM-2", "lagkapten": "R-TEAM-2", "TK": "ok+beslut"},
         ),
+    },
+    # Issue 11: what the windows no longer allow a captain asks TK for (a change request TK
+    # decides); while the window is open the change is made directly, and TK never asks.
+    "begära laguppställningsändring hos TK": {
+        "före": (
+            "2016-09-01",
+            {"klubbfunktionär": "R-TEAM-2", "lagkapten": "R-TEAM-2", "TK": "R-GEN-3"},
+        ),
+        "öppet": (
+            "2016-11-06",
+            {"klubbfunktionär": "R-TEAM-2", "lagkapten": "R-TEAM-2", "TK": "R-GEN-3"},
+        ),
+        "stängt": ("2016-11-07", {"klubbfunktionär": "ok", "lagkapten": "ok", "TK": "R-GEN-3"}),
+        "efter spel": ("2017-06-01", {"klubbfunktionär": "ok", "lagkapten": "ok", "TK": "R-GEN-3"}),
+    },
+    "begära matchuppställning hos TK": {
+        "före": (
+            "2016-10-20",
+            {"klubbfunktionär": "R-TEAM-2", "lagkapten": "R-TEAM-2", "TK": "R-GEN-3"},
+        ),
+        "öppet": (
+            "2016-11-05",
+            {"klubbfunktionär": "R-TEAM-2", "lagkapten": "R-TEAM-2", "TK": "R-GEN-3"},
+        ),
+        "stängt": ("2016-11-06", {"klubbfunktionär": "ok", "lagkapten": "ok", "TK": "R-GEN-3"}),
+        "efter spel": ("2016-12-02", {"klubbfunktionär": "ok", "lagkapten": "ok", "TK": "R-GEN-3"}),
     },
     # R-TEAM-5: sought before the occasion (6 Nov 2016), TK included: a dispensation after the
     # player played is not a dispensation.
@@ -238,6 +269,18 @@ def _do(action: str, w: dict, user):
         return record_lineup(
             user, w["match"], team, half1_mids=mids, half2_mids=mids, reason=REASON
         )
+    if action == "begära laguppställningsändring hos TK":
+        team = w["team"]
+        leaving = team.roster.exclude(player=team.captain).first().player.mid
+        return request_roster_change(
+            user, team, add_mids=[member(season, club).mid], remove_mids=[leaving], reason=REASON
+        )
+    if action == "begära matchuppställning hos TK":
+        team = w["team"]
+        mids = list(team.roster.values_list("player__mid", flat=True))[:4]
+        return request_roster_change(
+            user, team, match=w["match"], half1_mids=mids, half2_mids=mids, reason=REASON
+        )
     if action == "söka dispens":
         return request_extra_player(
             user, w["team"], member(season, club).mid, occasion="", occasion_date=date(2016, 11, 6)
@@ -266,6 +309,7 @@ def _snapshot():
         Team.objects.count(),
         sorted(RosterEntry.objects.values_list("team_id", "player_id")),
         Lineup.objects.count(),
+        RosterChangeRequest.objects.count(),
         Dispensation.objects.count(),
         ResultUpload.objects.count(),
         Decision.objects.count(),
@@ -302,8 +346,8 @@ def _outcome(action: str, w: dict, user) -> str:
 
 @pytest.mark.parametrize("action", list(MATRIX))
 def test_window_matrix(world, action):
-    """R-PAIR-KVAL-1, R-PAIR-KVAL-6, R-TEAM-REG-2, R-TEAM-2, R-TEAM-5, R-TEAM-RES-5, R-REPL-5:
-    each action in each window for each role."""
+    """R-PAIR-KVAL-1, R-PAIR-KVAL-6, R-TEAM-REG-2, R-TEAM-2, R-TEAM-5, R-TEAM-RES-5, R-REPL-5,
+    R-GEN-3: each action in each window for each role."""
     rows = []
     for window in WINDOWS:
         day, expected = MATRIX[action][window]
