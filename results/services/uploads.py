@@ -307,7 +307,7 @@ def _cumulative_problem(cumulative, first: dict, second: dict) -> ImportProblem 
     one warning naming the pairs that differ. ``cumulative``: the session-2 file's pairs;
     ``first``/``second``: pair number -> (total, matchpoints, maximum) per session."""
     differ = []
-    for pair in cumulative:
+    for pair in sorted(cumulative, key=lambda p: (len(p.number), p.number)):
         if pair.number not in first or pair.number not in second:
             continue
         (t1, mp1, max1), (t2, mp2, max2) = first[pair.number], second[pair.number]
