@@ -47,6 +47,7 @@ from results.models import (
 )
 from results.services.recompute.common import lock_competition
 from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
+from ubf.rules.eligibility import check_session_entry
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import UBF
 from ubf.rules.vp import victory_points
@@ -263,7 +264,7 @@ def _session_pair_problems(session: int, played: set[str], other_played: set[str
     from session 2 is not ranked in the heat; that is a warning (the pair may have withdrawn)."""
     first, second = (played, other_played) if session == 1 else (other_played, played)
     problems = []
-    new = second - first
+    new = {n for n in second if check_session_entry(n, 2, first)}
     if new:
         problems.append(
             problem(
@@ -327,9 +328,9 @@ def _cumulative_problem(cumulative, first: dict, second: dict) -> ImportProblem 
             and abs(pair.cumulative_percentage - pct) > CUMULATIVE_PCT_TOLERANCE
         )
         if bad_total or bad_pct:
+            ours = f"{total:.2f}/{pct:.2f} %" if pct is not None else f"{total:.2f}"
             differ.append(
-                f"{pair.number} ({total:.2f}/{pct:.2f} % – {pair.cumulative_total}/"
-                f"{pair.cumulative_percentage} %)"
+                f"{pair.number} ({ours} – {pair.cumulative_total}/{pair.cumulative_percentage} %)"
             )
     if not differ:
         return None
