@@ -392,6 +392,26 @@ def upload_pair_heat(
     ).first()
     if current is not None and current.checksum == checksum:
         return UploadOutcome(current, unchanged=True, warnings=current.warnings)
+    if session is not None:
+        twin = accepted.filter(session=3 - session, checksum=checksum).first()
+        if twin is not None:
+            raise UploadRejected(
+                [
+                    problem(
+                        gettext_noop(
+                            "Filen är densamma som den inlästa filen för speltillfälle %(other)s "
+                            "(%(name)s). Ladda upp filen för speltillfälle %(session)s."
+                        ),
+                        params={
+                            "other": 3 - session,
+                            "name": twin.original_name,
+                            "session": session,
+                        },
+                        code="same-file-both-sessions",
+                        clause="R-PAIR-KVAL-6",
+                    )
+                ]
+            )
 
     event = _parse(data, filename, "pairs")
     problems = list(validate_pairs(event))

@@ -47,7 +47,7 @@ from results.importers.model import ParsedBoard, ParsedPair, ParsedPairEvent, Pa
 from results.importers.model import TravellerLine as T
 from results.importers.writers import write_pbn_pairs, write_usebio_pairs
 from results.models import AllocationRun, PairResult, ResultUpload, StandingSnapshot
-from results.services.uploads import UploadRejected, upload_pair_heat
+from results.services.uploads import UploadRejected, problem_dicts, upload_pair_heat
 from tests.factories import PairHeatFactory, UserFactory, member
 from tests.results.test_importers_magic import TWO_SESSIONS
 
@@ -264,6 +264,20 @@ def test_r_pair_kval_6_a_pair_new_at_session_2_is_refused_in_one_message(tk):
     assert heat.uploads.filter(session=2).count() == 0
 
 
+def test_session_1_s_file_again_as_session_2_is_refused(tk):
+    heat, _ = two_session_heat()
+    with clock.frozen(SESSION_2):
+        upload_pair_heat(tk, heat, data=pbn(session_1()), filename="s1.pbn", session=1)
+        with pytest.raises(UploadRejected) as exc:
+            upload_pair_heat(tk, heat, data=pbn(session_1()), filename="kopia.pbn", session=2)
+    (p,) = exc.value.problems
+    assert p.message_sv == (
+        "Filen är densamma som den inlästa filen för speltillfälle 1 (s1.pbn). Ladda upp filen "
+        "för speltillfälle 2."
+    )
+    assert heat.uploads.count() == 1
+
+
 def test_a_session_2_file_with_pairs_not_in_the_heat_is_refused_in_one_summary(tk):
     heat, _ = two_session_heat(pairs=("1", "2", "3"))
     with clock.frozen(SESSION_2), pytest.raises(UploadRejected) as exc:
@@ -283,6 +297,11 @@ def test_r_pair_kval_6_a_single_session_heat_refuses_session_2(tk):
     assert p.message_sv == (
         f"Heatet {heat.name} har bara ett speltillfälle (2017-02-05), så det finns inget "
         "speltillfälle 2. Ladda upp filen som hela heatets resultat."
+    )
+    (en,) = problem_dicts(exc.value.problems, "en")
+    assert en["text"] == (
+        f"The heat {heat.name} has only one session (2017-02-05), so there is no session 2. "
+        "Upload the file as the whole heat's result."
     )
     assert ResultUpload.objects.count() == 0
 
