@@ -411,6 +411,14 @@ def test_whole_heat_file_still_accepted_for_a_two_session_heat(tk):
     assert any(w["clause"] == "R-PAIR-KVAL-6" and "allt.pbn" in w["text"] for w in out.warnings)
     assert heat.uploads.get(original_name="allt.pbn").status == "superseded"
     assert StandingSnapshot.objects.get(scope="pair_heat", heat=heat).provisional is True
+    with clock.frozen(SESSION_2):
+        upload_pair_heat(tk, heat, data=write_usebio_pairs(session_1()), filename="allt.xml")
+    # A whole-heat file replaces the session files in turn.
+    assert dict(heat.uploads.values_list("original_name", "status")) == {
+        "allt.pbn": "superseded", "s2.pbn": "superseded", "allt.xml": "accepted",
+    }  # fmt: skip
+    snap = StandingSnapshot.objects.get(scope="pair_heat", heat=heat)
+    assert snap.provisional is False and "sessions" not in snap.data[0]
 
 
 # ---------------------------------------------------------------------------- Magic Contest
