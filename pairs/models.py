@@ -3,6 +3,8 @@ final seats and the offers of the replacement chain."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -87,6 +89,13 @@ class PairHeat(Heat):
     def save(self, *args, **kwargs):
         self.kind = Heat.Kind.PAIRS
         super().save(*args, **kwargs)
+
+    @property
+    def session_dates(self) -> dict[int, date]:
+        """R-PAIR-KVAL-6: the heat's sessions (1, and 2 for a heat of two) and their dates."""
+        if self.last_date:
+            return {1: self.first_date, 2: self.last_date}
+        return {1: self.first_date}
 
 
 class PairEntry(models.Model):

@@ -23,6 +23,7 @@ class ResultUploadAdmin(SimpleHistoryAdmin):
         "competition",
         "heat",
         "round",
+        "session",
         "status",
         "uploaded_by",
         "uploaded_at",

@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from results.importers.detect import DEFAULT_MAX_BYTES
@@ -16,3 +17,35 @@ class ResultFileForm(forms.Form):
         min_value=1,
         help_text=_("Bara för en enskild rond i lagfinalen; tomt = alla ronder i filen."),
     )
+
+
+class PairHeatFileForm(forms.Form):
+    """A pairs heat's file; for a heat of two sessions (R-PAIR-KVAL-6), which session it holds
+    (or the whole heat, both sessions in one file). A heat of one session is not asked."""
+
+    file = ResultFileForm.base_fields["file"]
+
+    def __init__(self, *args, heat, **kwargs):
+        super().__init__(*args, **kwargs)
+        dates = heat.session_dates
+        if len(dates) > 1:
+            choices = [("", _("Hela heatet (båda speltillfällena i en fil)"))] + [
+                (
+                    str(n),
+                    _("Speltillfälle %(session)s (%(date)s)")
+                    % {"session": n, "date": date_format(d, "j F Y")},
+                )
+                for n, d in dates.items()
+            ]
+            self.fields["session"] = forms.TypedChoiceField(
+                label=_("Speltillfälle"),
+                choices=choices,
+                coerce=int,
+                empty_value=None,
+                required=False,
+                help_text=_(
+                    "Heatet spelas vid två tillfällen. Ladda upp varje speltillfälles fil för "
+                    "sig; heatets resultat är båda tillsammans och är preliminärt tills båda "
+                    "är inlästa."
+                ),
+            )

@@ -39,6 +39,10 @@ class ResultUpload(models.Model):
         help_text=_("tomt för finalen"),
     )
     round = models.PositiveSmallIntegerField(_("rond"), null=True, blank=True)
+    #: A pair heat of two sessions (R-PAIR-KVAL-6): the session this file holds, 1 or 2;
+    #: empty for a file of the whole heat (every heat of one session, or both sessions in one
+    #: file) and for every other upload.
+    session = models.PositiveSmallIntegerField(_("speltillfälle"), null=True, blank=True)
     file = models.FileField(_("fil"), upload_to="results/%Y/%m/")
     original_name = models.CharField(_("filnamn"), max_length=200)
     format = models.CharField(_("format"), max_length=8, choices=Format.choices)
@@ -79,6 +83,11 @@ class PairResult(models.Model):
     total = models.DecimalField(_("poäng"), max_digits=8, decimal_places=2)
     percentage = models.DecimalField(_("procent"), max_digits=6, decimal_places=2)
     boards_played = models.PositiveSmallIntegerField(_("spelade brickor"))
+    #: The matchpoints scored on the boards played (not factored) and the most the pair could
+    #: have scored on them (boards played × the top), on the file's scale: a heat of two
+    #: session files adds them up (results.services.recompute.pairs.combine_sessions).
+    matchpoints = models.DecimalField(_("matchpoäng"), max_digits=8, decimal_places=2, default=0)
+    maximum = models.DecimalField(_("max matchpoäng"), max_digits=8, decimal_places=2, default=0)
 
     class Meta:
         verbose_name = _("parresultat")

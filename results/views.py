@@ -12,7 +12,7 @@ from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from pairs.models import PairCompetition, PairHeat
 from teams.models import TeamCompetition, TeamHeat
 
-from .forms import ResultFileForm
+from .forms import PairHeatFileForm, ResultFileForm
 from .models import ResultUpload
 from .services.uploads import (
     UploadRejected,
@@ -68,15 +68,17 @@ def summarise_problems(problems, language: str = "sv") -> list[dict]:
     return lines
 
 
-def _handle(request, *, target_label, history, allowed, do_upload, done_url):
+def _handle(request, *, target_label, history, allowed, do_upload, done_url, form=None):
+    """``do_upload(data, name, cleaned_data)`` calls the service with what the form read."""
     if not allowed:
         raise PermissionDenied
     problems = []
-    form = ResultFileForm(request.POST or None, request.FILES or None)
+    if form is None:
+        form = ResultFileForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         f = form.cleaned_data["file"]
         try:
-            outcome = do_upload(f.read(), f.name, form.cleaned_data.get("round"))
+            outcome = do_upload(f.read(), f.name, form.cleaned_data)
         except UploadRejected as exc:
             problems = summarise_problems(exc.problems, get_language() or "sv")
         else:
@@ -109,10 +111,11 @@ def upload_pair_heat_view(request, heat_id: int):
         target_label=f"{heat.competition} – {heat.name}",
         history=ResultUpload.objects.filter(heat=heat).select_related("uploaded_by")[:10],
         allowed=can_manage_pair_heat(request.user, heat),
-        do_upload=lambda data, name, _round: upload_pair_heat(
-            request.user, heat, data=data, filename=name
+        do_upload=lambda data, name, cleaned: upload_pair_heat(
+            request.user, heat, data=data, filename=name, session=cleaned.get("session")
         ),
         done_url=request.path,
+        form=PairHeatFileForm(request.POST or None, request.FILES or None, heat=heat),
     )
 
 
@@ -124,8 +127,8 @@ def upload_team_heat_view(request, heat_id: int):
         target_label=f"{heat.competition} – {heat.name}",
         history=ResultUpload.objects.filter(heat=heat).select_related("uploaded_by")[:10],
         allowed=can_manage_team_heat(request.user, heat),
-        do_upload=lambda data, name, rnd: upload_team_results(
-            request.user, heat=heat, data=data, filename=name, round=rnd
+        do_upload=lambda data, name, cleaned: upload_team_results(
+            request.user, heat=heat, data=data, filename=name, round=cleaned.get("round")
         ),
         done_url="/lag/",
     )
@@ -141,8 +144,12 @@ def upload_team_final_view(request, competition_id: int):
             "uploaded_by"
         )[:10],
         allowed=is_tk(request.user),
-        do_upload=lambda data, name, rnd: upload_team_results(
-            request.user, competition=competition, data=data, filename=name, round=rnd
+        do_upload=lambda data, name, cleaned: upload_team_results(
+            request.user,
+            competition=competition,
+            data=data,
+            filename=name,
+            round=cleaned.get("round"),
         ),
         done_url="/lag/",
     )
@@ -161,7 +168,7 @@ def upload_pair_final_view(request, competition_id: int):
             "uploaded_by"
         )[:10],
         allowed=is_tk(request.user),
-        do_upload=lambda data, name, _round: upload_pair_final(
+        do_upload=lambda data, name, _cleaned: upload_pair_final(
             request.user, competition, data=data, filename=name
         ),
         done_url="/par/",

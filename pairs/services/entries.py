@@ -124,7 +124,7 @@ def heat_key(heat: PairHeat) -> str:
 
 
 def _sessions(heat: PairHeat) -> list[int]:
-    return [1, 2] if heat.last_date else [1]
+    return list(heat.session_dates)
 
 
 def _session_date(heat: PairHeat, session: int):

@@ -12,9 +12,37 @@ from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
 
 
 @dataclass
+class HeatView:
+    """A heat and its standing. For a heat of two sessions (R-PAIR-KVAL-6) uploaded one file
+    per session: ``sessions`` [(1, date), (2, date)], and ``sessions_in`` the sessions whose
+    file is in (from the snapshot's rows), so the page can say "efter speltillfälle 1 av 2"."""
+
+    heat: PairHeat
+    snap: StandingSnapshot | None
+    sessions: list[tuple[int, object]] = field(default_factory=list)
+    sessions_in: list[int] = field(default_factory=list)
+
+    @property
+    def by_session(self) -> bool:
+        return bool(self.sessions and self.snap and self.snap.rounds_played)
+
+
+def _heat_view(heat: PairHeat, snap: StandingSnapshot | None) -> HeatView:
+    sessions = list(heat.session_dates.items()) if heat.last_date else []
+    sessions_in = []
+    if sessions and snap and snap.data:
+        sessions_in = [
+            n
+            for n, _d in sessions
+            if any((r.get("sessions") or [None] * 2)[n - 1] for r in snap.data)
+        ]
+    return HeatView(heat, snap, sessions, sessions_in)
+
+
+@dataclass
 class CompetitionView:
     competition: PairCompetition
-    heats: list[tuple[PairHeat, StandingSnapshot | None]] = field(default_factory=list)
+    heats: list[HeatView] = field(default_factory=list)
     allocation: AllocationRun | None = None
     final: StandingSnapshot | None = None
     pending: bool = False
@@ -59,7 +87,7 @@ def par_page(season: Season | None = None) -> tuple[Season | None, list[Competit
         views.append(
             CompetitionView(
                 competition=c,
-                heats=[(h, snapshots.get(h.id)) for h in c.heats.all()],
+                heats=[_heat_view(h, snapshots.get(h.id)) for h in c.heats.all()],
                 allocation=runs.get(c.id),
                 final=finals.get(c.id),
                 pending=c.id in pending,

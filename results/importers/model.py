@@ -199,6 +199,12 @@ class ParsedPair:
     boards_played: int | None = None
     declared_qualifier: bool | None = None
     line: int | None = field(default=None, compare=False)
+    #: A session file of a multi-session event (Magic Contest ``SessionScoreMP`` beside
+    #: ``TotalScoreMP``): the file's cumulative figures over every session so far
+    #: (``TotalScoreMP``, ``TotalPercentage``, ``NrBoards``); ``None`` otherwise.
+    cumulative_total: Decimal | None = field(default=None, compare=False)
+    cumulative_percentage: Decimal | None = field(default=None, compare=False)
+    cumulative_boards: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

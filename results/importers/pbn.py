@@ -862,7 +862,9 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
     # Magic Contest, several sessions: Total* and NrBoards are cumulative; the Session*
     # columns describe the boards in this file, so those are the ones to check and store.
     session = [x for x in _SESSION_COLUMNS if x in columns]
+    cumulative = (None, None, "")
     if session:
+        cumulative = (total_col, pct_col, "nrboards" if "nrboards" in columns else "")
         total_col = "sessionscoremp" if "sessionscoremp" in columns else None
         pct_col = "sessionpercentage" if "sessionpercentage" in columns else None
         rank_col = "sessionrank" if "sessionrank" in columns else "rank"
@@ -913,6 +915,19 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
                 ),
                 declared_qualifier=qualifier,
                 line=line_no,
+                cumulative_total=_cell_decimal(
+                    c, row.get(cumulative[0]), line_no, element, cumulative[0] or ""
+                ),
+                cumulative_percentage=_cell_decimal(
+                    c, row.get(cumulative[1]), line_no, element, cumulative[1] or ""
+                ),
+                cumulative_boards=_cell_int(
+                    c,
+                    row.get(cumulative[2]) if cumulative[2] else None,
+                    line_no,
+                    element,
+                    cumulative[2],
+                ),
             )
         )
     seen: dict[str, int] = {}

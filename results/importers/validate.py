@@ -190,7 +190,9 @@ class PairScore:
     boards; ``raw_total`` is the same without factoring; ``percentage`` is exact (Fraction).
     ``adjusted`` says whether the pair has an artificial adjusted score of its own (A6040 ...)
     and ``adjusted_lines`` how many; adjusted scores of other pairs on the same board do not
-    count.
+    count. ``maximum`` is the most the pair could have scored on the boards it played
+    (boards played × the top, on the event's scale): ``raw_total / maximum`` is the
+    percentage, and two sessions add both up (R-PAIR-KVAL-6, docs/result-formats.md).
     """
 
     number: str
@@ -200,6 +202,7 @@ class PairScore:
     percentage: Fraction | None
     adjusted: bool
     adjusted_lines: int = 0
+    maximum: Fraction = Fraction(0)
 
 
 def _file_session_mp(bs: BoardScore, n: int, normal: int, scale: Fraction):
@@ -261,6 +264,7 @@ def compute_pair_scores(
             pct,
             adjusted[pair] > 0,
             adjusted[pair],
+            played * top * scale,
         )
     return out
 

@@ -16,6 +16,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Q
 
 from clubs import clock, windows
 from clubs.i18n import render
@@ -46,6 +47,7 @@ from results.models import (
 )
 from results.services.recompute.common import lock_competition
 from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
+from ubf.rules.eligibility import check_session_entry
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import UBF
 from ubf.rules.vp import victory_points
@@ -195,15 +197,221 @@ def _before_play(window: Window) -> None:
         )
 
 
-def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> UploadOutcome:
-    """A whole pairs heat (PBN or USEBIO) from the heat's organiser or TK, from its first
-    session on (``clubs.windows``)."""
+def _session_of(heat: PairHeat, session: int | None) -> int | None:
+    """The session a pairs heat file is stored as (R-PAIR-KVAL-6): 1 or 2 for a file of one
+    session of a two-session heat, ``None`` for a file of the whole heat. A heat of one session
+    has no session 2; its session 1 is the whole heat. Refuses a session the heat does not
+    have, and session 2 before its day."""
+    if session is None:
+        return None
+    dates = heat.session_dates
+    if session not in (1, 2):
+        raise UploadRejected(
+            [
+                problem(
+                    gettext_noop(
+                        "Speltillfälle %(session)s finns inte: ett kvalheat har högst två "
+                        "speltillfällen."
+                    ),
+                    params={"session": session},
+                    code="no-such-session",
+                    clause="R-PAIR-KVAL-6",
+                )
+            ]
+        )
+    if len(dates) == 1:
+        if session == 1:
+            return None
+        raise UploadRejected(
+            [
+                problem(
+                    gettext_noop(
+                        "Heatet %(heat)s har bara ett speltillfälle (%(date)s), så det finns inget "
+                        "speltillfälle 2. Ladda upp filen som hela heatets resultat."
+                    ),
+                    params={"heat": heat.name, "date": dates[1].isoformat()},
+                    code="no-such-session",
+                    clause="R-PAIR-KVAL-6",
+                )
+            ]
+        )
+    if clock.today() < dates[session]:
+        raise UploadRejected(
+            [
+                problem(
+                    gettext_noop(
+                        "Speltillfälle %(session)s spelas %(date)s; dess resultat kan laddas upp "
+                        "från den dagen."
+                    ),
+                    params={"session": session, "date": dates[session].isoformat()},
+                    code="before-play",
+                    clause="R-PAIR-KVAL-6",
+                )
+            ]
+        )
+    return session
+
+
+def _listed(numbers) -> str:
+    numbers = sorted(numbers, key=lambda n: (len(n), n))
+    return ", ".join(numbers[:10]) + (", …" if len(numbers) > 10 else "")
+
+
+def _session_pair_problems(session: int, played: set[str], other_played: set[str]) -> list:
+    """R-PAIR-KVAL-6: no new pair at the second session: a pair of session 2 that did not play
+    session 1 refuses the file being uploaded (whichever session it is), in one summary.
+    R-PAIR-RES-1: a regular of each pair plays every session, so a pair of session 1 missing
+    from session 2 is not ranked in the heat; that is a warning (the pair may have withdrawn)."""
+    first, second = (played, other_played) if session == 1 else (other_played, played)
+    problems = []
+    new = {n for n in second if check_session_entry(n, 2, first)}
+    if new:
+        problems.append(
+            problem(
+                gettext_noop(
+                    "%(count)s par i speltillfälle 2 spelade inte speltillfälle 1: %(pairs)s. Nya "
+                    "par får inte tillkomma vid det andra speltillfället, inte ens utom tävlan. "
+                    "Kontrollera att filerna är från rätt heat och speltillfälle och att parnumren "
+                    "är desamma i båda."
+                ),
+                params={"count": len(new), "pairs": _listed(new)},
+                code="new-pair-session-2",
+                clause="R-PAIR-KVAL-6",
+            )
+        )
+    missing = first - second
+    if missing:
+        problems.append(
+            problem(
+                gettext_noop(
+                    "%(count)s par från speltillfälle 1 saknas i speltillfälle 2: %(pairs)s. De "
+                    "har inte spelat båda speltillfällena och rankas inte i heatet."
+                ),
+                params={"count": len(missing), "pairs": _listed(missing)},
+                warning=True,
+                code="pair-missing-session-2",
+                clause="R-PAIR-RES-1",
+            )
+        )
+    return problems
+
+
+#: How far our two sessions' sum may be from a file's cumulative figures (the file writes
+#: them rounded, to one or two decimals) before TK is warned.
+CUMULATIVE_MP_TOLERANCE = Decimal("0.1")
+CUMULATIVE_PCT_TOLERANCE = Decimal("0.02")
+
+
+def _cumulative_problem(cumulative, first: dict, second: dict) -> ImportProblem | None:
+    """A session-2 file (Magic Contest) that carries the cumulative ``TotalScoreMP`` /
+    ``TotalPercentage`` over both sessions, checked against our sum of the two session files:
+    one warning naming the pairs that differ. ``cumulative``: the session-2 file's pairs;
+    ``first``/``second``: pair number -> (total, matchpoints, maximum) per session."""
+    differ = []
+    for pair in sorted(cumulative, key=lambda p: (len(p.number), p.number)):
+        if pair.number not in first or pair.number not in second:
+            continue
+        (t1, mp1, max1), (t2, mp2, max2) = first[pair.number], second[pair.number]
+        total = t1 + t2
+        pct = (
+            ((mp1 + mp2) / (max1 + max2) * 100).quantize(CENT, ROUND_HALF_UP)
+            if max1 + max2
+            else None
+        )
+        bad_total = (
+            pair.cumulative_total is not None
+            and abs(pair.cumulative_total - total) > CUMULATIVE_MP_TOLERANCE
+        )
+        bad_pct = (
+            pair.cumulative_percentage is not None
+            and pct is not None
+            and abs(pair.cumulative_percentage - pct) > CUMULATIVE_PCT_TOLERANCE
+        )
+        if bad_total or bad_pct:
+            ours = f"{total:.2f}/{pct:.2f} %" if pct is not None else f"{total:.2f}"
+            differ.append(
+                f"{pair.number} ({ours} – {pair.cumulative_total}/{pair.cumulative_percentage} %)"
+            )
+    if not differ:
+        return None
+    return problem(
+        gettext_noop(
+            "Speltillfälle 1 och 2 tillsammans ger inte filens sammanlagda resultat "
+            "(TotalScoreMP/TotalPercentage) för %(count)s par: %(pairs)s (vår summa – filens). "
+            "Heatet räknas på speltillfällenas egna kolumner; kontrollera att filen för "
+            "speltillfälle 1 är den som resultatprogrammet räknade med."
+        ),
+        params={"count": len(differ), "pairs": "; ".join(differ[:10])},
+        warning=True,
+        code="cumulative-mismatch",
+        clause="R-PAIR-KVAL-6",
+    )
+
+
+def _stored_session(upload: ResultUpload) -> dict:
+    """pair number -> (total, matchpoints, maximum) of a stored session upload."""
+    return {
+        r.entry.pair_number: (r.total, r.matchpoints, r.maximum)
+        for r in upload.pair_results.select_related("entry")
+    }
+
+
+def _stored_event(upload: ResultUpload):
+    """The event of a stored upload's file, parsed again (its cumulative columns are not kept
+    as rows); ``None`` when the file cannot be read any more."""
+    try:
+        with upload.file.open("rb") as f:
+            return parse_upload(f.read(), upload.original_name, "pairs")
+    except (ImportFailed, OSError, ValueError):
+        return None
+
+
+def upload_pair_heat(
+    user, heat: PairHeat, *, data: bytes, filename: str, session: int | None = None
+) -> UploadOutcome:
+    """A pairs heat file (PBN or USEBIO) from the heat's organiser or TK, from its first
+    session on (``clubs.windows``).
+
+    ``session``: for a heat of two sessions (R-PAIR-KVAL-6), the session the file holds (1 or
+    2); ``None`` is a file of the whole heat (a heat of one session always is). A corrected
+    file replaces the accepted file of the same heat and session, and a whole-heat file; a
+    whole-heat file replaces every accepted file of the heat. The two session files together
+    are the heat's result (``results.services.recompute.pairs.combine_sessions``): a pair of
+    session 2 must have played session 1 (R-PAIR-KVAL-6, refused in one summary), a pair
+    missing from one session is not ranked (R-PAIR-RES-1, a warning), and a session-2 file
+    with cumulative totals (Magic Contest) is checked against our sum (a warning)."""
     require(can_manage_pair_heat(user, heat))
     _before_play(windows.heat_windows(heat)[RESULTS_UPLOAD])
+    session = _session_of(heat, session)
     checksum = _checksum(data)
-    current = heat.uploads.filter(status=ResultUpload.Status.ACCEPTED).first()
+    accepted = heat.uploads.filter(status=ResultUpload.Status.ACCEPTED)
+    current = (
+        accepted.filter(session__isnull=True)
+        if session is None
+        else accepted.filter(session=session)
+    ).first()
     if current is not None and current.checksum == checksum:
         return UploadOutcome(current, unchanged=True, warnings=current.warnings)
+    if session is not None:
+        twin = accepted.filter(session=3 - session, checksum=checksum).first()
+        if twin is not None:
+            raise UploadRejected(
+                [
+                    problem(
+                        gettext_noop(
+                            "Filen är densamma som den inlästa filen för speltillfälle %(other)s "
+                            "(%(name)s). Ladda upp filen för speltillfälle %(session)s."
+                        ),
+                        params={
+                            "other": 3 - session,
+                            "name": twin.original_name,
+                            "session": session,
+                        },
+                        code="same-file-both-sessions",
+                        clause="R-PAIR-KVAL-6",
+                    )
+                ]
+            )
 
     event = _parse(data, filename, "pairs")
     problems = list(validate_pairs(event))
@@ -242,17 +450,50 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
                 )
             )
         by_number[pair.number] = entry
+    scores = compute_pair_scores(event)
+    mine = {
+        n: (_cents(s.total), _cents(s.raw_total), _cents(s.maximum))
+        for n, s in scores.items()
+        if n in by_number
+    }
+    replaced = accepted
+    if session is not None:
+        replaced = accepted.filter(Q(session=session) | Q(session__isnull=True))
+        other = accepted.filter(session=3 - session).first()
+        if other is not None and not unknown_pairs:
+            theirs = _stored_session(other)
+            problems += _session_pair_problems(session, set(mine), set(theirs))
+            file2 = event if session == 2 else _stored_event(other)
+            if file2 is not None and any(p.cumulative_total is not None for p in file2.pairs):
+                first, second = (mine, theirs) if session == 1 else (theirs, mine)
+                mismatch = _cumulative_problem(file2.pairs, first, second)
+                if mismatch is not None:
+                    problems.append(mismatch)
+        whole = list(accepted.filter(session__isnull=True))
+        if whole:
+            problems.append(
+                problem(
+                    gettext_noop(
+                        "Filen ersätter den inlästa filen för hela heatet (%(name)s). Ladda upp det "
+                        "andra speltillfällets fil också; till dess är heatets ställning preliminär."
+                    ),
+                    params={"name": whole[0].original_name},
+                    warning=True,
+                    code="replaces-whole-heat",
+                    clause="R-PAIR-KVAL-6",
+                )
+            )
     warnings = _errors_or_warnings(problems)
 
-    scores = compute_pair_scores(event)
     with transaction.atomic():
         upload, _previous = _replace_accepted(
             heat.competition_id,
-            heat.uploads.filter(status=ResultUpload.Status.ACCEPTED),
+            replaced,
             data,
             filename,
             results=("pair_results", "travellers"),
             heat=heat,
+            session=session,
             user=user,
             checksum=checksum,
             warnings=warnings,
@@ -262,9 +503,11 @@ def upload_pair_heat(user, heat: PairHeat, *, data: bytes, filename: str) -> Upl
                 upload=upload,
                 heat=heat,
                 entry=entry,
-                total=_cents(scores[number].total),
+                total=mine[number][0],
                 percentage=_cents(scores[number].percentage),
                 boards_played=scores[number].boards_played,
+                matchpoints=mine[number][1],
+                maximum=mine[number][2],
             )
             for number, entry in by_number.items()
             if number in scores

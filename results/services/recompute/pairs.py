@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
 
@@ -46,6 +48,8 @@ from ubf.rules.types import Discipline
 
 log = logging.getLogger(__name__)
 
+CENT = Decimal("0.01")
+
 
 def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
     """Heat standings (R-PAIR-TIE-1..3), qualifying counts (R-ALLOC-1, R-PAIR-KVAL-5/7), the
@@ -69,12 +73,12 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
             .prefetch_related("clubs")
             .order_by("first_date", "id")
         )
-        uploads = {
-            u.heat_id: u
-            for u in ResultUpload.objects.filter(
-                heat__in=heats, status=ResultUpload.Status.ACCEPTED
-            )
-        }
+        # A heat's accepted files: one for the whole heat, or one per session (R-PAIR-KVAL-6).
+        uploads: dict[int, list[ResultUpload]] = defaultdict(list)
+        for u in ResultUpload.objects.filter(
+            heat__in=heats, status=ResultUpload.Status.ACCEPTED
+        ).order_by("session", "id"):
+            uploads[u.heat_id].append(u)
         stored = {
             s.heat_id: s
             for s in StandingSnapshot.objects.filter(
@@ -90,9 +94,10 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
             and h.id in uploads
             and h.id in stored
             and not stored[h.id].provisional
-            and stored[h.id].computed_at >= uploads[h.id].uploaded_at
+            and stored[h.id].computed_at >= max(u.uploaded_at for u in uploads[h.id])
         }
-        fresh_uploads = [u for h, u in uploads.items() if h not in reused]
+        fresh_uploads = [u for h, us in uploads.items() if h not in reused for u in us]
+        session_of = {u.id: u.session for u in fresh_uploads}
         results_by_upload = defaultdict(list)
         for r in PairResult.objects.filter(upload__in=fresh_uploads):
             results_by_upload[r.upload_id].append(r)
@@ -100,8 +105,11 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         for t in PairTraveller.objects.filter(upload__in=fresh_uploads).values_list(
             "upload_id", "board_number", "ns_id", "ew_id", "mp_ns", "mp_ew"
         ):
+            # R-PAIR-TIE-1 over both sessions: a board is (session, number) when the heat
+            # came in one file per session (both sessions may number their boards from 1).
+            board = t[1] if session_of[t[0]] is None else (session_of[t[0]], t[1])
             lines_by_upload[t[0]].append(
-                {"board": t[1], "ns": str(t[2]), "ew": str(t[3]), "mp_ns": t[4], "mp_ew": t[5]}
+                {"board": board, "ns": str(t[2]), "ew": str(t[3]), "mp_ns": t[4], "mp_ew": t[5]}
             )
         entries = {
             e.id: e
@@ -146,7 +154,7 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
                 competition,
                 rules,
                 [e for e in entries.values() if e.heat_id == heat.id],
-                uploads.get(heat.id),
+                uploads.get(heat.id, []),
                 results_by_upload,
                 lines_by_upload,
                 names,
@@ -223,32 +231,132 @@ def _venue_from_snapshot(heat, key: str, snapshot: StandingSnapshot, names: dict
     )
 
 
+@dataclass
+class HeatResult:
+    """A pair's result in a heat, from one file or from both session files together."""
+
+    total: Decimal
+    percentage: Decimal
+    boards_played: int
+    #: Per session of a heat uploaded one file per session: {"total", "percentage",
+    #: "boards_played"} or None where the pair has no result in that session.
+    sessions: list[dict | None] = field(default_factory=list)
+
+
+@dataclass
+class HeatResults:
+    results: dict[str, HeatResult]  # entry id -> result, the pairs that are ranked
+    partial: dict[str, HeatResult]  # entry id -> result, pairs missing from a session
+    complete: bool  # every session of the heat is in
+    sessions_in: list[int]  # the sessions in, of a heat uploaded one file per session
+
+
+def combine_sessions(session_count: int, uploads, results_by_upload) -> HeatResults:
+    """A heat's result from its accepted files (R-PAIR-KVAL-6: at most two sessions).
+
+    One file of the whole heat (``session`` empty) is the result as it stands. Two session
+    files are added up: a pair's total is the sum of its two session totals, its boards
+    played the sum of both, and its percentage its matchpoints over both sessions divided by
+    the most it could have scored on the boards it played in both (each session's boards
+    played × that session's top): Σ MP / Σ max × 100, rounded to hundredths. That is the
+    cumulative ``TotalPercentage`` Magic Contest writes beside the session columns
+    (``TotalScoreMP`` over ``NrBoards`` × top), i.e. the heat as one event over all its boards;
+    it is the boards-weighted mean of the two session percentages when both sessions have the
+    same top, and it differs from the plain mean of the two percentages when a pair played a
+    different number of boards in the two sessions (a sit-out in a Howell), where the mean
+    would give the boards of the shorter session more weight (docs/result-formats.md).
+
+    A pair in one session but not in the other (both in) did not play every session
+    (R-PAIR-RES-1) and goes to ``partial``. While one session of two is missing the heat is
+    not ``complete``: its standing is provisional, over the session(s) in."""
+    session_files = [u for u in uploads if u.session is not None]
+    whole = [u for u in uploads if u.session is None]
+    if whole or not session_files:
+        rows = results_by_upload.get(whole[0].id, []) if whole else []
+        return HeatResults(
+            results={
+                str(r.entry_id): HeatResult(r.total, r.percentage, r.boards_played) for r in rows
+            },
+            partial={},
+            complete=bool(whole),
+            sessions_in=[],
+        )
+    by_session = {u.session: results_by_upload.get(u.id, []) for u in session_files}
+    sessions_in = sorted(by_session)
+    per_pair: dict[str, dict[int, object]] = defaultdict(dict)
+    for n, rows in by_session.items():
+        for r in rows:
+            per_pair[str(r.entry_id)][n] = r
+    results, partial = {}, {}
+    for pair, got in per_pair.items():
+        rows = list(got.values())
+        maximum = sum((r.maximum for r in rows), Decimal(0))
+        if len(rows) == 1:
+            percentage = rows[0].percentage
+        else:
+            mp = sum((r.matchpoints for r in rows), Decimal(0))
+            percentage = (mp / maximum * 100).quantize(CENT, ROUND_HALF_UP) if maximum else CENT * 0
+        result = HeatResult(
+            total=sum((r.total for r in rows), Decimal(0)),
+            percentage=percentage,
+            boards_played=sum(r.boards_played for r in rows),
+            sessions=[
+                {
+                    "total": f"{got[n].total:.2f}",
+                    "percentage": f"{got[n].percentage:.2f}",
+                    "boards_played": got[n].boards_played,
+                }
+                if n in got
+                else None
+                for n in range(1, session_count + 1)
+            ],
+        )
+        if len(got) == len(sessions_in):
+            results[pair] = result
+        else:
+            partial[pair] = result
+    return HeatResults(
+        results=results,
+        partial=partial,
+        complete=len(sessions_in) == session_count,
+        sessions_in=sessions_in,
+    )
+
+
 def _rank_pair_heat(
-    heat, key, competition, rules, heat_entries, upload, results_by_upload, lines_by_upload, names
+    heat, key, competition, rules, heat_entries, uploads, results_by_upload, lines_by_upload, names
 ) -> tuple[Venue, StandingSnapshot]:
-    """One heat's ranking (R-PAIR-TIE-1..3) and qualifying pairs (R-PAIR-KVAL-5/7, R-ALLOC-1)."""
+    """One heat's ranking (R-PAIR-TIE-1..3) and qualifying pairs (R-PAIR-KVAL-5/7, R-ALLOC-1).
+
+    ``uploads``: the heat's accepted files (:func:`combine_sessions`). A heat of two sessions
+    with one session in is shown provisionally ("efter speltillfälle 1 av 2") and counts for
+    the allocation as not yet played: its registered pairs are counted, none of them holds a
+    seat yet, and the allocation stays provisional until both sessions are in."""
     by_id = {e.id: e for e in heat_entries}
-    results = {str(r.entry_id): r for r in results_by_upload.get(upload.id if upload else None, [])}
+    combined = combine_sessions(len(heat.session_dates), uploads, results_by_upload)
+    results = combined.results
+    played, final = bool(results or combined.partial), combined.complete
+    lines = [line for u in uploads for line in lines_by_upload.get(u.id, [])]
     struck = {str(e.id) for e in heat_entries if e.status != PairEntry.Status.ENTERED}
     ranked_ids = [p for p in results if p not in struck]
     standings = (
         rank_pairs(
             ranked_ids,
             {p: results[p].percentage for p in ranked_ids},
-            lines_by_upload.get(upload.id, []),
+            lines,
             seed=f"{competition.season.name}/{competition.discipline}/{heat.id}",
         )
-        if upload
+        if played
         else []
     )
     counted = qualifying_pairs(
         PairHeatEntries(
             heat_type=heat.heat_type,
-            pairs=tuple(str(e.id) for e in heat_entries if not upload or str(e.id) in results),
+            pairs=tuple(str(e.id) for e in heat_entries if not final or str(e.id) in results),
             declared=frozenset(str(e.id) for e in heat_entries if e.takes_part_in_qualifier),
             struck=frozenset(struck),
             boards_played_max=max((r.boards_played for r in results.values()), default=0)
-            if upload
+            if final
             else None,
         ),
         rules,
@@ -258,58 +366,94 @@ def _rank_pair_heat(
     # the pairs that take part in it (in a bronze heat, those that declared, R-PAIR-KVAL-5);
     # the heat's own ranking above is every pair's.
     qualifier_order = [st.pair for st in standings if st.pair in qualifying]
-    if upload and len(qualifier_order) < len(standings):
+    if played and len(qualifier_order) < len(standings):
         qualifier_order = [
             st.pair
             for st in rank_pairs(
                 qualifier_order,
                 {p: results[p].percentage for p in qualifier_order},
-                lines_by_upload.get(upload.id, []),
+                lines,
                 seed=f"{competition.season.name}/{competition.discipline}/{heat.id}/dm",
             )
         ]
     qualifier_rank = {pair: i for i, pair in enumerate(qualifier_order, start=1)}
-    rows = [
-        {
-            "rank": st.rank,
-            "entry_id": int(st.pair),
-            "pair_number": by_id[int(st.pair)].pair_number,
-            "name": names[st.pair],
-            "percentage": f"{results[st.pair].percentage:.2f}",
-            "qualifier": st.pair in qualifying,
-            "qualifier_rank": qualifier_rank.get(st.pair),
-            "decided_by": st.decided_by,
-            "explanation": list(st.explanation),
+
+    def figures(result: HeatResult) -> dict:
+        row = {
+            "percentage": f"{result.percentage:.2f}",
+            "total": f"{result.total:.2f}",
+            "boards_played": result.boards_played,
         }
-        for st in standings
-    ] + [
-        {
-            "rank": None,
-            "entry_id": int(p),
-            "pair_number": by_id[int(p)].pair_number,
-            "name": names[p],
-            "percentage": f"{results[p].percentage:.2f}",
-            "qualifier": False,
-            "struck_reason": _struck_reason(by_id[int(p)].status_reason),
-        }
-        for p in results
-        if p in struck
-    ]
+        if combined.sessions_in:
+            row["sessions"] = result.sessions
+        return row
+
+    rows = (
+        [
+            {
+                "rank": st.rank,
+                "entry_id": int(st.pair),
+                "pair_number": by_id[int(st.pair)].pair_number,
+                "name": names[st.pair],
+                **figures(results[st.pair]),
+                "qualifier": st.pair in qualifying,
+                "qualifier_rank": qualifier_rank.get(st.pair),
+                "decided_by": st.decided_by,
+                "explanation": list(st.explanation),
+            }
+            for st in standings
+        ]
+        + [
+            {
+                "rank": None,
+                "entry_id": int(p),
+                "pair_number": by_id[int(p)].pair_number,
+                "name": names[p],
+                **figures(results[p]),
+                "qualifier": False,
+                "struck_reason": _struck_reason(by_id[int(p)].status_reason),
+            }
+            for p in results
+            if p in struck
+        ]
+        + [
+            {
+                "rank": None,
+                "entry_id": int(p),
+                "pair_number": by_id[int(p)].pair_number,
+                "name": names[p],
+                **figures(result),
+                "qualifier": False,
+                "incomplete": True,
+                "struck_reason": as_data(
+                    Message(
+                        gettext_noop(
+                            "Spelade inte båda speltillfällena och rankas inte i heatet "
+                            "(R-PAIR-RES-1)."
+                        )
+                    )
+                ),
+            }
+            for p, result in combined.partial.items()
+        ]
+    )
     snapshot = StandingSnapshot(
         scope=StandingSnapshot.Scope.PAIR_HEAT,
         competition_id=heat.competition_id,
         heat=heat,
         data=rows,
-        provisional=upload is None,
-        rounds_played=0,
+        provisional=not final,
+        # A pair heat has no rounds: the field holds the sessions in, for a heat uploaded one
+        # file per session (the page says "efter speltillfälle 1 av 2").
+        rounds_played=len(combined.sessions_in),
     )
     venue = Venue(
         key=key,
         label=heat.name,
         entries=len(qualifying),
-        ranking=qualifier_order,
-        struck=struck,
-        complete=upload is not None,
+        ranking=qualifier_order if final else [],
+        struck=struck | set(combined.partial),
+        complete=final,
     )
     return venue, snapshot
 
