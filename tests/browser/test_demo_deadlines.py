@@ -11,7 +11,7 @@ import pytest
 
 from clubs import clock
 from pairs.models import PairHeat
-from teams.models import Lineup, Match, Team
+from teams.models import Lineup, Match, RosterChangeRequest, Team
 from tests.browser.helpers import click_and_wait, fits_width, load_demo, login
 from ubf.demo.season import PASSWORDS
 
@@ -102,7 +102,9 @@ def test_captain_changes_the_roster_before_the_last_matches_on_a_phone(demo, pho
     )
 
 
-def test_captain_is_refused_a_lineup_for_a_match_already_played(demo, page, screens):
+def test_captain_asks_tk_for_a_lineup_of_a_match_already_played(demo, page, screens):
+    """R-TEAM-2: the line-up of a played match can no longer be saved by the captain; the page
+    says since when, and offers to ask TK instead. The request waits for TK; nothing changes."""
     shot = screens(page)
     team = Team.objects.get(name="Fyris", captain_user__username="kapten")
     played = Match.objects.get(home=team, played_on=date(2016, 10, 22))  # round 1, vs BK Ess
@@ -110,20 +112,21 @@ def test_captain_is_refused_a_lineup_for_a_match_already_played(demo, page, scre
     login(page, "kapten", PASSWORDS["kapten"], next_url="/mitt-lag/")
     click_and_wait(page, page.get_by_role("link", name="kval r1: Fyris – BK Ess"))
     assert page.inner_text("#deadline") == "Stängt sedan 22 okt"
+    assert page.get_by_role("button", name="Spara laguppställningen").count() == 0
     shot("lineup")
-    # Try to swap the first half: the first four regulars instead of what was played.
-    boxes = page.locator("input[name=half1]")
-    for i in range(boxes.count()):
-        boxes.nth(i).set_checked(i < 4)
-    click_and_wait(page, page.get_by_role("button", name="Spara laguppställningen"))
+    # The demo recorded no line-up for it: ask for the first four regulars in both halves.
+    for half in ("half1", "half2"):
+        boxes = page.locator(f"input[name={half}]")
+        for i in range(boxes.count()):
+            boxes.nth(i).set_checked(i < 4)
+    page.get_by_label("Varför behövs ändringen?").fill("Laguppställningen lämnades aldrig in.")
+    click_and_wait(page, page.get_by_role("button", name="Begär ändring hos TK"))
 
-    alert = page.get_by_role("alert").inner_text()
-    assert "Det gick inte att spara. Inget har ändrats." in alert
-    assert (
-        "Laguppställning i matchen stängde 2016-10-22 (i dag är det 2016-11-18); efter det kan "
-        "bara TK göra det. (R-TEAM-2)"
-    ) in alert
-    shot("refused")
+    requests = page.inner_text("#change-requests")
+    assert "begärd" in requests and "Laguppställningen lämnades aldrig in." in requests
+    shot("asked")
+    asked = RosterChangeRequest.objects.get(team=team, match=played)
+    assert asked.status == RosterChangeRequest.Status.REQUESTED
     after = list(Lineup.objects.filter(match=played, team=team).values_list("player_id", "half"))
     assert after == before
 
@@ -138,20 +141,22 @@ def test_tk_moves_the_demo_clock_and_the_captain_finds_the_roster_closed(
     assert "Demo: datum 20 november 2016" in page.inner_text("#demo-clock")
     assert clock.today() == date(2016, 11, 20)
 
-    # The captain, on a phone: the roster is closed, and a change is refused with the clause.
+    # The captain, on a phone: the roster is closed; the change can only be asked of TK.
     shot = screens(phone)
     team = Team.objects.get(name="Fyris", captain_user__username="kapten")
     before = sorted(team.roster.values_list("player__mid", flat=True))
     login(phone, "kapten", PASSWORDS["kapten"], next_url=f"/mitt-lag/{team.pk}/laguppstallning/")
     assert phone.inner_text("#deadline") == "Stängt sedan 19 nov"
+    assert phone.get_by_role("button", name="Spara ändringen").count() == 0
     leaving = team.roster.exclude(player=team.captain).filter(is_extra=False).first().player
     phone.get_by_label(f"{leaving.full_name} ({leaving.mid})").check()
-    click_and_wait(phone, phone.get_by_role("button", name="Spara ändringen"))
+    phone.get_by_label("Varför behövs ändringen?").fill("Flyttar till Göteborg.")
+    click_and_wait(phone, phone.get_by_role("button", name="Begär ändring hos TK"))
 
-    alert = phone.get_by_role("alert").inner_text()
-    assert "Det gick inte att spara. Inget har ändrats." in alert
-    assert "stängde 2016-11-19 (i dag är det 2016-11-20)" in alert
-    assert "efter det kan bara TK göra det. (R-TEAM-2)" in alert
-    shot("refused")
+    requests = phone.inner_text("#change-requests")
+    assert "begärd" in requests and leaving.full_name in requests
+    assert "Flyttar till Göteborg." in requests
+    shot("asked")
     assert fits_width(phone)
+    assert RosterChangeRequest.objects.get(team=team).status == "requested"
     assert sorted(team.roster.values_list("player__mid", flat=True)) == before
