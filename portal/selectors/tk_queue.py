@@ -138,7 +138,16 @@ def _roster_changes(season) -> list[Item]:
         facts = [str(req.match) if req.match_id else req.get_kind_display()]
         facts += [f"{role}: {', '.join(names)}" for role, names in asked.items()]
         facts.append(_("Lagets motivering: %(reason)s") % {"reason": req.request_reason})
-        items.append(Item(title=str(req.team), clause="R-TEAM-2", url=_admin_url(req), facts=facts))
+        items.append(
+            Item(
+                title=str(req.team),
+                clause="R-TEAM-2",
+                url=_admin_url(req),
+                facts=facts,
+                action="roster_change",
+                pk=req.pk,
+            )
+        )
     return items
 
 

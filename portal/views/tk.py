@@ -25,7 +25,14 @@ from pairs.services.decisions import record_offer_answer
 from pairs.services.heats import decide_heat_change as decide_pair_heat_change
 from pairs.services.heats import decide_pair_heat
 from portal.selectors.tk_queue import tk_queue
-from teams.models import Dispensation, TeamFinalOffer, TeamHeat, TeamHeatChangeRequest
+from teams.models import (
+    Dispensation,
+    RosterChangeRequest,
+    TeamFinalOffer,
+    TeamHeat,
+    TeamHeatChangeRequest,
+)
+from teams.services.change_requests import decide_roster_change
 from teams.services.decisions import decide_dispensation
 from teams.services.decisions.final_offers import record_team_offer_answer
 from teams.services.heats import decide_heat_change as decide_team_heat_change
@@ -76,6 +83,15 @@ DECISIONS: dict[str, Decision] = {
         "heat_changes",
         gettext_lazy("Godkänn"),
         gettext_lazy("Avslå"),
+    ),
+    "roster_change": Decision(
+        RosterChangeRequest,
+        decide_roster_change,
+        "roster_changes",
+        gettext_lazy("Godkänn"),
+        gettext_lazy("Avslå"),
+        gettext_lazy("godkänd och genomförd"),
+        gettext_lazy("avslagen"),
     ),
     "dispensation": Decision(
         Dispensation,

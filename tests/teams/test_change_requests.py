@@ -470,3 +470,20 @@ def test_the_queue_reads_the_requests_in_a_fixed_number_of_queries(w, client):
         w.official, w.opponent, match=w.match, half1_mids=r, half2_mids=r, reason=WHY
     )
     assert count() == one
+
+
+def test_tk_approves_from_the_queue_and_the_roster_changes(w, client):
+    """R-TEAM-2, R-GEN-3: the request decided from /tk/ goes through decide_roster_change:
+    approved, the asked-for player is on the roster; the reason is recorded."""
+    req, old, new = ask_swap(w)
+    client.force_login(w.tk)
+    added = req.players.get(role="add").player
+    page = client.post(
+        "/tk/beslut/",
+        {"action": "roster_change", "pk": req.pk, "decision": "yes", "reason": "Styrkt flytt."},
+        follow=True,
+    ).content.decode()
+    req.refresh_from_db()
+    assert req.status == RosterChangeRequest.Status.GRANTED and req.reason == "Styrkt flytt."
+    assert req.team.roster.filter(player=added).exists()
+    assert "godkänd och genomförd" in page
