@@ -93,6 +93,7 @@ def test_home_page_in_english(client):
     with clock.frozen("2016-10-20"):
         html = _text(client.get("/?lang=en"))
     assert "Open for entries" in html
+    assert "Entry closes 29 Oct" in html  # clubs.windows.label, in English with its month
     assert "Upcoming heats and finals" in html
 
 
