@@ -22,10 +22,11 @@ from django.utils.translation import gettext
 from clubs import clock
 from clubs.permissions import is_tk
 from clubs.services.base import ServiceError, record_decision
+from clubs.templatetags.formats_i18n import day_short
 from ubf.rules import windows as w
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
-from ubf.rules.windows import BEFORE, CLOSED, OPEN, Window, day_sv
+from ubf.rules.windows import BEFORE, CLOSED, OPEN, Window
 
 __all__ = [
     "BEFORE",
@@ -153,18 +154,18 @@ def roster_window(team) -> Window:
 
 def label(window: Window, today: date | None = None) -> str:
     """ "Anmälan stänger 5 nov", "Stängt sedan 5 nov", "Öppnar 6 nov" (in the reader's
-    language)."""
+    language: "Entry closes 5 Nov" on an English page)."""
     today = today or clock.today()
     state = window.state(today)
     if state == BEFORE:
-        return gettext("Öppnar %(day)s") % {"day": day_sv(window.opens)}
+        return gettext("Öppnar %(day)s") % {"day": day_short(window.opens)}
     if state == CLOSED:
-        return gettext("Stängt sedan %(day)s") % {"day": day_sv(window.closes)}
+        return gettext("Stängt sedan %(day)s") % {"day": day_short(window.closes)}
     if window.closes is None:
         return gettext("Öppet")
     return gettext("%(what)s stänger %(day)s") % {
         "what": gettext(window.name_sv),
-        "day": day_sv(window.closes),
+        "day": day_short(window.closes),
     }
 
 

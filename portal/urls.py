@@ -1,15 +1,19 @@
-"""The portal's pages: the club portal (/klubb/), fee lists (/avgifter/), TK's work queue (/tk/), and the public
+"""The portal's pages: the home page (/), the calendar (/kalender/ and its ICS feeds), the club portal (/klubb/), fee lists (/avgifter/), TK's work queue (/tk/), and the public
 DM Lag (/lag/) and DM Par (/par/) pages."""
 
 from django.urls import path, re_path
 
-from portal.views import club, fees, lag, par, tk
+from portal.views import club, fees, home, lag, par, tk
 
 app_name = "portal"
 
 _LIST = r"^avgifter/(?P<scope>heat|final)/(?P<kind>parkval|lagkval|parfinal|lagfinal)/(?P<pk>\d+)"
 
 urlpatterns = [
+    path("", home.home, name="home"),
+    path("kalender/", home.calendar, name="calendar"),
+    path("kalender.ics", home.calendar_ics, name="calendar_ics"),
+    path("kalender/<int:competition_id>.ics", home.competition_ics, name="competition_ics"),
     path("lag/", lag.standings, name="lag"),
     path("par/", par.competitions, name="par"),
     path("klubb/", club.dashboard, name="dashboard"),

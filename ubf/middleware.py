@@ -68,3 +68,21 @@ class PublicPageCacheMiddleware:
                 secure=settings.SESSION_COOKIE_SECURE,
             )
         return response
+
+
+class HeadWithoutBodyMiddleware:
+    """HEAD is answered like GET, without the body (RFC 9110 9.3.2), on every page: the views
+    accept HEAD (``require_safe``), and this, the outermost middleware, drops the body after
+    the rest have run, keeping the GET's headers (Content-Length included). Servers such as
+    gunicorn would drop it too; the test client and this middleware make it true everywhere."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if request.method == "HEAD" and not response.streaming:
+            length = response.get("Content-Length", str(len(response.content)))
+            response.content = b""
+            response["Content-Length"] = length
+        return response

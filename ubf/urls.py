@@ -2,7 +2,6 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
-from django.views.generic import RedirectView
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView
 
@@ -16,7 +15,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("konto/", include("django.contrib.auth.urls")),
     path("resultat/", include("results.urls")),
-    path("", RedirectView.as_view(url="/lag/", permanent=False)),
     path("", include("portal.urls")),
     path("mitt-lag/", include("teams.urls")),
 ]

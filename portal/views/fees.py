@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from portal.services.fees import fee_list_csv, fee_list_for, fee_list_xlsx
 
@@ -27,7 +27,7 @@ def _load(request, scope: str, kind: str, pk):
         raise Http404(str(exc)) from exc
 
 
-@require_GET
+@require_safe
 @login_required
 def fee_list_page(request, scope: str, kind: str, pk: int):
     """/avgifter/<heat|final>/<kind>/<id>/: the list on screen with download links."""
@@ -35,7 +35,7 @@ def fee_list_page(request, scope: str, kind: str, pk: int):
     return render(request, "portal/fee_list.html", {"fee_list": fee_list, "scope": scope})
 
 
-@require_GET
+@require_safe
 @login_required
 def fee_list_download(request, scope: str, kind: str, pk: int, fmt: str):
     """/avgifter/<heat|final>/<kind>/<id>.csv or .xlsx, e.g. avgifter-lagkval-<slug>.xlsx."""

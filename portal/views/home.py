@@ -1,0 +1,51 @@
+"""The public home page (/), the calendar (/kalender/) and its ICS feeds (/kalender.ics, one
+for the season, and /kalender/<competition_id>.ics, one per competition)."""
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from clubs.models import Competition
+from portal import calendar_feed
+from portal.selectors.calendar import calendar_page, competition_label, season_events
+from portal.selectors.home import home_page
+from portal.views.seasons import with_season
+
+
+@require_safe
+def home(request):
+    """/: the current season at a glance."""
+    return render(request, "portal/home.html", {"page": home_page()})
+
+
+@require_safe
+@with_season
+def calendar(request, season):
+    """/kalender/: every heat and final of the season (``?season=2015-2016`` for another)."""
+    return render(request, "portal/calendar.html", {"page": calendar_page(season)})
+
+
+def _ics(request, events, name: str) -> HttpResponse:
+    body = calendar_feed.feed(events, name=name, absolute=request.build_absolute_uri)
+    response = HttpResponse(body, content_type=calendar_feed.CONTENT_TYPE)
+    response["Content-Disposition"] = 'inline; filename="ubf-dm.ics"'
+    return response
+
+
+@require_safe
+@with_season
+def calendar_ics(request, season):
+    """/kalender.ics: the season's heats and finals, for a phone to subscribe to."""
+    if season is None:
+        raise Http404(_("Ingen säsong är upplagd ännu."))
+    return _ics(request, season_events(season), f"UBF DM {season}")
+
+
+@require_safe
+def competition_ics(request, competition_id: int):
+    """/kalender/<competition_id>.ics: one competition's heats and final."""
+    competition = get_object_or_404(Competition.objects.select_related("season"), pk=competition_id)
+    events = season_events(competition.season, competition_id=competition.pk)
+    name = f"{competition_label(competition)} {competition.season}"
+    return _ics(request, events, name)
