@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+from django.utils import translation
+
 from clubs import clock
 from clubs.models import FinalSeatBase
 from ubf.rules import replacement
@@ -177,6 +179,12 @@ def sync_seats(
     )
     for key, (venue, source, (clause, why)) in wanted.items():
         if key in existing and existing[key].pk is not None:  # delete() above clears the pk
+            seat = existing[key]
+            if seat.status != Status.VACATED and seat.source == source:
+                before = seat.reason_data
+                seat.explain(clause, why)  # the figures may have moved (a corrected result)
+                if seat.reason_data != before:
+                    seat.save(update_fields=["reason", "reason_data"])
             continue
         if key in replacements:  # already in the final on an accepted offer
             continue
@@ -260,3 +268,48 @@ def take_seat(offer, *, when, **fields) -> FinalSeatBase:
 def tk_override_reason(reason: str) -> Message:
     """Why an offer TK made out of the chain's order was made (R-REPL-5): TK's reason."""
     return Message(gettext_noop("Erbjuden på TK:s beslut: %(reason)s"), {"reason": reason.strip()})
+
+
+def held(seat_model: type[FinalSeatBase], competition):
+    """Who holds a seat: the competition's seat rows that are not vacated (pairs: read by
+    ``pairs.selectors.final_seat_holders``; teams: by ``teams.seats.mark_finalists``)."""
+    return seat_model.objects.filter(competition=competition).exclude(status=Status.VACATED)
+
+
+def seat_rows_data(seat_rows: Iterable[FinalSeatBase]) -> list[dict]:
+    """Every seat and its offers as data for a page (stored with the allocation run): the
+    holder, where the seat comes from, where it stands and why (``reason_data``, rendered in
+    the reader's language), and each offer with its answer and why it was made."""
+    out = []
+    for seat in seat_rows:
+        out.append(
+            {
+                "key": seat.chain_key,
+                "holder": seat.holder_name if seat.holder_key else "",
+                "source": _msgid(Source(seat.source).label),
+                "status": _msgid(Status(seat.status).label),
+                "reason": seat.reason_data or {"template": seat.reason, "params": {}},
+                "offers": [
+                    {
+                        "entry": _name(getattr(offer, offer.HOLDER_FIELD)),
+                        "answer": _msgid(offer.Answer(offer.answer).label),
+                        "reason": offer.reason_data or {"template": offer.reason, "params": {}},
+                    }
+                    for offer in sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id))
+                ],
+            }
+        )
+    return out
+
+
+def _msgid(label) -> str:
+    """A choice's label as its msgid (Swedish), for data a page renders later (|rendered)."""
+    with translation.override("sv"):
+        return str(label)
+
+
+def _name(entry) -> str:
+    """An entry as a person reads it: a pair's two names, a team's name."""
+    if hasattr(entry, "player1"):
+        return f"{entry.player1.full_name} – {entry.player2.full_name}"
+    return str(entry)

@@ -175,6 +175,20 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         _sync_final_seats(
             competition, heats, venues, allocation, holders, chain, run, direct, dq_of_entry
         )
+        # Each seat and offer says why (clause and figures), shown with the allocation.
+        run.explanation["seats"] = seats.seat_rows_data(
+            FinalSeat.objects.filter(competition=competition)
+            .select_related(
+                "entry__player1",
+                "entry__player2",
+                "direct_qualifier__player1",
+                "direct_qualifier__player2",
+                "player1",
+                "player2",
+            )
+            .prefetch_related("offers__entry__player1", "offers__entry__player2")
+            .order_by("id")
+        )
         _rank_pair_final(competition, rules)
         # R-PAIR-4: the pairs that started in DM kval (the heats' qualifying pairs, counted
         # above) or in a direct final, plus the reigning champions' free place.

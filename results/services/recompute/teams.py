@@ -306,6 +306,14 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
         },
     )
     mark_finalists(competition)
+    # Each seat and offer says why (clause and figures), shown with the allocation.
+    run.explanation["seats"] = seats.seat_rows_data(
+        TeamFinalSeat.objects.filter(competition=competition)
+        .select_related("team")
+        .prefetch_related("offers__team")
+        .order_by("id")
+    )
+    run.save(update_fields=["explanation"])
 
 
 def _dm_status(teams: dict[int, Team], competition: TeamCompetition):
