@@ -36,7 +36,7 @@ def mark_finalists(competition: TeamCompetition, *, seats_only: bool = False) ->
             seat.number = number
             taken.add(number)
             seat.save(update_fields=["number"])
-    held = {s.team_id: s.number for s in rows if s.is_held}
+    held = {s.team_id: s.number for s in rows if s.is_held}  # as seats.held() reads it
     seated = {s.team_id for s in rows if s.team_id}
     changed = []
     teams = Team.objects.filter(competition=competition)

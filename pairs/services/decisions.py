@@ -186,11 +186,7 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
                 },
             )
         )
-    holds = (
-        FinalSeat.objects.filter(competition=seat.competition, entry=entry)
-        .exclude(status=FinalSeat.Status.VACATED)
-        .exists()
-    )
+    holds = seats.held(FinalSeat, seat.competition).filter(entry=entry).exists()
     if holds:
         problems.append(
             error(
