@@ -15,7 +15,7 @@ from django.conf import settings
 
 from clubs import clock
 from pairs.models import FinalSeat, Offer
-from pairs.services.decisions import decline_final_seat
+from pairs.services.decisions import decline_final_seat, override_offer, record_offer_answer
 from results.services.recompute import recompute_pair_competition, recompute_team_competition
 from teams.models import Team, TeamFinalOffer, TeamFinalSeat
 from teams.services.decisions import record_team_offer_answer
@@ -256,3 +256,20 @@ def test_pairs_admin_change_list_shows_why(client, season_of_three, tk):
     client.force_login(tk)
     page = html_lib.unescape(client.get("/admin/pairs/finalseat/").content.decode())
     assert "Kvalplats 4 av 4 från B (R-ALLOC-3, R-ALLOC-6)" in page
+
+
+def test_r_repl_5_tk_offer_out_of_order_says_why_and_survives_a_recompute(season_of_three, tk):
+    comp, (_a, a_entries), (_b, b_entries), (_c, c_entries), dq = season_of_three
+    dq_seat = FinalSeat.objects.get(competition=comp, direct_qualifier=dq)
+    decline_final_seat(tk, dq_seat, reason="Kan inte spela finalen")
+    recompute_pair_competition(comp.id)
+    chain_offer = Offer.objects.get(seat=dq_seat, answer="pending")
+    assert chain_offer.entry == b_entries[4]  # B's 5th, 0.50 (R-REPL-7)
+    record_offer_answer(tk, chain_offer, "declined")
+    # TK passes over the chain's next (C's 21st, 1.07) and asks A's 4th pair
+    offer = override_offer(tk, dq_seat, a_entries[3], "Paret C21 har splittrats")
+    recompute_pair_competition(comp.id)
+    recompute_pair_competition(comp.id)
+    (pending,) = Offer.objects.filter(seat=dq_seat, answer="pending")
+    assert pending == offer and pending.entry == a_entries[3]
+    assert pending.reason == "Erbjuden på TK:s beslut: Paret C21 har splittrats (R-REPL-5)"
