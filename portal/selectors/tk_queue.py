@@ -178,6 +178,7 @@ def _offers(season) -> list[Item]:
                 facts=[
                     _("Kvalheat: %(heat)s") % {"heat": offer.entry.heat.name},
                     _("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())},
+                    *([offer.reason_text()] if offer.reason else []),  # why this pair
                 ],
             )
         )
@@ -190,7 +191,10 @@ def _offers(season) -> list[Item]:
                 clause="R-TEAM-REPL-1",
                 url=_admin_url(offer),
                 deadline=windows.seat_answer_window(offer.competition).closes,
-                facts=[_("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())}],
+                facts=[
+                    _("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())},
+                    *([offer.reason_text()] if offer.reason else []),  # why this team
+                ],
             )
         )
     return _by_deadline(items)

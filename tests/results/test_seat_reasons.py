@@ -273,3 +273,15 @@ def test_r_repl_5_tk_offer_out_of_order_says_why_and_survives_a_recompute(season
     (pending,) = Offer.objects.filter(seat=dq_seat, answer="pending")
     assert pending == offer and pending.entry == a_entries[3]
     assert pending.reason == "Erbjuden på TK:s beslut: Paret C21 har splittrats (R-REPL-5)"
+
+
+def test_tk_queue_says_why_the_waiting_offer_went_to_that_team(client, lag_season, tk):
+    comp, (_a, a_teams), _b, _c, _champions = lag_season
+    withdraw_team(tk, a_teams[0], reason="Två spelare sjuka")
+    recompute_team_competition(comp.id)
+    client.force_login(tk)
+    page = _page(client, "/tk/", "sv")
+    assert (
+        f"Närmast utslagna laget i den egna kvalgruppen A: {a_teams[3].name}, plats 4 "
+        "(A fick 3 platser). (R-REPL-1, R-REPL-5)"
+    ) in page
