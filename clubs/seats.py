@@ -66,7 +66,7 @@ def chain_inputs(seats: Iterable[FinalSeatBase], *, withdrawals: Iterable = ()) 
     }
 
 
-def seat_reason(source: str, *, clause: str, heat: str = "", n: int = 0, seats: int = 0):
+def seat_reason(source: str, *, heat: str = "", n: int = 0, seats: int = 0) -> Message:
     """Why a seat the recompute creates is there, with its figures: the n-th of a heat's
     seats (R-ALLOC-3/R-ALLOC-6, R-TEAM-ADV-1), a direct qualifier's seat (R-DIRECT-1,
     R-TEAM-DIRECT-1), or a seat its heat has too few entries for (R-ALLOC-6)."""
@@ -110,14 +110,14 @@ def sync_seats(
     holder_fields: Callable[[str], dict],
     offer_fields: Callable[[str], dict],
     clauses: Mapping[str, str],
-    withdrawn: Mapping[str, Message] | None = None,
+    withdrawn: Mapping[str, tuple[str, Message]] | None = None,
 ) -> None:
     """Keep the seat rows of ``competition`` in step with the seat holders and the chain.
 
     Seats whose holder changed while nothing was decided on them follow the ranking; a decided
     seat never moves (R-REPL-6); a direct qualifier has its seat, also one that played a heat
     (R-ALLOC-2); a seat its venue cannot fill is a vacant seat (R-ALLOC-6); a seat whose holder
-    withdrew (``withdrawn``: holder key → why) is vacated (R-TEAM-REPL-1); once the allocation
+    withdrew (``withdrawn``: holder key → clause and why) is vacated (R-TEAM-REPL-1); once the allocation
     is final, each seat to be offered gets its pending offer (R-REPL-5) to the entry the chain
     names, with the chain's step as its reason (``step_reasons``: seat key → the labelled last
     step, ``{"clause", "message"}``). A replacement's seat is its own and is left alone.
@@ -139,14 +139,13 @@ def sync_seats(
         for n, key in enumerate(keys, start=1):
             why = seat_reason(
                 Source.ALLOCATION,
-                clause=clauses["allocation"],
                 heat=heat_labels.get(venue, venue),
                 n=n,
                 seats=seats,
             )
             wanted[key] = (venue, Source.ALLOCATION, (clauses["allocation"], why))
     for key, venue in direct.items():
-        why = seat_reason(Source.DIRECT, clause=clauses["direct"], heat=heat_labels.get(venue, ""))
+        why = seat_reason(Source.DIRECT, heat=heat_labels.get(venue, ""))
         wanted[key] = (venue, Source.DIRECT, (clauses["direct"], why))
     for state in chain.seat_states:
         if state.original_holder is None:  # "<venue>#<i>": its venue has too few entries
@@ -155,7 +154,6 @@ def sync_seats(
             i = int(state.seat.rsplit("#", 1)[1]) if "#" in state.seat else 1
             why = seat_reason(
                 "vacant",
-                clause="R-ALLOC-6",
                 heat=heat_labels.get(venue, venue or ""),
                 n=len(holders.holders.get(venue, [])) + i,
                 seats=seats,

@@ -62,7 +62,7 @@ def direct_seat(team: Team) -> TeamFinalSeat:
         team=team,
         source=TeamFinalSeat.Source.DIRECT,
     )
-    seat.explain("R-TEAM-DIRECT-1", seats.seat_reason(TeamFinalSeat.Source.DIRECT, clause=""))
+    seat.explain("R-TEAM-DIRECT-1", seats.seat_reason(TeamFinalSeat.Source.DIRECT))
     seat.save()
     mark_finalists(team.competition)
     return seat
