@@ -75,6 +75,7 @@ from teams.models import (  # noqa: E402
     TeamHeat,
     TeamHeatOrganiser,
 )
+from teams.seats import number_finalists  # noqa: E402
 from ubf.demo.results import allocation_holders  # noqa: E402
 from ubf.demo.season import boards_per_match  # noqa: E402
 from ubf.rules.schedule import round_robin  # noqa: E402
@@ -439,10 +440,7 @@ def main() -> None:
     s, q, _ = measured(lambda: recompute.recompute_team_competition(tc.id))
     table.add("recompute teams after the heats (allocation for the final)", s, q)
     holders = allocation_holders(tc)
-    by_id = {t.id: t for t in Team.objects.filter(id__in=holders)}
-    for k, team_id in enumerate(holders, start=1):
-        by_id[team_id].in_final, by_id[team_id].final_number = True, k
-    Team.objects.bulk_update(by_id.values(), ["in_final", "final_number"])
+    number_finalists(tc, holders)  # the numbers go on the seats; Team.in_final follows
     final_boards = season.rules().final_boards_by_teams[len(holders)]
     Match.objects.bulk_create(
         Match(

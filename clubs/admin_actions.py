@@ -93,6 +93,16 @@ class DecisionLogMixin:
         return render_decision_log(obj) if obj and obj.pk else "–"
 
 
+class WhyColumnMixin:
+    """The "why" of a seat or an offer (``clubs.models.Explained``) as a column and a read-only
+    field, in the reader's language with its clause (issue 9: every seat and offer row says
+    why)."""
+
+    @admin.display(description=_("Varför"))
+    def why(self, obj):
+        return obj.reason_text()
+
+
 class DecidedColumnsMixin(DecisionLogMixin):
     """The columns of a ``Decided`` record: its reason, shortened, and its audit trail."""
 

@@ -13,6 +13,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from clubs.i18n import render
+from ubf.rules.i18n import as_data, from_data
 from ubf.rules.season import DEFAULT_RULES, SeasonRules
 from ubf.rules.types import Gender, Pin
 
@@ -471,11 +473,128 @@ class HeatChangeRequest(Decided):
         verbose_name_plural = _("ändringsbegäran (heat)")
 
 
-class SeatOffer(models.Model):
+class Explained(models.Model):
+    """A row that says why it exists (issue 9, "each row says why"): ``reason`` is the Swedish
+    text, kept as the record (searchable in the admin, as the decision reasons are);
+    ``reason_data`` is the same message as data (``ubf.rules.i18n.as_data`` plus its
+    ``clause``), which pages and the admin render in the reader's language
+    (:meth:`reason_text`). Both are written by :meth:`explain`, by the service that creates or
+    changes the row, never by hand."""
+
+    reason = models.TextField(_("förklaring"), blank=True)
+    reason_data = models.JSONField(_("förklaring (data)"), default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def explain(self, clause: str, message) -> None:
+        """Set the reason: ``message`` (a ``ubf.rules.i18n.Message``, or its ``as_data`` form
+        with names already in its params) and the clause ID that governs it."""
+        data = message if isinstance(message, dict) else as_data(message)
+        self.reason_data = {"clause": clause, **data}
+        self.reason = f"{from_data(data).message_sv} ({clause})" if clause else ""
+
+    def reason_text(self, language: str | None = None) -> str:
+        """The reason in the active language (or ``language``), with its clause; a row written
+        before reasons were data shows its Swedish ``reason``."""
+        data = self.reason_data or {}
+        if not data.get("template"):
+            return self.reason
+        text = render(data, language)
+        return f"{text} ({data['clause']})" if data.get("clause") else text
+
+
+class FinalSeatBase(Explained):
+    """A seat in a final, whatever the competition (issue 9, "one seat lifecycle"): where it
+    comes from (an allocation from a heat, a direct qualifier, a replacement, a direct final's
+    entry), where it stands (provisional, confirmed, vacated), the replacement chain's name for
+    it (``key``), the vacated seat a replacement's seat stands in for (``replaces``) and why it
+    is there (``reason``). Abstract: ``pairs.FinalSeat`` (holder: an entry, a direct qualifier
+    or a direct final's pair) and ``teams.TeamFinalSeat`` (holder: a team) add the competition,
+    the origin heat and the holder; ``HOLDER_FIELD`` names the holder's foreign key.
+
+    The lifecycle (``clubs.seats`` applies it for both): a seat is created provisional by the
+    recompute (allocation, direct) or confirmed by an accepted offer (replacement); it is
+    confirmed when its holder's place is settled; it is vacated when its holder gives it up
+    (R-REPL-1, R-TEAM-REPL-1) and then offered down the chain; a vacated or confirmed seat is
+    never moved by a recompute (R-REPL-6)."""
+
+    class Source(models.TextChoices):
+        ALLOCATION = "allocation", _("kvalplats")
+        DIRECT = "direct", _("direktkvalificerad")
+        REPLACEMENT = "replacement", _("ersättare")
+        DIRECT_FINAL = "direct_final", _("anmäld till direktfinalen")
+
+    class Status(models.TextChoices):
+        PROVISIONAL = "provisional", _("preliminär")
+        CONFIRMED = "confirmed", _("bekräftad")
+        VACATED = "vacated", _("lämnad")
+
+    #: The name of the concrete model's foreign key to the holder ("entry", "team").
+    HOLDER_FIELD = ""
+
+    source = models.CharField(_("grund"), max_length=12, choices=Source.choices)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.PROVISIONAL
+    )
+    #: The replacement chain's name for the seat: its first holder's key (entry or team id),
+    #: "dq:<id>" for a pairs direct qualifier's reserved seat, "<venue>#<n>" for a seat its
+    #: venue could not fill.
+    key = models.CharField(_("platsens nyckel"), max_length=40, blank=True)
+    #: For a replacement's seat: the vacated seat whose offer it accepted (R-REPL-5).
+    replaces = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        verbose_name=_("ersätter"),
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def holder_key(self) -> str | None:
+        """The chain's name for the entry holding (or that held) the seat; None for a vacant
+        seat nobody held."""
+        holder_id = getattr(self, f"{self.HOLDER_FIELD}_id", None)
+        return str(holder_id) if holder_id else None
+
+    @property
+    def chain_key(self) -> str:
+        """The replacement chain's name for the seat (see ``key``)."""
+        return self.key or self.holder_key or ""
+
+    @property
+    def holder_name(self) -> str:
+        """The holder as a person reads it (a team's name, a pair's two names)."""
+        holder = getattr(self, self.HOLDER_FIELD, None)
+        return str(holder) if holder is not None else self.chain_key
+
+    @property
+    def is_held(self) -> bool:
+        """Someone holds the seat now (who holds a seat: not vacated, with a holder)."""
+        return self.status != self.Status.VACATED and self.holder_key is not None
+
+    @property
+    def is_decided(self) -> bool:
+        """A recompute may not move the seat (R-REPL-6): it is confirmed, vacated or has been
+        offered."""
+        return self.status != self.Status.PROVISIONAL and self.holder_key is not None
+
+    def vacate(self, clause: str, message) -> None:
+        """The holder gives the seat up: it stays as the chain's record, vacated, saying why."""
+        self.status = self.Status.VACATED
+        self.explain(clause, message)
+
+
+class SeatOffer(Explained):
     """R-REPL-5, R-TEAM-REPL-1: an offer of a final seat given up, to the entry the replacement
-    chain names: when, the answer, who recorded it, and TK's reason when it departs from the
-    chain. Abstract: ``pairs.Offer`` and ``teams.TeamFinalOffer`` add the seat and the entry
-    it is offered to."""
+    chain names: when, the answer, who recorded it, why it was made (``reason``: the chain's
+    step with its figures, or TK's departure) and TK's reason when it departs from the chain.
+    Abstract: ``pairs.Offer`` and ``teams.TeamFinalOffer`` add the seat (a foreign key to the
+    competition's :class:`FinalSeatBase` row) and the entry it is offered to."""
 
     class Answer(models.TextChoices):
         PENDING = "pending", _("väntar på svar")
@@ -497,9 +616,17 @@ class SeatOffer(models.Model):
     )
     override_reason = models.TextField(_("TK:s avsteg (motivering)"), blank=True)
 
+    #: The name of the concrete model's foreign key to the entry asked ("entry", "team").
+    HOLDER_FIELD = ""
+
     class Meta:
         abstract = True
         ordering = ["offered_at", "id"]
+
+    @property
+    def entry_key(self) -> str:
+        """The chain's name for the entry asked (its id)."""
+        return str(getattr(self, f"{self.HOLDER_FIELD}_id"))
 
 
 class Decision(models.Model):

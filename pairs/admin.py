@@ -7,6 +7,7 @@ from clubs.admin_actions import (
     DecisionLogMixin,
     HeatChangeRequestAdmin,
     ReasonActionsMixin,
+    WhyColumnMixin,
     change_request_actions,
     service_action,
 )
@@ -150,13 +151,21 @@ class DirectQualifierAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ["player1", "player2"]
 
 
-class OfferInline(admin.TabularInline):
+class OfferInline(WhyColumnMixin, admin.TabularInline):
     """The chain's offers, read-only here: answers are recorded with the actions on Offers
     (R-REPL-5: who recorded it, when)."""
 
     model = Offer
     extra = 0
-    fields = ["entry", "offered_at", "answer", "answered_at", "recorded_by", "override_reason"]
+    fields = [
+        "entry",
+        "offered_at",
+        "answer",
+        "answered_at",
+        "recorded_by",
+        "why",
+        "override_reason",
+    ]
     readonly_fields = fields
     can_delete = False
 
@@ -169,15 +178,16 @@ def _seat_holder(seat):
 
 
 @admin.register(FinalSeat)
-class FinalSeatAdmin(ReasonActionsMixin, DecisionLogMixin, SimpleHistoryAdmin):
+class FinalSeatAdmin(WhyColumnMixin, ReasonActionsMixin, DecisionLogMixin, SimpleHistoryAdmin):
     """R-REPL-1..7: "Lämna platsen" gives a seat up through pairs.services.decisions (reason in
     the action bar's "Motivering" field); the recompute then offers it down the chain."""
 
-    list_display = ["competition", "origin_heat", "entry", "source", "status", "reason"]
+    list_display = ["competition", "origin_heat", "entry", "source", "status", "why"]
     list_filter = ["competition", "source", "status"]
     raw_id_fields = ["entry", "direct_qualifier"]
     inlines = [OfferInline]
-    readonly_fields = ["status", "decision_log"]
+    readonly_fields = ["status", "why", "decision_log"]
+    exclude = ["reason", "reason_data"]
     actions = ["decline_seats"]
 
     decline_seats = service_action(
@@ -201,7 +211,7 @@ def _record_answer(answer, description):
 
 
 @admin.register(Offer)
-class OfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
+class OfferAdmin(WhyColumnMixin, DecisionLogMixin, SimpleHistoryAdmin):
     """R-REPL-5: every offer with its answer, when, and who recorded it. Answers are recorded
     with the actions "Tackat ja"/"Tackat nej" (pairs.services.decisions.record_offer_answer)."""
 
@@ -212,11 +222,20 @@ class OfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
         "answer",
         "answered_at",
         "recorded_by",
+        "why",
         "override_reason",
     ]
     list_filter = ["answer"]
     raw_id_fields = ["seat", "entry"]
-    readonly_fields = ["answer", "answered_at", "recorded_by", "override_reason", "decision_log"]
+    readonly_fields = [
+        "answer",
+        "answered_at",
+        "recorded_by",
+        "why",
+        "override_reason",
+        "decision_log",
+    ]
+    exclude = ["reason", "reason_data"]
     actions = ["record_accepted", "record_declined"]
 
     record_accepted = _record_answer(Offer.Answer.ACCEPTED, "Registrera svar: tackat ja")

@@ -11,7 +11,16 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Club, Competition, Heat, HeatChangeRequest, Player, Season, SeatOffer
+from clubs.models import (
+    Club,
+    Competition,
+    FinalSeatBase,
+    Heat,
+    HeatChangeRequest,
+    Player,
+    Season,
+    SeatOffer,
+)
 from ubf.rules.types import Discipline, HeatType
 
 
@@ -217,21 +226,14 @@ class DirectQualifier(models.Model):
         return f"{self.player1.full_name} – {self.player2.full_name} ({self.competition})"
 
 
-class FinalSeat(models.Model):
+class FinalSeat(FinalSeatBase):
     """A seat in a pairs final: from the allocation, a direct qualifier or the replacement chain.
 
-    Seats are recomputed from results, except that an accepted seat never moves (R-REPL-6)."""
+    Seats are recomputed from results, except that an accepted seat never moves (R-REPL-6).
+    The lifecycle and the chain's view are :class:`clubs.models.FinalSeatBase`'s; the holder
+    is an entry, a direct qualifier, or a pair entered straight into a direct final."""
 
-    class Source(models.TextChoices):
-        ALLOCATION = "allocation", _("kvalplats")
-        DIRECT = "direct", _("direktkvalificerad")
-        REPLACEMENT = "replacement", _("ersättare")
-        DIRECT_FINAL = "direct_final", _("anmäld till direktfinalen")
-
-    class Status(models.TextChoices):
-        PROVISIONAL = "provisional", _("preliminär")
-        CONFIRMED = "confirmed", _("bekräftad")
-        VACATED = "vacated", _("lämnad")
+    HOLDER_FIELD = "entry"
 
     competition = models.ForeignKey(
         PairCompetition, on_delete=models.CASCADE, related_name="seats", verbose_name=_("tävling")
@@ -257,23 +259,6 @@ class FinalSeat(models.Model):
     player2 = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    source = models.CharField(_("grund"), max_length=12, choices=Source.choices)
-    status = models.CharField(
-        _("status"), max_length=12, choices=Status.choices, default=Status.PROVISIONAL
-    )
-    #: The replacement chain's name for the seat: its first holder's entry id, "dq:<id>" for
-    #: a direct qualifier's reserved seat, "<venue>#<n>" for a seat its venue could not fill.
-    key = models.CharField(_("platsens nyckel"), max_length=40, blank=True)
-    #: For a replacement's seat: the vacated seat whose offer it accepted (R-REPL-5).
-    replaces = models.ForeignKey(
-        "self",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="replaced_by",
-        verbose_name=_("ersätter"),
-    )
-    reason = models.TextField(_("förklaring"), blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -296,6 +281,13 @@ class FinalSeat(models.Model):
         return f"dq:{self.direct_qualifier_id}"
 
     @property
+    def holder_name(self) -> str:
+        holder = self.entry or self.direct_qualifier or (self if self.player1_id else None)
+        if holder is None:
+            return self.chain_key
+        return f"{holder.player1.full_name} – {holder.player2.full_name}"
+
+    @property
     def holder_key(self) -> str | None:
         """The chain's name for the pair holding (or that held) the seat: its entry, else
         its direct qualifier; None for a vacant seat nobody held."""
@@ -310,6 +302,8 @@ class FinalSeat(models.Model):
 
 class Offer(SeatOffer):
     """R-REPL-5: an offer of a vacated seat in a pairs final, to a pair."""
+
+    HOLDER_FIELD = "entry"
 
     seat = models.ForeignKey(
         FinalSeat, on_delete=models.CASCADE, related_name="offers", verbose_name=_("finalplats")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
+from clubs import seats as seat_rows
 from clubs.models import Player
 from pairs.models import (
     FINAL_SESSION,
@@ -59,8 +60,7 @@ def final_seat_holders(competition: PairCompetition) -> list[SeatHolder]:
         to_attr="final_notices",
     )
     seats = (
-        FinalSeat.objects.filter(competition=competition)
-        .exclude(status=FinalSeat.Status.VACATED)
+        seat_rows.held(FinalSeat, competition)
         .select_related(
             "entry__player1",
             "entry__player2",

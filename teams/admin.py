@@ -9,6 +9,7 @@ from clubs.admin_actions import (
     DecisionLogMixin,
     HeatChangeRequestAdmin,
     ReasonActionsMixin,
+    WhyColumnMixin,
     change_request_actions,
     service_action,
 )
@@ -44,6 +45,7 @@ from .models import (
     Team,
     TeamCompetition,
     TeamFinalOffer,
+    TeamFinalSeat,
     TeamHeat,
     TeamHeatChangeRequest,
     TeamHeatOrganiser,
@@ -475,11 +477,50 @@ class RulingAdmin(DecisionLogMixin, SimpleHistoryAdmin):
         return Truncator(text).chars(60)
 
 
+class TeamFinalOfferInline(WhyColumnMixin, admin.TabularInline):
+    """The chain's offers of a seat, read-only (answers are recorded on the offers)."""
+
+    model = TeamFinalOffer
+    extra = 0
+    fields = ["team", "offered_at", "answer", "answered_at", "recorded_by", "why"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(TeamFinalSeat)
+class TeamFinalSeatAdmin(WhyColumnMixin, DecisionLogMixin, SimpleHistoryAdmin):
+    """R-TEAM-ADV-1, R-TEAM-DIRECT-1, R-TEAM-REPL-1: the team final's seats, kept by the
+    recompute and the offer answers (a team gives its seat up by withdrawing)."""
+
+    list_display = ["competition", "number", "team", "origin_heat", "source", "status", "why"]
+    list_filter = ["competition", "source", "status"]
+    fields = [
+        "competition",
+        "number",
+        "team",
+        "origin_heat",
+        "source",
+        "status",
+        "key",
+        "replaces",
+        "why",
+        "decision_log",
+    ]
+    readonly_fields = fields
+    inlines = [TeamFinalOfferInline]
+
+    def has_add_permission(self, request):
+        return False
+
+
 @admin.register(TeamFinalOffer)
-class TeamFinalOfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
+class TeamFinalOfferAdmin(WhyColumnMixin, DecisionLogMixin, SimpleHistoryAdmin):
     """R-TEAM-REPL-1: the offers of final seats given up; TK records each answer here."""
 
-    list_display = ["team", "seat", "offered_at", "answer", "answered_at", "recorded_by"]
+    list_display = ["team", "seat", "offered_at", "answer", "answered_at", "recorded_by", "why"]
     list_filter = ["answer", "competition"]
     readonly_fields = [
         "competition",
@@ -489,8 +530,10 @@ class TeamFinalOfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
         "answer",
         "answered_at",
         "recorded_by",
+        "why",
         "decision_log",
     ]
+    exclude = ["reason", "reason_data"]
     actions = ["accepted", "declined"]
 
     accepted = service_action(

@@ -13,6 +13,7 @@ from clubs.models import (
     Club,
     Competition,
     Decided,
+    FinalSeatBase,
     Heat,
     HeatChangeRequest,
     Player,
@@ -459,15 +460,69 @@ class Ruling(models.Model):
         verbose_name_plural = _("domslut")
 
 
+class TeamFinalSeat(FinalSeatBase):
+    """A seat in the DM Lag final (R-TEAM-ADV-1, R-TEAM-DIRECT-1, R-TEAM-REPL-1), on the same
+    lifecycle as a pairs seat (:class:`clubs.models.FinalSeatBase`): a qualifying place from a
+    heat, the champions' direct place, or a replacement's seat (``replaces`` the vacated seat
+    whose offer it accepted). ``number`` is the team's number in the final on this seat; a
+    replacement takes the number of the seat it replaces. ``Team.in_final`` and
+    ``Team.final_number`` are a cache of these rows, written only by
+    :func:`teams.seats.mark_finalists` (docs/architecture.md)."""
+
+    HOLDER_FIELD = "team"
+
+    competition = models.ForeignKey(
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        related_name="final_seats",
+        verbose_name=_("tävling"),
+    )
+    origin_heat = models.ForeignKey(
+        TeamHeat,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("kvalplats"),
+    )
+    team = models.ForeignKey(
+        Team,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="final_seats",
+        verbose_name=_("lag"),
+    )
+    number = models.PositiveSmallIntegerField(_("lagnummer i finalen"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("finalplats (lag)")
+        verbose_name_plural = _("finalplatser (lag)")
+        ordering = ["competition", "id"]
+
+    def __str__(self) -> str:
+        if self.team_id is None:
+            return f"Ledig finalplats {self.chain_key}"
+        return f"Finalplats: {self.team}"
+
+
 class TeamFinalOffer(SeatOffer):
     """R-TEAM-REPL-1 / R-REPL-5: an offer of a final seat a team gave up, to the team the
-    replacement chain names. ``seat`` is the chain's name for the seat (the id of the team
-    that first held it)."""
+    replacement chain names. ``seat`` is the vacated :class:`TeamFinalSeat`; the chain's name
+    for it is ``seat.chain_key`` (:attr:`chain_key`)."""
+
+    HOLDER_FIELD = "team"
 
     competition = models.ForeignKey(
         TeamCompetition, on_delete=models.CASCADE, related_name="final_offers"
     )
-    seat = models.CharField(_("finalplats"), max_length=40)
+    seat = models.ForeignKey(
+        TeamFinalSeat,
+        on_delete=models.CASCADE,
+        related_name="offers",
+        verbose_name=_("finalplats"),
+    )
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="final_offers")
     history = HistoricalRecords()
 
@@ -568,3 +623,7 @@ class RosterChangeRequestPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.get_role_display()})"
+
+    @property
+    def chain_key(self) -> str:
+        return self.seat.chain_key

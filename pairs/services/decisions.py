@@ -10,12 +10,13 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from clubs import clock, windows
+from clubs import clock, seats, windows
 from clubs.models import Representation
 from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
+from clubs.seats import tk_override_reason
 from clubs.services.base import error, raise_on_errors, reason_required, record_decision, require
-from ubf.rules.i18n import gettext_noop
+from ubf.rules.i18n import Message, gettext_noop
 
 from ..models import DirectQualifier, FinalSeat, Offer, PairEntry
 
@@ -52,8 +53,13 @@ def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
     if holder is None:
         problems.append(error("R-REPL-1", gettext_noop("Ingen har platsen ännu.")))
     raise_on_errors(problems)
-    seat.status = FinalSeat.Status.VACATED
-    seat.reason = f"Lämnad {clock.today().isoformat()}: {reason.strip()}"
+    seat.vacate(
+        "R-REPL-7" if seat.direct_qualifier_id and not seat.entry_id else "R-REPL-1",
+        Message(
+            gettext_noop("Lämnad %(date)s: %(why)s; platsen erbjuds vidare"),
+            {"date": clock.today().isoformat(), "why": reason.strip()},
+        ),
+    )
     seat.save()
     if seat.direct_qualifier_id:
         dq = seat.direct_qualifier
@@ -133,17 +139,7 @@ def record_offer_answer(
     if answer == Offer.Answer.ACCEPTED:
         # R-REPL-5: the pair that accepts holds a seat of its own from now on (the vacated
         # seat and its offers stay as the chain's record); it can give it up in turn.
-        vacated = offer.seat
-        FinalSeat.objects.create(
-            competition=vacated.competition,
-            key=str(offer.entry_id),
-            origin_heat=vacated.origin_heat,
-            entry=offer.entry,
-            replaces=vacated,
-            source=FinalSeat.Source.REPLACEMENT,
-            status=FinalSeat.Status.CONFIRMED,
-            reason=f"R-REPL-5: tackade ja till platsen efter {vacated}",
-        )
+        seats.take_seat(offer, when=when, entry=offer.entry)
     record_decision(
         f"pairs.offer.{answer}",
         offer,
@@ -190,11 +186,7 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
                 },
             )
         )
-    holds = (
-        FinalSeat.objects.filter(competition=seat.competition, entry=entry)
-        .exclude(status=FinalSeat.Status.VACATED)
-        .exists()
-    )
+    holds = seats.held(FinalSeat, seat.competition).filter(entry=entry).exists()
     if holds:
         problems.append(
             error(
@@ -211,13 +203,15 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
             )
         )
     raise_on_errors(problems)
-    offer = Offer.objects.create(
+    offer = Offer(
         seat=seat,
         entry=entry,
         offered_at=clock.now(),
         recorded_by=user,
         override_reason=reason.strip(),
     )
+    offer.explain("R-REPL-5", tk_override_reason(reason))
+    offer.save()
     record_decision(
         "pairs.offer.override",
         offer,

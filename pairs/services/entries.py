@@ -880,15 +880,22 @@ def enter_direct_final_pair(user, competition: PairCompetition, mid1, mid2) -> F
             )
         )
     warnings_ = raise_on_errors(violations)
-    seat = FinalSeat.objects.create(
+    seat = FinalSeat(
         competition=competition,
         key=f"df:{pair_key(m1, m2)}",
         player1=players[m1],
         player2=players[m2],
         source=FinalSeat.Source.DIRECT_FINAL,
         status=FinalSeat.Status.CONFIRMED,
-        reason="R-PAIR-DF-1",
     )
+    seat.explain(
+        "R-PAIR-DF-1",
+        Message(
+            gettext_noop("Anmält till direktfinalen %(date)s"),
+            {"date": clock.today().isoformat()},
+        ),
+    )
+    seat.save()
     flag_warnings("pairs.direct_final.entered", seat, warnings_, user=user, season=season)
     request_recompute(competition.pk)
     return seat

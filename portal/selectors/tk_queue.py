@@ -224,6 +224,7 @@ def _offers(season) -> list[Item]:
                 facts=[
                     _("Kvalheat: %(heat)s") % {"heat": offer.entry.heat.name},
                     _("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())},
+                    *([offer.reason_text()] if offer.reason else []),  # why this pair
                 ],
             )
         )
@@ -238,7 +239,10 @@ def _offers(season) -> list[Item]:
                 action="team_offer",
                 pk=offer.pk,
                 deadline=windows.seat_answer_window(offer.competition).closes,
-                facts=[_("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())}],
+                facts=[
+                    _("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())},
+                    *([offer.reason_text()] if offer.reason else []),  # why this team
+                ],
             )
         )
     return _by_deadline(items)

@@ -226,3 +226,10 @@ def allocate_final(
         },
     )
     return run, allocation, holders, chain
+
+
+def step_reasons(run: AllocationRun) -> dict[str, dict]:
+    """Seat key → the chain's last step for it as stored in ``run`` (labelled,
+    ``{"clause", "message"}``): why the seat's next offer goes where it goes (R-REPL-1..7, with
+    the figures); the seat's offer keeps it as its reason."""
+    return {c["seat"]: c["steps"][-1] for c in run.explanation.get("chain", []) if c["steps"]}

@@ -54,6 +54,7 @@ from teams.models import (
     TeamCompetition,
     TeamHeat,
 )
+from teams.seats import direct_seat
 from ubf.rules.eligibility import (
     check_extra_players,
     check_fielded_extra_players,
@@ -820,9 +821,9 @@ def register_direct_team(
     warnings += _other_team_warnings(
         data.infos, _earlier_teams(season, data.players, exclude_team=None, on_roster=True)
     )
-    team = _create_team(
-        competition, data, user=user, heat=None, is_direct_qualifier=True, in_final=True
-    )
+    team = _create_team(competition, data, user=user, heat=None, is_direct_qualifier=True)
+    direct_seat(team)  # R-TEAM-DIRECT-1: the champions hold the final's direct seat
+    team.refresh_from_db(fields=["in_final", "final_number"])
     dispensation = None
     if data.balance:
         dispensation = _request_balance_dispensation(team, data.balance[0], user)

@@ -3,7 +3,8 @@ sequence of withdrawals, acceptances and refusals recorded through the services,
 keeps its size (finalists plus open offers, or TK's turn when nobody is left), no team is asked
 twice, a team already in the final is never asked, and a team that accepted stays in the final
 until it withdraws; a team that withdrew is never marked for the final without its seat being
-on offer (the chain remembers the withdrawal)."""
+on offer (the chain remembers the withdrawal). The seat rows (teams.TeamFinalSeat) say the
+same: each seat is held by one team or vacated with its offer open."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from clubs import clock
 from results.models import AllocationRun
 from results.services.recompute import recompute_team_competition
-from teams.models import Team, TeamFinalOffer
+from teams.models import Team, TeamFinalOffer, TeamFinalSeat
 from teams.services.decisions import record_team_offer_answer
 from teams.services.entries import withdraw_team
 from tests.factories import TeamCompetitionFactory, UserFactory
@@ -83,6 +84,18 @@ def test_the_team_final_stays_whole_whatever_the_season_does(shape):
                 competition=comp, in_final=True, status=Team.Status.WITHDRAWN
             ).count()
             assert gone <= len(open_offers) + waiting_for_tk
+            # the seat rows say the same (one seat lifecycle, issue 9): every seat of the final
+            # is held by exactly one team or is vacated with one open offer or TK's turn; the
+            # teams holding a seat are the finalists; an accepted team holds a confirmed seat
+            held = list(TeamFinalSeat.objects.filter(competition=comp).exclude(status="vacated"))
+            holders = [seat.team_id for seat in held]
+            assert len(holders) == len(set(holders))  # nobody holds two seats
+            assert set(holders) == in_final
+            assert len(held) + len(open_offers) + waiting_for_tk == size
+            confirmed = {seat.team_id for seat in held if seat.status == "confirmed"}
+            assert accepted <= confirmed
+            for offer in open_offers:
+                assert offer.seat.status == "vacated" and offer.seat.source != "replacement"
             asked = [o.team_id for o in TeamFinalOffer.objects.filter(competition=comp)]
             assert len(asked) == len(set(asked))  # nobody is asked twice
             for offer in open_offers:

@@ -51,6 +51,7 @@ from results.services import recompute
 from results.services.uploads import UploadRejected, upload_pair_heat, upload_team_results
 from results.simulate import simulate_pair_heat, simulate_team_matches
 from teams.models import Match, Team, TeamCompetition, TeamHeat
+from teams.seats import number_finalists
 from ubf.rules.schedule import round_robin
 from ubf.rules.types import HeatType
 
@@ -294,15 +295,8 @@ def _reseed_final(run: _Run, competition: TeamCompetition, holders: list[int]) -
     with transaction.atomic():
         by_id = {t.id: t for t in Team.objects.filter(competition=competition)}
         Match.objects.filter(competition=competition, stage=Match.Stage.FINAL).delete()
-        for team in by_id.values():
-            if team.in_final and team.id not in holders:
-                team.in_final, team.final_number = False, None
-                team.save(update_fields=["in_final", "final_number"])
-        for number, team_id in enumerate(holders, start=1):
-            team = by_id[team_id]
-            if not team.in_final or team.final_number != number:
-                team.in_final, team.final_number = True, number
-                team.save(update_fields=["in_final", "final_number"])
+        # The numbers go on the seats; Team.in_final / final_number follow (teams.seats).
+        number_finalists(competition, holders)
         rounds = round_robin(holders)
         day1_rounds = math.ceil(len(rounds) / rules.team_final_central_days)
         halves = 1 if boards <= rules.single_segment_max_boards else 2

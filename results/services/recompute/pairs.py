@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
 
-from clubs import clock
+from clubs import clock, seats
 from clubs.models import HeatStatus, Representation
 from pairs.models import (
     DirectQualifier,
@@ -30,9 +30,8 @@ from results.models import (
     ResultUpload,
     StandingSnapshot,
 )
-from results.services.allocation import Venue, allocate_final, venue_key
+from results.services.allocation import Venue, allocate_final, step_reasons, venue_key
 from results.services.recompute.common import lock_competition, recompute_status, save_snapshots
-from ubf.rules import replacement
 from ubf.rules.allocation import final_size_pairs
 from ubf.rules.heats import PairHeatEntries, qualifying_pairs
 from ubf.rules.i18n import Message, as_data, gettext_noop
@@ -182,7 +181,21 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         )
         dq_of_entry = {str(e): dq.id for (_h, e), dq in played_together.items()}
         _sync_final_seats(
-            competition, heats, venues, holders, chain, run.provisional, direct, dq_of_entry
+            competition, heats, venues, allocation, holders, chain, run, direct, dq_of_entry
+        )
+        # Each seat and offer says why (clause and figures), shown with the allocation.
+        run.explanation["seats"] = seats.seat_rows_data(
+            FinalSeat.objects.filter(competition=competition)
+            .select_related(
+                "entry__player1",
+                "entry__player2",
+                "direct_qualifier__player1",
+                "direct_qualifier__player2",
+                "player1",
+                "player2",
+            )
+            .prefetch_related("offers__entry__player1", "offers__entry__player2")
+            .order_by("id")
         )
         _rank_pair_final(competition, rules)
         # R-PAIR-4: the pairs that started in DM kval (the heats' qualifying pairs, counted
@@ -460,129 +473,45 @@ def _rank_pair_heat(
 
 def _pair_chain_inputs(competition: PairCompetition) -> dict:
     """The recorded withdrawals, offers and TK's offers out of the chain's order (R-REPL-5)
-    as the chain runner takes them: an offer TK made by hand stays and does not move the seat's
-    place in the chain."""
-    withdrawals, offers, overrides = [], [], []
-    seats = (
+    as the chain runner takes them (:func:`clubs.seats.chain_inputs`): an offer TK made by
+    hand stays and does not move the seat's place in the chain."""
+    return seats.chain_inputs(
         FinalSeat.objects.filter(competition=competition)
         .exclude(source=FinalSeat.Source.DIRECT_FINAL)  # no chain in a direct final
         .prefetch_related("offers")
     )
-    for seat in seats:
-        key = seat.chain_key
-        for offer in sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id)):
-            offers.append(
-                replacement.Offer(entry=str(offer.entry_id), seat=key, answer=offer.answer)
-            )
-            if offer.override_reason:
-                overrides.append(
-                    replacement.Override(
-                        seat=key, entry=str(offer.entry_id), reason=offer.override_reason
-                    )
-                )
-        if seat.status == FinalSeat.Status.VACATED and seat.holder_key:
-            withdrawals.append(replacement.Withdrawal(entry=seat.holder_key, reason=seat.reason))
-    return {
-        "offers": tuple(offers),
-        "withdrawals": tuple(withdrawals),
-        "overrides": tuple(overrides),
-    }
 
 
 def _sync_final_seats(
-    competition, heats, venues, holders, chain, provisional, direct, dq_of_entry
+    competition, heats, venues, allocation, holders, chain, run, direct, dq_of_entry
 ) -> None:
-    """Keep FinalSeat rows in step with the seat holders: seats whose holder changed while
-    nothing was decided on them follow the ranking; a confirmed seat never moves (R-REPL-6);
-    a direct qualifier has its seat, also one that played a heat (R-ALLOC-2); a seat its venue
-    cannot fill is a vacant seat (R-ALLOC-6); once the allocation is final, each seat to be
-    offered gets its pending Offer (R-REPL-5). A replacement's seat (made when it accepted an
-    offer) is the replacement's own and is left alone here."""
-    heat_of_venue = {v.key: h for v, h in zip(venues, heats, strict=True)}
-    existing = {
-        s.chain_key: s
-        for s in FinalSeat.objects.filter(competition=competition)
-        .exclude(source__in=[FinalSeat.Source.REPLACEMENT, FinalSeat.Source.DIRECT_FINAL])
-        .prefetch_related("offers")
-    }
-    wanted: dict[str, tuple[str | None, str]] = {}
-    for venue, keys in holders.holders.items():
-        for key in keys:
-            wanted[key] = (venue, FinalSeat.Source.ALLOCATION)
-    for key, venue in direct.items():
-        wanted[key] = (venue, FinalSeat.Source.DIRECT)
-    for state in chain.seat_states:
-        if state.original_holder is None:  # "<venue>#<n>": its venue has too few entries
-            wanted[state.seat] = (state.origin, FinalSeat.Source.ALLOCATION)
-    for key, seat in existing.items():
-        undecided = seat.status == FinalSeat.Status.PROVISIONAL or seat.holder_key is None
-        untouched = undecided and not seat.offers.all()
-        if key not in wanted and untouched:
-            seat.delete()
-        elif key not in wanted and seat.origin_heat_id:
-            # R-REPL-6: a decided seat stays with its pair even if a correction moved the pair
-            # below the cut; its venue then fills one seat fewer, so the final keeps its size.
-            venue = next(
-                (v.key for v, h in zip(venues, heats, strict=True) if h.id == seat.origin_heat_id),
-                None,
-            )
-            newcomers = [k for k in holders.holders.get(venue, []) if k not in existing]
-            if newcomers:
-                wanted.pop(newcomers[-1], None)
-    replacements = set(
-        FinalSeat.objects.filter(competition=competition, source=FinalSeat.Source.REPLACEMENT)
-        .exclude(status=FinalSeat.Status.VACATED)
-        .values_list("key", flat=True)
-    )
-    for key, (venue, source) in wanted.items():
-        if key in existing and existing[key].pk is not None:  # delete() above clears the pk
-            continue
-        if key in replacements:  # already in the final on an accepted offer
-            continue
-        vacant = not key.isdigit() and not key.startswith("dq:")
+    """The pairs final's seat rows and offers in step with the chain
+    (:func:`clubs.seats.sync_seats`); a pair's seat has its entry and, for a direct qualifier
+    that played a heat, that direct qualifier too (R-ALLOC-2)."""
+
+    def holder_fields(key: str) -> dict:
         if key.startswith("dq:"):
-            dq_id = int(key[3:])
-        else:
-            dq_id = dq_of_entry.get(key)
-        FinalSeat.objects.create(
-            competition=competition,
-            key=key,
-            origin_heat=heat_of_venue.get(venue),
-            entry_id=int(key) if key.isdigit() else None,
-            direct_qualifier_id=dq_id,
-            source=source,
-            status=FinalSeat.Status.VACATED if vacant else FinalSeat.Status.PROVISIONAL,
-            reason=(
-                "R-ALLOC-6: kvalplatsen har för få par för platsen; den erbjuds vidare."
-                if vacant
-                else "R-ALLOC-6"
-                if source == FinalSeat.Source.ALLOCATION
-                else "R-DIRECT-1"
-            ),
-        )
-    if provisional:
-        return
-    seats = {
-        s.chain_key: s
-        for s in FinalSeat.objects.filter(competition=competition)
-        .exclude(source__in=[FinalSeat.Source.REPLACEMENT, FinalSeat.Source.DIRECT_FINAL])
-        .prefetch_related("offers")
-    }
-    offered: set[int] = set()
-    for state in chain.seat_states:
-        if state.ask and state.seat in seats and state.ask.isdigit():
-            seat = seats[state.seat]
-            pending = seat.pk in offered or any(
-                o.answer == Offer.Answer.PENDING for o in seat.offers.all()
-            )
-            if not pending:
-                offered.add(seat.pk)
-                Offer.objects.create(
-                    seat=seat,
-                    entry_id=int(state.ask),
-                    offered_at=clock.now(),
-                    override_reason="",
-                )
+            return {"direct_qualifier_id": int(key[3:])}
+        if key.isdigit():
+            return {"entry_id": int(key), "direct_qualifier_id": dq_of_entry.get(key)}
+        return {}
+
+    seats.sync_seats(
+        FinalSeat,
+        Offer,
+        competition=competition,
+        venue_heats={v.key: h for v, h in zip(venues, heats, strict=True)},
+        heat_labels={v.key: v.label for v in venues},
+        allocation=allocation,
+        holders=holders,
+        chain=chain,
+        step_reasons=step_reasons(run),
+        provisional=run.provisional,
+        direct=direct,
+        holder_fields=holder_fields,
+        offer_fields=lambda key: {"entry_id": int(key)},
+        clauses={"allocation": "R-ALLOC-3, R-ALLOC-6", "direct": "R-DIRECT-1, R-ALLOC-2"},
+    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,13 +13,13 @@ from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_noop
 
-from clubs import clock
+from clubs import clock, seats
 from clubs.models import Decision, HeatStatus, Representation
 from results.models import (
     Lot,
     StandingSnapshot,
 )
-from results.services.allocation import Venue, allocate_final, venue_key
+from results.services.allocation import Venue, allocate_final, step_reasons, venue_key
 from results.services.recompute.common import lock_competition, recompute_status, save_snapshots
 from teams.models import (
     Lineup,
@@ -29,9 +29,11 @@ from teams.models import (
     Team,
     TeamCompetition,
     TeamFinalOffer,
+    TeamFinalSeat,
     TeamHeat,
     WalkOver,
 )
+from teams.seats import mark_finalists
 from ubf.rules import replacement, sanctions
 from ubf.rules.allocation import final_size_teams
 from ubf.rules.eligibility import (
@@ -258,8 +260,8 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
         if t.status == Team.Status.WITHDRAWN
         and (t.id in withdrawn_after_play or t.in_final or t.is_direct_qualifier)
     )
-    recorded = list(TeamFinalOffer.objects.filter(competition=competition))
-    run, _allocation, _holders, chain = allocate_final(
+    seat_rows = TeamFinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+    run, allocation, holders, chain = allocate_final(
         kind=Lot.Kind.TEAMS,
         season=competition.season,
         competition=competition,
@@ -267,24 +269,51 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
         direct=direct,
         venues=venues,
         names={str(t.id): t.name for t in teams.values()},
-        withdrawals=withdrawals,
-        offers=tuple(
-            replacement.Offer(entry=str(o.team_id), seat=o.seat, answer=o.answer) for o in recorded
-        ),
+        **seats.chain_inputs(seat_rows, withdrawals=withdrawals),
     )
     if run.provisional:
         return
-    _seat_finalists(competition, teams, chain)
-    # R-TEAM-REPL-1 / R-REPL-5: once the allocation is final, each seat to fill gets its
-    # pending offer to the team the chain names (TK records the answer).
-    pending = {o.seat for o in recorded if o.answer == TeamFinalOffer.Answer.PENDING}
-    TeamFinalOffer.objects.bulk_create(
-        TeamFinalOffer(
-            competition=competition, seat=state.seat, team_id=int(state.ask), offered_at=clock.now()
-        )
-        for state in chain.seat_states
-        if state.ask and state.ask.isdigit() and state.seat not in pending
+    # R-TEAM-ADV-1, R-TEAM-REPL-1 / R-REPL-5: once the allocation is final, the seat rows follow
+    # it (a withdrawn team's seat vacated), each seat to fill gets its pending offer to the team
+    # the chain names (TK records the answer), and the finalists are marked from the seats.
+    seats.sync_seats(
+        TeamFinalSeat,
+        TeamFinalOffer,
+        competition=competition,
+        venue_heats={heat_venue[h.id]: h for h in heats},
+        heat_labels={v.key: v.label for v in venues},
+        allocation=allocation,
+        holders=holders,
+        chain=chain,
+        step_reasons=step_reasons(run),
+        provisional=False,
+        direct=direct,
+        holder_fields=lambda key: {"team_id": int(key)} if key.isdigit() else {},
+        offer_fields=lambda key: {"team_id": int(key), "competition": competition},
+        clauses={"allocation": "R-TEAM-ADV-1", "direct": "R-TEAM-DIRECT-1"},
+        withdrawn={
+            str(t.id): (
+                "R-TEAM-REPL-1",
+                Message(
+                    gettext_noop(
+                        "Lämnad: %(team)s har dragit sig ur (%(why)s); platsen erbjuds vidare"
+                    ),
+                    {"team": t.name, "why": t.status_reason},
+                ),
+            )
+            for t in teams.values()
+            if t.status == Team.Status.WITHDRAWN
+        },
     )
+    mark_finalists(competition)
+    # Each seat and offer says why (clause and figures), shown with the allocation.
+    run.explanation["seats"] = seats.seat_rows_data(
+        TeamFinalSeat.objects.filter(competition=competition)
+        .select_related("team")
+        .prefetch_related("offers__team")
+        .order_by("id")
+    )
+    run.save(update_fields=["explanation"])
 
 
 def _dm_status(teams: dict[int, Team], competition: TeamCompetition):
@@ -634,21 +663,3 @@ def _add_dm_order(rows: list[dict]) -> None:
     dm_rank = {team: i for i, team in enumerate(order.dm_order, start=1)}
     for row in rows:
         row["dm_rank"] = dm_rank.get(row["team_id"])
-
-
-def _seat_finalists(competition: TeamCompetition, teams: dict[int, Team], chain) -> None:
-    """R-TEAM-ADV-1: once the allocation is final, every team holding a seat is in the final.
-    A holder not yet marked gets the next free final number; nobody is taken out here (a team
-    that gives its seat up is replaced through the offer it accepts, R-REPL-5, R-REPL-6)."""
-    holders = [int(s.holder) for s in chain.seat_states if s.holder and s.holder.isdigit()]
-    missing = [teams[h] for h in holders if h in teams and not teams[h].in_final]
-    if not missing:
-        return
-    taken = {t.final_number for t in teams.values() if t.in_final and t.final_number}
-    number = 0
-    for team in sorted(missing, key=lambda t: holders.index(t.id)):
-        number += 1
-        while number in taken:
-            number += 1
-        team.in_final, team.final_number = True, number
-        team.save(update_fields=["in_final", "final_number"])

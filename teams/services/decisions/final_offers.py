@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from clubs import clock, windows
+from clubs import clock, seats, windows
 from clubs.recompute import request_recompute
 from clubs.services.base import (
     error,
@@ -15,9 +15,9 @@ from clubs.services.base import (
 )
 from teams.models import (
     Match,
-    Team,
     TeamFinalOffer,
 )
+from teams.seats import mark_finalists
 from teams.services.decisions.common import (
     _require_tk,
 )
@@ -36,7 +36,7 @@ def record_team_offer_answer(
     _require_tk(user, "R-REPL-5")
     offer = (
         TeamFinalOffer.objects.select_for_update()
-        .select_related("competition__season", "team")
+        .select_related("competition__season", "team", "seat")
         .get(pk=offer.pk)
     )
     when = answered_at or clock.now()
@@ -76,27 +76,21 @@ def record_team_offer_answer(
     offer.save(update_fields=["answer", "answered_at", "recorded_by"])
     replaced = None
     if answer == TeamFinalOffer.Answer.ACCEPTED:
-        replaced = Team.objects.filter(pk=int(offer.seat)).first() if offer.seat.isdigit() else None
-        team = offer.team
-        team.in_final = True
+        # R-REPL-5, R-REPL-6: the team holds a seat of its own from now on, with the number of
+        # the team it replaces (the seat's last holder), and takes that team's place in the
+        # final's matches not yet played.
+        previous = seats.last_holding(offer.seat)
+        replaced = previous.team
+        seats.take_seat(offer, when=when, team=offer.team, number=previous.number)
         if replaced is not None:
-            team.final_number = replaced.final_number
-            Match.objects.filter(
-                competition=offer.competition,
-                stage=Match.Stage.FINAL,
-                status=Match.Status.SCHEDULED,
-                home=replaced,
-            ).update(home=team)
-            Match.objects.filter(
-                competition=offer.competition,
-                stage=Match.Stage.FINAL,
-                status=Match.Status.SCHEDULED,
-                away=replaced,
-            ).update(away=team)
-            replaced.in_final = False
-            replaced.final_number = None
-            replaced.save(update_fields=["in_final", "final_number"])
-        team.save(update_fields=["in_final", "final_number"])
+            for side in ("home", "away"):
+                Match.objects.filter(
+                    competition=offer.competition,
+                    stage=Match.Stage.FINAL,
+                    status=Match.Status.SCHEDULED,
+                    **{side: replaced},
+                ).update(**{side: offer.team})
+        mark_finalists(offer.competition)
     record_decision(
         f"teams.final_offer.{answer}",
         offer,
@@ -104,7 +98,7 @@ def record_team_offer_answer(
         clause="R-TEAM-REPL-1",
         season=offer.competition.season,
         team=offer.team.name,
-        seat=offer.seat,
+        seat=offer.seat.chain_key,
         replaces=replaced.name if replaced else None,
     )
     windows.record_late(

@@ -1,0 +1,313 @@
+"""One seat lifecycle for the pairs and the teams final (issue 9): the seat rows
+(:class:`clubs.models.FinalSeatBase`) and their offers (:class:`clubs.models.SeatOffer`) kept in
+step with the allocation and the replacement chain (``ubf.rules.replacement.run_chain``), the
+same way for ``pairs.FinalSeat`` / ``pairs.Offer`` and ``teams.TeamFinalSeat`` /
+``teams.TeamFinalOffer``.
+
+- :func:`chain_inputs`: what the stored seats tell the chain (offers, TK's overrides,
+  withdrawals);
+- :func:`sync_seats`: after the allocation, create the seats the holders need, leave the decided
+  ones alone (R-REPL-6), vacate the seats of holders that withdrew, offer each open seat to the
+  entry the chain names (R-REPL-5), every row saying why;
+- :func:`take_seat`: an accepted offer gives the entry a seat of its own (``replaces`` the
+  vacated seat);
+- :func:`last_holding`: which seat row a replacement takes over (the vacated seat, or the seat
+  of the replacement that held it last).
+
+The competition-specific parts (which foreign key names the holder, a pairs direct qualifier
+that played a heat) come in as parameters; nothing here knows pairs or teams.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from django.utils import translation
+
+from clubs import clock
+from clubs.models import FinalSeatBase
+from ubf.rules import replacement
+from ubf.rules.i18n import Message, gettext_noop
+
+Source = FinalSeatBase.Source
+Status = FinalSeatBase.Status
+
+#: Seats the recompute never creates or deletes: a replacement's own seat (made when it
+#: accepted) and a direct final's entry.
+_NOT_ALLOCATED = [Source.REPLACEMENT, Source.DIRECT_FINAL]
+
+
+def chain_inputs(seats: Iterable[FinalSeatBase], *, withdrawals: Iterable = ()) -> dict:
+    """The recorded offers (in the order they were made), TK's offers out of the chain's
+    order (R-REPL-5) and the withdrawals (a vacated seat's holder, R-REPL-1, R-TEAM-REPL-1) as
+    :func:`ubf.rules.replacement.run_chain` takes them. ``seats`` have their ``offers``
+    prefetched; ``withdrawals`` adds the ones the competition knows otherwise (a team that
+    withdrew holding no seat row yet)."""
+    offers, overrides = [], []
+    gone: dict[str, replacement.Withdrawal] = {w.entry: w for w in withdrawals}
+    for seat in seats:
+        key = seat.chain_key
+        for offer in sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id)):
+            offers.append(replacement.Offer(entry=offer.entry_key, seat=key, answer=offer.answer))
+            if offer.override_reason:
+                overrides.append(
+                    replacement.Override(
+                        seat=key, entry=offer.entry_key, reason=offer.override_reason
+                    )
+                )
+        if seat.status == Status.VACATED and seat.holder_key:
+            gone.setdefault(
+                seat.holder_key, replacement.Withdrawal(entry=seat.holder_key, reason=seat.reason)
+            )
+    return {
+        "offers": tuple(offers),
+        "withdrawals": tuple(gone.values()),
+        "overrides": tuple(overrides),
+    }
+
+
+def seat_reason(source: str, *, heat: str = "", n: int = 0, seats: int = 0) -> Message:
+    """Why a seat the recompute creates is there, with its figures: the n-th of a heat's
+    seats (R-ALLOC-3/R-ALLOC-6, R-TEAM-ADV-1), a direct qualifier's seat (R-DIRECT-1,
+    R-TEAM-DIRECT-1), or a seat its heat has too few entries for (R-ALLOC-6)."""
+    if source == "vacant":
+        return Message(
+            gettext_noop(
+                "Kvalplats %(n)s av %(seats)s från %(heat)s: heatet har för få kvalificerade "
+                "för platsen; den erbjuds vidare"
+            ),
+            {"n": n, "seats": seats, "heat": heat},
+        )
+    if source == Source.DIRECT:
+        if heat:
+            return Message(
+                gettext_noop(
+                    "Direktkvalificerad som förra säsongens mästare; spelade %(heat)s men har "
+                    "sin direkta plats"
+                ),
+                {"heat": heat},
+            )
+        return Message(gettext_noop("Direktkvalificerad som förra säsongens mästare"))
+    return Message(
+        gettext_noop("Kvalplats %(n)s av %(seats)s från %(heat)s"),
+        {"n": n, "seats": seats, "heat": heat},
+    )
+
+
+def sync_seats(
+    seat_model: type[FinalSeatBase],
+    offer_model,
+    *,
+    competition,
+    venue_heats: Mapping[str, object],
+    heat_labels: Mapping[str, str],
+    allocation,
+    holders,
+    chain: replacement.ChainResult,
+    step_reasons: Mapping[str, dict],
+    provisional: bool,
+    direct: Mapping[str, str | None],
+    holder_fields: Callable[[str], dict],
+    offer_fields: Callable[[str], dict],
+    clauses: Mapping[str, str],
+    withdrawn: Mapping[str, tuple[str, Message]] | None = None,
+) -> None:
+    """Keep the seat rows of ``competition`` in step with the seat holders and the chain.
+
+    Seats whose holder changed while nothing was decided on them follow the ranking; a decided
+    seat never moves (R-REPL-6); a direct qualifier has its seat, also one that played a heat
+    (R-ALLOC-2); a seat its venue cannot fill is a vacant seat (R-ALLOC-6); a seat whose holder
+    withdrew (``withdrawn``: holder key → clause and why) is vacated (R-TEAM-REPL-1); once the allocation
+    is final, each seat to be offered gets its pending offer (R-REPL-5) to the entry the chain
+    names, with the chain's step as its reason (``step_reasons``: seat key → the labelled last
+    step, ``{"clause", "message"}``). A replacement's seat is its own and is left alone.
+
+    ``holder_fields(key)`` gives a new seat's holder fields for a chain key;
+    ``offer_fields(key)`` a new offer's entry fields; ``clauses`` the clause of each source
+    ("allocation", "direct")."""
+    withdrawn = withdrawn or {}
+    heat_of_venue = dict(venue_heats)
+    existing = {
+        s.chain_key: s
+        for s in seat_model.objects.filter(competition=competition)
+        .exclude(source__in=_NOT_ALLOCATED)
+        .prefetch_related("offers")
+    }
+    wanted: dict[str, tuple[str | None, str, object]] = {}
+    for venue, keys in holders.holders.items():
+        seats = int(allocation.seats.get(venue, 0))
+        for n, key in enumerate(keys, start=1):
+            why = seat_reason(
+                Source.ALLOCATION,
+                heat=heat_labels.get(venue, venue),
+                n=n,
+                seats=seats,
+            )
+            wanted[key] = (venue, Source.ALLOCATION, (clauses["allocation"], why))
+    for key, venue in direct.items():
+        why = seat_reason(Source.DIRECT, heat=heat_labels.get(venue, ""))
+        wanted[key] = (venue, Source.DIRECT, (clauses["direct"], why))
+    for state in chain.seat_states:
+        if state.original_holder is None:  # "<venue>#<i>": its venue has too few entries
+            venue = state.origin
+            seats = int(allocation.seats.get(venue, 0))
+            i = int(state.seat.rsplit("#", 1)[1]) if "#" in state.seat else 1
+            why = seat_reason(
+                "vacant",
+                heat=heat_labels.get(venue, venue or ""),
+                n=len(holders.holders.get(venue, [])) + i,
+                seats=seats,
+            )
+            wanted[state.seat] = (venue, Source.ALLOCATION, ("R-ALLOC-6", why))
+    for key, seat in existing.items():
+        untouched = not seat.is_decided and not seat.offers.all()
+        if key not in wanted and untouched:
+            seat.delete()
+        elif key not in wanted and seat.origin_heat_id:
+            # R-REPL-6: a decided seat stays with its holder even if a correction moved it
+            # below the cut; its venue then fills one seat fewer, so the final keeps its size.
+            venue = next((v for v, h in heat_of_venue.items() if h.id == seat.origin_heat_id), None)
+            newcomers = [k for k in holders.holders.get(venue, []) if k not in existing]
+            if newcomers:
+                wanted.pop(newcomers[-1], None)
+    replacements = set(
+        seat_model.objects.filter(competition=competition, source=Source.REPLACEMENT)
+        .exclude(status=Status.VACATED)
+        .values_list("key", flat=True)
+    )
+    for key, (venue, source, (clause, why)) in wanted.items():
+        if key in existing and existing[key].pk is not None:  # delete() above clears the pk
+            seat = existing[key]
+            if seat.status != Status.VACATED and seat.source == source:
+                before = seat.reason_data
+                seat.explain(clause, why)  # the figures may have moved (a corrected result)
+                if seat.reason_data != before:
+                    seat.save(update_fields=["reason", "reason_data"])
+            continue
+        if key in replacements:  # already in the final on an accepted offer
+            continue
+        fields = holder_fields(key)
+        seat = seat_model(
+            competition=competition,
+            key=key,
+            origin_heat=heat_of_venue.get(venue),
+            source=source,
+            status=Status.PROVISIONAL if fields else Status.VACATED,
+            **fields,
+        )
+        seat.explain(clause, why)
+        seat.save()
+    # R-TEAM-REPL-1: a holder that withdrew gives its seat up (its own replacement seat too).
+    if withdrawn:
+        for seat in seat_model.objects.filter(competition=competition).exclude(
+            status=Status.VACATED
+        ):
+            if seat.holder_key in withdrawn:
+                seat.vacate(*withdrawn[seat.holder_key])
+                seat.save(update_fields=["status", "reason", "reason_data"])
+    if provisional:
+        return
+    seats_by_key = {
+        s.chain_key: s
+        for s in seat_model.objects.filter(competition=competition)
+        .exclude(source__in=_NOT_ALLOCATED)
+        .prefetch_related("offers")
+    }
+    offered: set[int] = set()
+    for state in chain.seat_states:
+        if not (state.ask and state.seat in seats_by_key and state.ask.isdigit()):
+            continue
+        seat = seats_by_key[state.seat]
+        pending = seat.pk in offered or any(
+            o.answer == offer_model.Answer.PENDING for o in seat.offers.all()
+        )
+        if pending:
+            continue
+        offered.add(seat.pk)
+        offer = offer_model(seat=seat, offered_at=clock.now(), **offer_fields(state.ask))
+        step = step_reasons.get(state.seat)
+        if step:
+            offer.explain(f"{step['clause']}, R-REPL-5", step["message"])
+        offer.save()
+
+
+def last_holding(seat: FinalSeatBase) -> FinalSeatBase:
+    """The seat row whose holder a replacement for ``seat`` (a vacated seat of the chain) takes
+    over: the latest replacement's seat that stood in for it, else the seat itself."""
+    latest = seat.replaced_by.order_by("-id").first()
+    return latest or seat
+
+
+def take_seat(offer, *, when, **fields) -> FinalSeatBase:
+    """R-REPL-5, R-REPL-6: the entry that accepted ``offer`` holds a seat of its own from now
+    on, confirmed; the vacated seat and its offers stay as the chain's record. ``fields``: the
+    holder's foreign key (and what else the competition's seat keeps)."""
+    vacated = offer.seat
+    seat = type(vacated)(
+        competition=vacated.competition,
+        key=offer.entry_key,
+        origin_heat=vacated.origin_heat,
+        replaces=vacated,
+        source=Source.REPLACEMENT,
+        status=Status.CONFIRMED,
+        **fields,
+    )
+    seat.explain(
+        "R-REPL-5, R-REPL-6",
+        Message(
+            gettext_noop("Ersättare: tackade ja %(date)s till platsen efter %(seat)s"),
+            {"date": when.date().isoformat(), "seat": str(last_holding(vacated).holder_name)},
+        ),
+    )
+    seat.save()
+    return seat
+
+
+def tk_override_reason(reason: str) -> Message:
+    """Why an offer TK made out of the chain's order was made (R-REPL-5): TK's reason."""
+    return Message(gettext_noop("Erbjuden på TK:s beslut: %(reason)s"), {"reason": reason.strip()})
+
+
+def held(seat_model: type[FinalSeatBase], competition):
+    """Who holds a seat: the competition's seat rows that are not vacated (pairs: read by
+    ``pairs.selectors.final_seat_holders``; teams: by ``teams.seats.mark_finalists``)."""
+    return seat_model.objects.filter(competition=competition).exclude(status=Status.VACATED)
+
+
+def seat_rows_data(seat_rows: Iterable[FinalSeatBase]) -> list[dict]:
+    """Every seat and its offers as data for a page (stored with the allocation run): the
+    holder, where the seat comes from, where it stands and why (``reason_data``, rendered in
+    the reader's language), and each offer with its answer and why it was made."""
+    out = []
+    for seat in seat_rows:
+        out.append(
+            {
+                "key": seat.chain_key,
+                "holder": seat.holder_name if seat.holder_key else "",
+                "source": _msgid(Source(seat.source).label),
+                "status": _msgid(Status(seat.status).label),
+                "reason": seat.reason_data or {"template": seat.reason, "params": {}},
+                "offers": [
+                    {
+                        "entry": _name(getattr(offer, offer.HOLDER_FIELD)),
+                        "answer": _msgid(offer.Answer(offer.answer).label),
+                        "reason": offer.reason_data or {"template": offer.reason, "params": {}},
+                    }
+                    for offer in sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id))
+                ],
+            }
+        )
+    return out
+
+
+def _msgid(label) -> str:
+    """A choice's label as its msgid (Swedish), for data a page renders later (|rendered)."""
+    with translation.override("sv"):
+        return str(label)
+
+
+def _name(entry) -> str:
+    """An entry as a person reads it: a pair's two names, a team's name."""
+    if hasattr(entry, "player1"):
+        return f"{entry.player1.full_name} – {entry.player2.full_name}"
+    return str(entry)
