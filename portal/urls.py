@@ -11,6 +11,8 @@ _LIST = r"^avgifter/(?P<scope>heat|final)/(?P<kind>parkval|lagkval|parfinal|lagf
 
 urlpatterns = [
     path("lag/", lag.standings, name="lag"),
+    path("lag/lag/<int:team_id>/", lag.team, name="lag_team"),
+    path("lag/match/<int:match_id>/", lag.match, name="lag_match"),
     path("par/", par.competitions, name="par"),
     path("klubb/", club.dashboard, name="dashboard"),
     path("tk/", tk.queue, name="tk_queue"),

@@ -1,9 +1,15 @@
 """Standings texts put into the reader's language when the page is shown: a snapshot row keeps
-the criterion key (``decided_by``) and a Swedish status word, both msgids (docs/translation.md)."""
+the criterion key (``decided_by``) and a Swedish status word, both msgids (docs/translation.md).
+Numbers stored as text in the snapshots ("105.44") are shown the reader's way (``|num``:
+"105,44" on Swedish pages, "105.44" on English ones)."""
+
+from decimal import Decimal, InvalidOperation
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext
 
+from clubs.i18n import render
 from results.services.recompute.teams import CRITERION_SV
 
 register = template.Library()
@@ -17,3 +23,29 @@ def decided_by_text(row) -> str:
     if not criterion or key == "vp":
         return ""
     return gettext("Särskilt på %(criterion)s") % {"criterion": gettext(criterion)}
+
+
+@register.filter
+def tie_lines(row) -> list[str]:
+    """R-TEAM-TIE-1 written out: the criteria after VP that were applied to the team (it was
+    level on VP with another team), each in the reader's language with its figures; a
+    criterion that could not be used says why."""
+    return [
+        render(entry["message"])
+        for entry in row.get("explanation") or ()
+        if entry.get("criterion") != "vp" and entry.get("message")
+    ]
+
+
+@register.filter
+def num(value, places="-2"):
+    """A number (a Decimal, or a snapshot's text such as "105.44") in the active language's
+    format, as ``floatformat`` does ("-2": up to two decimals, "2": always two); text that is
+    not a number ("–", "∞") is shown as it is, and None as nothing."""
+    if value is None or value == "":
+        return ""
+    try:
+        Decimal(str(value))
+    except InvalidOperation:
+        return value
+    return floatformat(value, places)
