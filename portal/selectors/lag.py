@@ -211,8 +211,9 @@ def lag_page(season: Season | None = None) -> LagPage:
         (t for t in teams if t.in_final), key=lambda t: (t.final_number or 0, t.name)
     )
     final_rows = final_snapshot.data if final_snapshot else []
-    if final_rows:
-        page.cross_table = cross_table(final_rows)
+    if final_rows and all(r.get("team_id") for r in final_rows):
+        if all("results" in r for r in final_rows):  # snapshots from before the rows kept them
+            page.cross_table = cross_table(final_rows)
         page.orders = side_by_side(final_rows)
         page.semifinal_order = sorted(
             (r for r in final_rows if r.get("sm_choice")), key=lambda r: r["sm_choice"]
