@@ -6,8 +6,9 @@ Numbers stored as text in the snapshots ("105.44") are shown the reader's way (`
 from decimal import Decimal, InvalidOperation
 
 from django import template
+from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import floatformat
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from clubs.i18n import render
 from results.services.recompute.teams import CRITERION_SV
@@ -49,3 +50,13 @@ def num(value, places="-2"):
     except InvalidOperation:
         return value
     return floatformat(value, places)
+
+
+@register.filter
+def short_date(value, with_year=True):
+    """A date the reader's way: "26 nov 2016" on Swedish pages, "26 Nov 2016" on English ones
+    (``|short_date:False`` leaves the year out)."""
+    if not value:
+        return ""
+    month = "b" if get_language() == "sv" else "M"
+    return date_filter(value, f"j {month} Y" if with_year else f"j {month}")
