@@ -297,7 +297,7 @@ def test_match_page_shows_the_line_ups_and_a_walkover(client):
     m = matches[("A", "B")]
     html = _text(client.get(f"/lag/match/{m.pk}/").content.decode())
     first = teams["A"].roster.select_related("player").first().player
-    assert "Laguppställningar" in html and f"Halvlek 1: " in html and first.full_name in html
+    assert "Laguppställningar" in html and "Halvlek 1: " in html and first.full_name in html
 
     from teams.models import WalkOver
 
