@@ -455,10 +455,7 @@ class MatchPage:
 
     @property
     def has_contracts(self) -> bool:
-        return any(
-            getattr(b, "contract_room1", "") or getattr(b, "contract_room2", "")
-            for b in self.boards
-        )
+        return any(b.contract_room1 or b.contract_room2 for b in self.boards)
 
 
 def match_page(match_id: int) -> MatchPage:

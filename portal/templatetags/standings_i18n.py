@@ -60,3 +60,24 @@ def short_date(value, with_year=True):
         return ""
     month = "b" if get_language() == "sv" else "M"
     return date_filter(value, f"j {month} Y" if with_year else f"j {month}")
+
+
+_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SEATS_SV = {"N": "N", "E": "Ö", "S": "S", "W": "V"}
+
+
+@register.filter
+def contract(text, declarer=""):
+    """A stored contract ("4SX") with its declarer as a player reads it: "4♠X S"; the seat in
+    the reader's language (Swedish Ö/V for E/W)."""
+    if not text:
+        return ""
+    if text == "Pass":
+        return gettext("pass")
+    shown = text[0] + (
+        text[1:] if text[1:].startswith("NT") else _SUITS.get(text[1:2], text[1:2]) + text[2:]
+    )
+    if declarer:
+        seat = _SEATS_SV.get(declarer, declarer) if get_language() == "sv" else declarer
+        shown = f"{shown} {seat}"
+    return shown

@@ -392,3 +392,22 @@ def test_lag_before_the_final_stays_within_eight_queries(client):
     html = client.get("/lag/").content.decode()
     assert "Finalplatser" in html
     assert _queries(client, "/lag/") == few <= 8
+
+
+def test_match_page_shows_both_rooms_contracts_from_the_uploaded_file(client, tk):
+    # tests/fixtures/results/teams_ruter.pbn, round 1, BK Norrtälje – Enköpings BS, board 1:
+    # open room 1NT by East, NS −120; closed room 1NT by West, NS −120: 0 IMPs.
+    from results.services.uploads import upload_team_results
+    from tests.results.test_uploads import data, team_heat_for
+
+    heat, teams, _ = team_heat_for("teams_ruter.pbn", 16)
+    upload_team_results(tk, heat=heat, data=data("teams_ruter.pbn"), filename="t.pbn")
+    m = Match.objects.get(heat=heat, round=1, home__name="BK Norrtälje")
+    html = client.get(f"/lag/match/{m.pk}/").content.decode()
+    boards = html.split('id="brickor"')[1].split("</section>")[0]
+    first = boards.split("<tbody>")[1].split("</tr>")[0]
+    cells = [_text(td).strip() for td in re.findall(r"<td[^>]*>(.*?)</td>", first, re.S)]
+    assert cells == ["1", "1NT Ö", "-120", "1NT V", "-120", "", ""]
+    assert "Kontrakt rum 1" in boards
+    english = client.get(f"/lag/match/{m.pk}/?lang=en").content.decode()
+    assert "1NT E" in english and "1NT W" in english
