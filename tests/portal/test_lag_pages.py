@@ -141,7 +141,7 @@ def test_cross_table_holds_each_teams_vp_against_each_opponent(client, final):
     assert "Cross table" in english and "13.75" in english and "13,75" not in english
 
 
-def test_round_by_round_lists_each_rounds_matches_with_imps_vp_and_a_link(client, final):
+def test_r_team_1_round_by_round_lists_each_rounds_matches_with_imps_vp_and_a_link(client, final):
     teams, matches = final
     html = client.get("/lag/").content.decode()
     second = html.split('id="rond-2"')[1].split('id="rond-3"')[0]
