@@ -411,3 +411,48 @@ def test_match_page_shows_both_rooms_contracts_from_the_uploaded_file(client, tk
     assert "Kontrakt rum 1" in boards
     english = client.get(f"/lag/match/{m.pk}/?lang=en").content.decode()
     assert "1NT E" in english and "1NT W" in english
+
+
+def test_team_page_says_in_the_final_reserve_or_out_and_why(client):
+    # R-TEAM-ADV-1: 16 teams took part (two heats of 8): the final has 8 teams, shared
+    # 8 × 8/16 = 4 seats per heat. Ranks 1–4 go to the final; the allocation names the next
+    # three of each heat as its reserves (R-TEAM-REPL-1); rank 8 is out.
+    from results.models import StandingSnapshot
+
+    heats = [TeamHeatFactory(), None]
+    heats[1] = TeamHeatFactory(competition=heats[0].competition)
+    for h, heat in enumerate(heats):
+        names = "ABCDEFGH"
+        teams = {
+            n: TeamFactory(heat=heat, name=f"Heat {h} {n}", number=i + 1)
+            for i, n in enumerate(names)
+        }
+        for number, pairings in enumerate(_round_robin(names), start=1):
+            for home, away, _ih, _ia in pairings:
+                # the team earlier in the alphabet wins by 14 (distinct VP totals, no lots)
+                win, lose = sorted((home, away))
+                Match.objects.create(
+                    competition=heat.competition,
+                    heat=heat,
+                    stage="kval",
+                    round=number,
+                    home=teams[win],
+                    away=teams[lose],
+                    boards=16,
+                    status="played",
+                    imps_home=30,
+                    imps_away=16,
+                )
+    recompute_team_competition(heats[0].competition_id)
+    rows = StandingSnapshot.objects.get(scope="team_heat", heat=heats[0]).data
+    by_rank = {r["rank"]: r["team_id"] for r in rows}
+    assert [r["name"] for r in rows] == [f"Heat 0 {n}" for n in "ABCDEFGH"]
+
+    def status(rank):
+        html = client.get(f"/lag/lag/{by_rank[rank]}/").content.decode()
+        return _text(html.split('id="status"')[1].split("</p>")[0])
+
+    assert "I finalen (R-TEAM-ADV-1)." in status(1) and "I finalen" in status(4)
+    assert "Reserv nummer 1 i heatet (plats 5)" in status(5)
+    assert "Reserv nummer 3 i heatet (plats 7)" in status(7)
+    assert "Inte i finalen: plats 8 i heatet, som fick 4 finalplatser (R-TEAM-ADV-1)." in status(8)
