@@ -456,3 +456,32 @@ def test_team_page_says_in_the_final_reserve_or_out_and_why(client):
     assert "Reserv nummer 1 i heatet (plats 5)" in status(5)
     assert "Reserv nummer 3 i heatet (plats 7)" in status(7)
     assert "Inte i finalen: plats 8 i heatet, som fick 4 finalplatser (R-TEAM-ADV-1)." in status(8)
+
+
+def test_r_team_wo_2_a_walkover_in_the_cross_table_round_by_round_and_match_page(client, final):
+    # TK awards C a W.O. against D in round 1: 12.00–0.00 by the season's default W.O. score
+    # (SPEC: the non-offender 12.00 VP, the offender 0.00).
+    from teams.models import WalkOver
+
+    teams, matches = final
+    m = matches[("C", "D")]
+    WalkOver.objects.create(match=m, offender=teams["D"], status="granted", rule_text="12–0 VP")
+    Match.objects.filter(pk=m.pk).update(
+        status="walkover", imps_home=0, imps_away=0, vp_home="12.00", vp_away="0.00"
+    )
+    recompute_team_competition(m.competition_id)
+    html = client.get("/lag/").content.decode()
+    table = _section(html, "korstabell")
+    rows = {}
+    for tr in table.split("<tr>")[2:]:
+        cells = [_text(td).strip() for td in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)]
+        rows[cells[1]] = cells[2:]
+    # C: 12.00 + 5.00 + 6.25 = 23.25; D: 0.00 + 6.25 + 5.00 = 11.25; order A, B, C, D
+    assert rows["Lag C"] == ["5,00", "6,25", "–", "12,00 W.O.", "23,25"]
+    assert rows["Lag D"] == ["5,00", "6,25", "0,00 W.O.", "–", "11,25"]
+    first = _text(html.split('id="rond-1"')[1].split('id="rond-2"')[0])
+    assert "Lag C – Lag D W.O. 12,00–0,00" in first
+    page = _text(client.get(f"/lag/match/{m.pk}/").content.decode())
+    assert "W.O.: Lag D lämnade walk-over (R-TEAM-WO-1)." in page
+    d_page = _text(client.get(f"/lag/lag/{teams['D'].pk}/").content.decode())
+    assert "Lag C lämnade W.O. 0,00–12,00" in d_page
