@@ -343,6 +343,11 @@ class BoardResult(models.Model):
     board_number = models.PositiveSmallIntegerField(_("bricka"))
     score_ns_room1 = models.IntegerField(_("NS-poäng rum 1"), null=True, blank=True)
     score_ns_room2 = models.IntegerField(_("NS-poäng rum 2"), null=True, blank=True)
+    #: Each room's contract and declarer where the file had them (shown on the match page).
+    contract_room1 = models.CharField(_("kontrakt rum 1"), max_length=8, blank=True)
+    declarer_room1 = models.CharField(_("spelförare rum 1"), max_length=1, blank=True)
+    contract_room2 = models.CharField(_("kontrakt rum 2"), max_length=8, blank=True)
+    declarer_room2 = models.CharField(_("spelförare rum 2"), max_length=1, blank=True)
     imps_home = models.DecimalField(_("IMP hemma"), max_digits=5, decimal_places=2)
     imps_away = models.DecimalField(_("IMP borta"), max_digits=5, decimal_places=2)
     points_home = models.IntegerField(_("poäng hemma"), default=0)

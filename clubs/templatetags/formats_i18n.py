@@ -13,9 +13,10 @@ number of decimals; the rest of the text (a fraction, "–", "∞") is left as i
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import get_language
@@ -33,12 +34,19 @@ def _localize(match: re.Match) -> str:
 
 
 @register.filter
-def num(value) -> str:
-    """The figure in the active language; ``None`` is empty."""
-    if value is None:
+def num(value, places=None) -> str:
+    """The figure in the active language; ``None`` is empty. With ``places`` a number is
+    written as ``floatformat`` does ("-2": up to two decimals, "2": always two, "3": three)."""
+    if value is None or value == "":
         return ""
     if isinstance(value, bool):
         return str(value)
+    if places is not None:
+        try:
+            Decimal(str(value))
+        except InvalidOperation:
+            return _DECIMAL.sub(_localize, str(value))  # "–", "∞", a sentence
+        return floatformat(value, places)
     if isinstance(value, int | float | Decimal):
         return number_format(value)
     return _DECIMAL.sub(_localize, str(value))

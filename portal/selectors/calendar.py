@@ -183,7 +183,9 @@ def season_events(season: Season | None, competition_id: int | None = None) -> l
 
 
 def calendar_page(season: Season | None) -> CalendarPage:
-    """/kalender/: the season's events, its competitions (one feed each) and every season."""
+    """/kalender/: the season's events, its competitions (one feed each) and every season
+    (the current season for None)."""
+    season = season or Season.current()
     events = season_events(season)
     competitions = {
         e.competition.pk: (e.competition, e.competition_label) for e in events if e.kind == FINAL

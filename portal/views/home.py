@@ -4,22 +4,22 @@ for the season, and /kalender/<competition_id>.ics, one per competition)."""
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
 
-from clubs.models import Competition
+from clubs.models import Competition, Season
 from portal import calendar_feed
+from portal.caching import public_page
 from portal.selectors.calendar import calendar_page, competition_label, season_events
 from portal.selectors.home import home_page
 from portal.views.seasons import with_season
 
 
-@require_safe
+@public_page
 def home(request):
     """/: the current season at a glance."""
     return render(request, "portal/home.html", {"page": home_page()})
 
 
-@require_safe
+@public_page
 @with_season
 def calendar(request, season):
     """/kalender/: every heat and final of the season (``?season=2015-2016`` for another)."""
@@ -33,16 +33,17 @@ def _ics(request, events, name: str) -> HttpResponse:
     return response
 
 
-@require_safe
+@public_page
 @with_season
 def calendar_ics(request, season):
     """/kalender.ics: the season's heats and finals, for a phone to subscribe to."""
+    season = season or Season.current()
     if season is None:
         raise Http404(_("Ingen säsong är upplagd ännu."))
     return _ics(request, season_events(season), f"UBF DM {season}")
 
 
-@require_safe
+@public_page
 def competition_ics(request, competition_id: int):
     """/kalender/<competition_id>.ics: one competition's heats and final."""
     competition = get_object_or_404(Competition.objects.select_related("season"), pk=competition_id)

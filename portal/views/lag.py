@@ -1,7 +1,11 @@
+"""The public DM Lag pages: /lag/ (final and heats), a team's page, a match's page. Thin: one
+selector each (portal.selectors.lag); GET and HEAD only, served from the public pages'
+cache (portal.caching.public_page)."""
+
 from django.shortcuts import render
 
 from portal.caching import public_page
-from portal.selectors.lag import lag_page
+from portal.selectors.lag import lag_page, match_page, team_page
 from portal.views.seasons import with_season
 
 
@@ -11,3 +15,15 @@ def standings(request, season):
     """/lag/: DM Lag standings (the final if it has started, else the heats); an earlier
     season's with ``?season=2015-2016``."""
     return render(request, "portal/lag.html", {"page": lag_page(season)})
+
+
+@public_page
+def team(request, team_id: int):
+    """/lag/lag/<id>/: a team's roster, matches, line-ups, status and masterpoints."""
+    return render(request, "portal/lag_team.html", {"page": team_page(team_id)})
+
+
+@public_page
+def match(request, match_id: int):
+    """/lag/match/<id>/: a match's result, boards and line-ups."""
+    return render(request, "portal/lag_match.html", {"page": match_page(match_id)})

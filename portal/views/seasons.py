@@ -10,13 +10,14 @@ from portal.selectors.calendar import all_seasons, season_named
 
 
 def with_season(view):
-    """Call ``view(request, season, ...)`` with the season of ``?season=`` (the current one
-    without it); an unknown season gets a 404 page that says so and lists the seasons."""
+    """Call ``view(request, season, ...)`` with the season of ``?season=``, or None without it
+    (the selector then finds the current season, with its competition, in its own first query);
+    an unknown season gets a 404 page that says so and lists the seasons."""
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         name = request.GET.get("season", "").strip()
-        season = season_named(name)
+        season = season_named(name) if name else None
         if name and season is None:
             return render(
                 request,

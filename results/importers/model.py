@@ -301,6 +301,13 @@ class ParsedTeamBoard:
     imps_home: Decimal | None = None
     points_home: int | None = None
     points_away: int | None = None
+    #: Each room's contract ("4SX", "3NT", "Pass") and declarer (N/E/S/W) where the file has
+    #: them (PBN, USEBIO; a CSV has none), shown on the public match page. Shown only, not part
+    #: of the result (the scores are), so not compared: the writers do not write them.
+    contract_room1: str | None = field(default=None, compare=False)
+    declarer_room1: str | None = field(default=None, compare=False)
+    contract_room2: str | None = field(default=None, compare=False)
+    declarer_room2: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
 
 

@@ -1357,7 +1357,7 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
                 )
             )
             continue
-        per_board[room] = (score, imp_home, g.start_line)
+        per_board[room] = (score, imp_home, g.start_line, *_contract_and_declarer(g))
         for team_id, name in ((home_id, home), (away_id, away)):
             if team_id not in teams:
                 teams[team_id] = ParsedTeam(id=team_id, name=name)
@@ -1398,6 +1398,10 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
                     imps_home=file_imps,
                     points_home=ph,
                     points_away=pa,
+                    contract_room1=open_[3] if open_ else None,
+                    declarer_room1=open_[4] if open_ else None,
+                    contract_room2=closed[3] if closed else None,
+                    declarer_room2=closed[4] if closed else None,
                     line=(open_ or closed)[2],
                 )
             )
@@ -1597,6 +1601,17 @@ def _game_score_ns(c: _Collector, g: PbnGame, board: int) -> int | None:
     )
     score = contract_score(level, strain, doubled, declarer_vul, tricks)
     return score if declarer in ("N", "S") else -score
+
+
+def _contract_and_declarer(g: PbnGame) -> tuple[str | None, str | None]:
+    """A game's contract (normalised, "4SX") and declarer, for showing only: text that is not a
+    contract is left out here (the score is what counts, and is checked where it is read)."""
+    try:
+        contract = normalize_contract(g.get("contract"))
+    except ValueError:
+        contract = None
+    declarer = (g.get("declarer") or "").strip().upper()
+    return contract, declarer if declarer in ("N", "E", "S", "W") and contract != "Pass" else None
 
 
 def _parse_team_totals(

@@ -900,6 +900,7 @@ def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
             r.missing(be, "BOARD_NUMBER")
         return None
     rooms: dict[str, int | None] = {}
+    contracts: dict[str, tuple[str | None, str | None]] = {}
     for te in be.findall("TRAVELLER_LINE"):
         direction = (r.text(te, "DIRECTION") or "").upper().replace("-", "")
         if direction not in ("NS", "EW"):
@@ -943,7 +944,9 @@ def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
             except ValueError:
                 pass
         rooms[direction] = score
+        contracts[direction] = _shown_contract(r, te)
     s1, s2 = rooms.get("NS"), rooms.get("EW")
+    (c1, d1), (c2, d2) = contracts.get("NS", (None, None)), contracts.get("EW", (None, None))
     ph, pa = board_points(s1, s2)
     line, _ = r.where(be)
     return ParsedTeamBoard(
@@ -953,5 +956,19 @@ def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
         imps_home=r.decimal(be, "IMPS"),
         points_home=ph,
         points_away=pa,
+        contract_room1=c1,
+        declarer_room1=d1,
+        contract_room2=c2,
+        declarer_room2=d2,
         line=line,
     )
+
+
+def _shown_contract(r: _Reader, te: ET.Element) -> tuple[str | None, str | None]:
+    """A traveller line's contract ("4SX") and declarer, for showing only (the score counts)."""
+    try:
+        contract = normalize_contract(r.text(te, "CONTRACT"))
+    except ValueError:
+        contract = None
+    declarer = (r.text(te, "PLAYED_BY") or "").strip().upper()
+    return contract, declarer if declarer in ("N", "E", "S", "W") and contract != "Pass" else None

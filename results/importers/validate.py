@@ -1084,7 +1084,9 @@ def team_match_summary(
     ``vp_from_file`` (bool), ``board_count`` (int or None) and ``boards``: a list with one
     mapping per board: ``number``, ``imps_home``, ``imps_away`` (IMPs won on the board by each
     side, from the net), ``points_home``, ``points_away`` (score points, both rooms together;
-    None when a room is missing), ``score_ns_room1``, ``score_ns_room2``.
+    None when a room is missing), ``score_ns_room1``, ``score_ns_room2``, and each room's
+    ``contract_room1``/``declarer_room1``, ``contract_room2``/``declarer_room2`` (None when the
+    file has none).
     """
     out = []
     for m in event.matches:
@@ -1100,6 +1102,10 @@ def team_match_summary(
                     "points_away": b.points_away,
                     "score_ns_room1": b.score_ns_room1,
                     "score_ns_room2": b.score_ns_room2,
+                    "contract_room1": b.contract_room1,
+                    "declarer_room1": b.declarer_room1,
+                    "contract_room2": b.contract_room2,
+                    "declarer_room2": b.declarer_room2,
                 }
             )
         vp_home, vp_away, from_file = m.vp_home, m.vp_away, True

@@ -866,12 +866,21 @@ def _apply_match(match: Match, summary: dict, swapped: bool, upload: ResultUploa
         ih, ia = side(b["imps_home"], b["imps_away"])
         ph, pa = side(b["points_home"] or 0, b["points_away"] or 0)
         r1, r2 = b["score_ns_room1"], b["score_ns_room2"]
+        # The rooms are named after the home team's seat: swapped teams swap the rooms.
+        room1 = (b.get("contract_room1") or "", b.get("declarer_room1") or "")
+        room2 = (b.get("contract_room2") or "", b.get("declarer_room2") or "")
+        if swapped:
+            room1, room2 = room2, room1
         rows.append(
             BoardResult(
                 match=match,
                 board_number=b["number"],
                 score_ns_room1=r2 if swapped and r2 is not None else r1,
                 score_ns_room2=r1 if swapped and r1 is not None else r2,
+                contract_room1=room1[0],
+                declarer_room1=room1[1],
+                contract_room2=room2[0],
+                declarer_room2=room2[1],
                 imps_home=ih,
                 imps_away=ia,
                 points_home=int(ph),

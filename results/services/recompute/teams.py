@@ -442,6 +442,7 @@ def _team_standings(members, matches, walkovers, penalties, rules, dm_status, *,
     )
     by_id = {t.id: t for t in members}
     rows = [_row(s, by_id[s.team], dm_status, reasons) for s in ranked]
+    _add_results(rows, stage_matches, {(m.home_id, m.away_id): m for m in matches})
     _add_dm_order(rows)
     _add_masterpoints(rows, matches, walkovers, rules)
     scheduled = list(matches)
@@ -455,6 +456,40 @@ def _team_standings(members, matches, walkovers, penalties, rules, dm_status, *,
         else:
             break
     return rows, provisional, rounds_played
+
+
+def _add_results(rows: list[dict], stage_matches, stored: dict) -> None:
+    """Each team's matches as they count in the standings (after R-TEAM-WO-3 and R-TEAM-RES-4:
+    a struck result shows as the W.O. that replaced it), for the cross table and the round by
+    round results of the public pages: opponent, round, IMPs and VP from the team's side."""
+    by_team: dict[int, list[dict]] = defaultdict(list)
+    for rm in stage_matches:
+        m = stored.get((rm.home, rm.away))
+        if m is None:
+            continue
+        for team, other, home in ((rm.home, rm.away, True), (rm.away, rm.home, False)):
+            walkover = ""
+            if rm.is_walkover:
+                walkover = "given" if rm.walkover_by == team else "received"
+            by_team[team].append(
+                {
+                    "match_id": m.id,
+                    "round": m.round,
+                    "opponent_id": other,
+                    "imps_for": None
+                    if rm.is_walkover
+                    else f"{rm.imps_home if home else rm.imps_away}",
+                    "imps_against": None
+                    if rm.is_walkover
+                    else f"{rm.imps_away if home else rm.imps_home}",
+                    "vp_for": f"{(rm.vp_home if home else rm.vp_away):.2f}",
+                    "vp_against": f"{(rm.vp_away if home else rm.vp_home):.2f}",
+                    "walkover": walkover,
+                    "struck": bool(rm.struck),
+                }
+            )
+    for row in rows:
+        row["results"] = sorted(by_team.get(row["team_id"], []), key=lambda r: r["round"])
 
 
 def _final_extras(rows: list[dict], competition: TeamCompetition, rules, roster_ubf) -> None:
