@@ -298,6 +298,8 @@ PUBLIC = [
 @pytest.mark.parametrize("name,kwargs", PUBLIC)
 def test_every_public_page_answers_head_without_a_body_and_get(name, kwargs):
     from django.core.handlers.wsgi import WSGIHandler
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
     from django.test import RequestFactory
 
     _season_with_events()
@@ -305,13 +307,23 @@ def test_every_public_page_answers_head_without_a_body_and_get(name, kwargs):
         kwargs = {"competition_id": TeamCompetitionFactory().pk}
     url = reverse(name, kwargs=kwargs)
 
-    # Through the real WSGI handler (the test client drops a HEAD body itself).
+    # Through the real WSGI handler (the test client drops a HEAD body itself). As the test
+    # client does, keep the test's database connection open when the request finishes (on
+    # PostgreSQL with CONN_MAX_AGE the handler would close it under the test's transaction).
     def call(method):
         environ = RequestFactory().generic(method, url).environ
         status = []
-        body = b"".join(
-            WSGIHandler()(environ, lambda s, headers, exc_info=None: status.append((s, headers)))
-        )
+        request_started.disconnect(close_old_connections)
+        request_finished.disconnect(close_old_connections)
+        try:
+            body = b"".join(
+                WSGIHandler()(
+                    environ, lambda s, headers, exc_info=None: status.append((s, headers))
+                )
+            )
+        finally:
+            request_started.connect(close_old_connections)
+            request_finished.connect(close_old_connections)
         return status[0][0], dict(status[0][1]), body
 
     get_status, get_headers, get_body = call("GET")
