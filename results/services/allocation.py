@@ -14,6 +14,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from clubs import clock
 from results.models import AllocationRun, Lot
 from results.services.lots import lot_precedence, use_precedence
 from ubf.rules import allocation as alloc_rules
@@ -223,6 +224,7 @@ def allocate_final(
             "seats": seats,
             "qualifying_entries": sum(counts.values()),
             "explanation": explanation,
+            "computed_at": clock.now(),
         },
     )
     return run, allocation, holders, chain
