@@ -90,8 +90,8 @@ def allocate_final(
     counts = {v.key: v.entries for v in venues}
     recorded = list(Lot.objects.filter(kind=kind, season=season, competition=competition))
     # R-ALLOC-5: once this competition has drawn a lot, the precedence that applies is what
-    # held when it was drawn.
-    first_drawn = min((lot.drawn_at for lot in recorded), default=None)
+    # held when it was drawn (the first recorded: ids, not times, which follow the demo clock).
+    first_drawn = min((lot.pk for lot in recorded), default=None)
     precedence = lot_precedence(
         kind, season, counts, exclude_competition=competition, drawn_before=first_drawn
     )

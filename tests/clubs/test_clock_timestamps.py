@@ -5,7 +5,7 @@ stop a corrected file from being counted."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -17,10 +17,12 @@ from clubs.models import DemoClock
 from clubs.services.base import record_decision
 from pairs.models import PairHeatChangeRequest
 from results.models import AllocationRun, PairResult, StandingSnapshot
+from results.services.lots import lot_precedence
 from results.services.recompute.pairs import recompute_pair_competition
 from results.services.uploads import upload_pair_heat, upload_team_results
 from teams.models import RosterEntry
-from tests.factories import UserFactory
+from tests.factories import SeasonFactory, UserFactory
+from tests.results.test_lots import lot, season
 from tests.results.test_uploads import data, pair_heat_for, team_heat_for
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +130,18 @@ def test_a_corrected_file_after_the_clock_went_back_is_still_counted(
     snap = StandingSnapshot.objects.get(scope="pair_heat", heat=heat)
     assert snap.data[0]["entry_id"] == last["entry_id"]
     assert local_day(snap.computed_at) == DEMO_DAY
+
+
+def test_lot_precedence_keeps_the_recording_order_after_the_clock_went_back(settings):
+    """R-ALLOC-5: a lot recorded after another one does not count as drawn before it, even
+    when TK moved the demo clock back between the two (its drawn_at is then earlier)."""
+    settings.UBF_DEMO_DATE = "2016-11-20"
+    s2016 = SeasonFactory()
+    first = lot("pairs", s2016, losers=["A"], winners=["B"])
+    DemoClock.objects.create(on=DEMO_DAY)
+    later = lot("pairs", s2016, losers=["C"], winners=["D"])
+    assert later.drawn_at < first.drawn_at - timedelta(days=1)
+    # precedence as it held when the first lot was drawn: nothing from the later lot
+    assert lot_precedence("pairs", s2016, ["A", "C"], drawn_before=first.pk) == []
+    assert lot_precedence("pairs", s2016, ["A", "C"], drawn_before=later.pk) == ["A"]
+    assert lot_precedence("pairs", season(2017), ["A", "C"]) == ["A", "C"]  # oldest first
