@@ -13,6 +13,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from clubs import clock
 from clubs.i18n import render
 from ubf.rules.i18n import as_data, from_data
 from ubf.rules.season import DEFAULT_RULES, SeasonRules
@@ -436,7 +437,7 @@ class Decided(models.Model):
         related_name="+",
         verbose_name=_("begärd av"),
     )
-    requested_at = models.DateTimeField(_("begärd"), auto_now_add=True)
+    requested_at = models.DateTimeField(_("begärd"), default=clock.now, editable=False)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -650,7 +651,7 @@ class Decision(models.Model):
         blank=True,
         verbose_name=_("beslutad av"),
     )
-    decided_at = models.DateTimeField(_("tidpunkt"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("tidpunkt"), default=clock.now, editable=False)
     clause = models.CharField(_("regel"), max_length=30, blank=True)
     reason = models.TextField(_("motivering"), blank=True)
     data = models.JSONField(_("uppgifter"), default=dict, blank=True)

@@ -8,6 +8,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from clubs import clock
+
 
 class ReminderLog(models.Model):
     """One reminder sent (idempotence: each kind, object and offset is sent once)."""
@@ -16,7 +18,7 @@ class ReminderLog(models.Model):
     object_type = models.CharField(_("objekttyp"), max_length=60)
     object_id = models.PositiveBigIntegerField(_("objekt-id"))
     offset = models.CharField(_("tidpunkt"), max_length=30)
-    sent_at = models.DateTimeField(_("skickad"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("skickad"), default=clock.now, editable=False)
     recipients = models.JSONField(_("mottagare"), default=list)
     subject = models.CharField(_("ämne"), max_length=200, blank=True)
 

@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from clubs import clock
 from clubs.models import Competition, Heat, Player, Season
 from pairs.models import PairCompetition, PairEntry, PairHeat, pair_key
 
@@ -51,7 +52,7 @@ class ResultUpload(models.Model):
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
     )
-    uploaded_at = models.DateTimeField(_("uppladdad"), auto_now_add=True)
+    uploaded_at = models.DateTimeField(_("uppladdad"), default=clock.now, editable=False)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     errors = models.JSONField(_("fel"), default=list, blank=True)
     warnings = models.JSONField(_("varningar"), default=list, blank=True)
@@ -187,10 +188,13 @@ class StandingSnapshot(models.Model):
     heat = models.ForeignKey(
         Heat, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
-    computed_at = models.DateTimeField(_("beräknad"), auto_now=True)
+    computed_at = models.DateTimeField(_("beräknad"), default=clock.now, editable=False)
     provisional = models.BooleanField(_("preliminär"), default=True)
     rounds_played = models.PositiveSmallIntegerField(_("spelade ronder"), default=0)
     data = models.JSONField(_("ställning"), default=list)
+    # The accepted files (ids) a pair heat's standing was computed from: the recompute reuses
+    # the standing only while they are the same (ids, not times: the demo clock can go back).
+    upload_ids = models.JSONField(_("beräknad ur filerna"), default=list, editable=False)
 
     class Meta:
         verbose_name = _("ställning")
@@ -210,7 +214,7 @@ class AllocationRun(models.Model):
     competition = models.OneToOneField(
         Competition, on_delete=models.CASCADE, related_name="+", verbose_name=_("tävling")
     )
-    computed_at = models.DateTimeField(_("beräknad"), auto_now=True)
+    computed_at = models.DateTimeField(_("beräknad"), default=clock.now, editable=False)
     provisional = models.BooleanField(_("preliminär"), default=True)
     final_size = models.PositiveSmallIntegerField(_("finalstorlek"))
     seats = models.PositiveSmallIntegerField(_("platser till kvalorterna"))
@@ -250,7 +254,7 @@ class Lot(models.Model):
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
     )
-    drawn_at = models.DateTimeField(_("dragen"), auto_now_add=True)
+    drawn_at = models.DateTimeField(_("dragen"), default=clock.now, editable=False)
     precedence_used_by = models.ForeignKey(
         "self",
         on_delete=models.SET_NULL,

@@ -9,6 +9,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from clubs import clock
 from clubs.models import (
     Club,
     Competition,
@@ -212,7 +213,7 @@ class RosterEntry(models.Model):
         Player, on_delete=models.PROTECT, related_name="roster_entries", verbose_name=_("spelare")
     )
     is_extra = models.BooleanField(_("7:e/8:e spelare"), default=False)
-    added_on = models.DateField(_("tillagd"), auto_now_add=True)
+    added_on = models.DateField(_("tillagd"), default=clock.today, editable=False)
     history = HistoricalRecords()
 
     class Meta:
@@ -457,7 +458,7 @@ class Ruling(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    recorded_at = models.DateTimeField(_("registrerad"), auto_now_add=True)
+    recorded_at = models.DateTimeField(_("registrerad"), default=clock.now, editable=False)
     history = HistoricalRecords()
 
     class Meta:

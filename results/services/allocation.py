@@ -14,6 +14,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from clubs import clock
 from results.models import AllocationRun, Lot
 from results.services.lots import lot_precedence, use_precedence
 from ubf.rules import allocation as alloc_rules
@@ -89,8 +90,8 @@ def allocate_final(
     counts = {v.key: v.entries for v in venues}
     recorded = list(Lot.objects.filter(kind=kind, season=season, competition=competition))
     # R-ALLOC-5: once this competition has drawn a lot, the precedence that applies is what
-    # held when it was drawn.
-    first_drawn = min((lot.drawn_at for lot in recorded), default=None)
+    # held when it was drawn (the first recorded: ids, not times, which follow the demo clock).
+    first_drawn = min((lot.pk for lot in recorded), default=None)
     precedence = lot_precedence(
         kind, season, counts, exclude_competition=competition, drawn_before=first_drawn
     )
@@ -223,6 +224,7 @@ def allocate_final(
             "seats": seats,
             "qualifying_entries": sum(counts.values()),
             "explanation": explanation,
+            "computed_at": clock.now(),
         },
     )
     return run, allocation, holders, chain

@@ -186,7 +186,9 @@ def _used_by_venue(lot_ids: Iterable[int]) -> set[tuple[int, str]]:
 
 def _open_precedence_lots(kind: str, season: Season, *, before: Lot | None = None):
     """Lots of ``kind`` from ``season`` and the seasons before it, within the season's
-    ``lot_precedence_seasons``, whose precedence is not used up; oldest first."""
+    ``lot_precedence_seasons``, whose precedence is not used up; oldest first (by season, then
+    in the order they were recorded: ids, not ``drawn_at``, which follows the demo clock and
+    goes back when TK moves it back)."""
     window = season.rules().lot_precedence_seasons
     qs = Lot.objects.filter(
         kind=kind,
@@ -195,8 +197,8 @@ def _open_precedence_lots(kind: str, season: Season, *, before: Lot | None = Non
         season__start_year__gt=season.start_year - window,
     ).select_related("season")
     if before is not None:
-        qs = qs.exclude(pk=before.pk).filter(drawn_at__lte=before.drawn_at)
-    return list(qs.order_by("season__start_year", "drawn_at", "id"))
+        qs = qs.filter(pk__lt=before.pk)
+    return list(qs.order_by("season__start_year", "id"))
 
 
 def lot_precedence(
@@ -205,20 +207,20 @@ def lot_precedence(
     venue_keys: Iterable[str],
     *,
     exclude_competition=None,
-    drawn_before=None,
+    drawn_before: int | None = None,
 ) -> list[str]:
     """R-ALLOC-5: of ``venue_keys``, the venues holding precedence in a lot of ``kind``
     ("pairs" or "teams", any discipline) in ``season``: they lost such a lot within
     ``rules.lot_precedence_seasons`` seasons (this one included) and have not used the
     precedence yet. Oldest lot first, as ``allocate_seats(precedence=...)`` takes them.
     ``exclude_competition`` leaves out the lots of that competition (a recompute of an
-    allocation must not give precedence from its own earlier lot); ``drawn_before`` leaves out
-    the lots drawn at or after that moment (a lot recorded earlier is not overturned by
-    precedence from a later one)."""
+    allocation must not give precedence from its own earlier lot); ``drawn_before`` (a lot's
+    id) leaves out the lots recorded with or after that lot (a lot recorded earlier is not
+    overturned by precedence from a later one)."""
     wanted = {str(k) for k in venue_keys}
     lots = _open_precedence_lots(kind, season)
     if drawn_before is not None:  # precedence counts from lots drawn before, never after
-        lots = [lot for lot in lots if lot.drawn_at < drawn_before]
+        lots = [lot for lot in lots if lot.pk < drawn_before]
     if exclude_competition is not None:
         lots = [lot for lot in lots if lot.competition_id != exclude_competition.pk]
     used = _used_by_venue(lot.pk for lot in lots)

@@ -1,7 +1,7 @@
 """The demo at any date: the one clock (clubs.clock) runs at DEMO_DATE, TK moves it in the
 admin, every page shows it in a banner; in production it is the real date and cannot move."""
 
-from datetime import date
+from datetime import date, datetime
 
 import pytest
 from django.urls import reverse
@@ -16,10 +16,24 @@ from tests.ubf.test_settings import run_python
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_date_is_today_at_noon(settings):
+def test_demo_now_is_the_demo_date_at_the_real_time_of_day(settings):
     settings.UBF_DEMO_DATE = "2017-03-05"
+    before = timezone.localtime(timezone.now()).replace(tzinfo=None)
+    now = timezone.localtime(clock.now()).replace(tzinfo=None)
+    after = timezone.localtime(timezone.now()).replace(tzinfo=None)
     assert clock.today() == date(2017, 3, 5)
-    assert timezone.localtime(clock.now()).hour == 12
+    assert now.date() == date(2017, 3, 5)
+    # the real time of day (Stockholm), so a demo day's timestamps keep their order
+    assert before.time() <= now.time() <= after.time() or before.date() != after.date()
+    assert clock.now() <= clock.now()
+
+
+def test_a_frozen_clock_is_exact_also_in_the_demo(settings):
+    settings.UBF_DEMO_DATE = "2017-03-05"
+    with clock.frozen("2016-10-01 09:30"):
+        assert timezone.localtime(clock.now()).replace(tzinfo=None) == datetime(2016, 10, 1, 9, 30)
+    with clock.frozen(date(2016, 10, 2)):  # a date alone: noon of that day
+        assert timezone.localtime(clock.now()).hour == 12
 
 
 def test_banner_on_every_page_follows_the_demo_clock(settings, client):

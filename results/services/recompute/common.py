@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from django.utils import timezone
-
+from clubs import clock
 from clubs.models import Competition
 from results.models import (
     RecomputeStatus,
@@ -37,7 +36,7 @@ def save_snapshots(existing, snapshots: list[StandingSnapshot]) -> None:
         return (s.scope, s.competition_id, s.heat_id)
 
     stored = {key(s): s for s in existing}
-    now = timezone.now()  # what auto_now sets on save()
+    now = clock.now()  # the project's clock, also in the demo (a new row takes it by default)
     updates, creates = [], []
     for snap in snapshots:
         old = stored.get(key(snap))
@@ -46,10 +45,11 @@ def save_snapshots(existing, snapshots: list[StandingSnapshot]) -> None:
             continue
         old.data, old.provisional = snap.data, snap.provisional
         old.rounds_played, old.computed_at = snap.rounds_played, now
+        old.upload_ids = snap.upload_ids
         updates.append(old)
     if updates:
         StandingSnapshot.objects.bulk_update(
-            updates, ["data", "provisional", "rounds_played", "computed_at"]
+            updates, ["data", "provisional", "rounds_played", "computed_at", "upload_ids"]
         )
     if creates:
         StandingSnapshot.objects.bulk_create(creates)

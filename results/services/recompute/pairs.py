@@ -93,7 +93,9 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
             and h.id in uploads
             and h.id in stored
             and not stored[h.id].provisional
-            and stored[h.id].computed_at >= max(u.uploaded_at for u in uploads[h.id])
+            # computed from exactly the heat's accepted files: a corrected file has a new id
+            # (its time may be earlier than the standing's once TK moved the demo clock back)
+            and stored[h.id].upload_ids == sorted(u.id for u in uploads[h.id])
         }
         fresh_uploads = [u for h, us in uploads.items() if h not in reused for u in us]
         session_of = {u.id: u.session for u in fresh_uploads}
@@ -459,6 +461,7 @@ def _rank_pair_heat(
         # A pair heat has no rounds: the field holds the sessions in, for a heat uploaded one
         # file per session (the page says "efter speltillfälle 1 av 2").
         rounds_played=len(combined.sessions_in),
+        upload_ids=sorted(u.id for u in uploads),
     )
     venue = Venue(
         key=key,
@@ -563,7 +566,7 @@ def _rank_pair_final(competition: PairCompetition, rules) -> None:
     Without an accepted final upload any stored final snapshot is removed."""
     upload = (
         competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED)
-        .order_by("-uploaded_at", "-id")
+        .order_by("-id")  # the latest recorded (ids: the demo clock can go back)
         .first()
     )
     if upload is None:
@@ -676,5 +679,10 @@ def _rank_pair_final(competition: PairCompetition, rules) -> None:
         scope=StandingSnapshot.Scope.PAIR_FINAL,
         competition=competition,
         heat=None,
-        defaults={"data": data, "provisional": False, "rounds_played": 0},
+        defaults={
+            "data": data,
+            "provisional": False,
+            "rounds_played": 0,
+            "computed_at": clock.now(),
+        },
     )
