@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from clubs import clock
 from teams.models import Match
-from tests.browser.helpers import click_and_wait, fits_width
+from tests.browser.helpers import click_and_wait, fits_box, fits_width
 from ubf.demo.results import load_demo_results
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -78,6 +78,7 @@ def test_a_visitor_finds_why_a_team_qualified_reads_a_match_and_subscribes(
     expect(phone.locator("#status")).to_contain_text("I finalen")
     expect(phone.locator("#status")).to_contain_text("R-TEAM-")
     assert fits_width(phone)
+    assert fits_box(phone, "#matcher .table-responsive")  # IMP and VP in view, no scrolling
     shot("team")
 
     # One of its final matches: the boards, both rooms.
@@ -89,6 +90,7 @@ def test_a_visitor_finds_why_a_team_qualified_reads_a_match_and_subscribes(
     assert match.stage == "final" and match.round == 1
     assert boards.locator("tbody tr").count() == match.boards
     assert fits_width(phone)
+    assert fits_box(phone, "#brickor .table-responsive")  # both teams' IMP columns in view
     shot("match")
 
     # The calendar: the page's link for all competitions is an ICS feed a phone can read.
