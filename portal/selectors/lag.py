@@ -113,6 +113,11 @@ class LagPage:
     final_live: bool = False
 
     @property
+    def final_shown(self) -> bool:
+        """/lag/ shows the final's standings (else the final's teams or nothing, then heats)."""
+        return self.final_started or bool(self.final_snapshot and self.final_snapshot.rounds_played)
+
+    @property
     def poll(self) -> bool:
         """The final's block refreshes itself (htmx polling of /lag/final/): while the final
         is being played, and while a recompute is counting new results in."""

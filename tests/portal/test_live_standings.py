@@ -164,3 +164,22 @@ def test_the_fragments_query_count_stays_fixed_as_the_final_grows(client):
     with CaptureQueriesContext(connection) as ctx:
         assert client.get("/lag/final/").status_code == 200
     assert len(ctx.captured_queries) == 0
+
+
+def test_a_recompute_in_progress_before_the_final_polls_the_whole_page(client):
+    # Heats with results, no final match played: what changes is the heats' standings.
+    from tests.factories import TeamFactory
+
+    heat = TeamHeatFactory()
+    for _ in range(4):
+        TeamFactory(heat=heat)
+    recompute_team_competition(heat.competition_id)
+    html = client.get("/lag/").content.decode()
+    assert "hx-get" not in html  # nothing pending, no final being played
+    status = RecomputeStatus.objects.get(competition_id=heat.competition_id)
+    status.requested_at = status.finished_at + timedelta(seconds=5)
+    status.save()
+    html = client.get("/lag/").content.decode()
+    assert "räknas in just nu" in html
+    assert 'hx-get="/lag/" hx-select="#lag-content" hx-target="#lag-content"' in html
+    assert html.count('id="lag-content"') == 1
