@@ -45,8 +45,20 @@ def test_a_visitor_follows_the_final_live_on_a_phone(final_day, phone, screens):
     shot("after-round-7")
     phone.evaluate("window.notReloaded = true")  # gone if the page were loaded again
 
-    # Round 8 is played and uploaded while the page is open.
+    # Round 8 is played and uploaded while the page is open. The test database is SQLite in
+    # memory with a shared cache, where a read beside the upload's write fails at once ("table
+    # is locked") instead of waiting: the page's polls are held back (aborted, as a dropped
+    # connection would be; htmx keeps polling) from the first one after this point until the
+    # upload has committed.
+    held: list[str] = []
+    phone.route("**/lag/final/", lambda route: (held.append(route.request.url), route.abort()))
+    for _ in range(100):
+        if held:
+            break
+        phone.wait_for_timeout(100)
+    assert held, "the page did not poll /lag/final/"
     outcome = load_demo_results(final_rounds=8)
+    phone.unroute("**/lag/final/")
     assert outcome.imported == 1, outcome.lines
     first = Match.objects.filter(stage="final", round=8).order_by("id").first()
     assert first.status == "played"
