@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install lint pytest migrate messages clean serve browser
+.PHONY: demo test install lint pytest migrate messages clean serve browser screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,11 @@ browser: install
 	$(VENV)/bin/pytest -m browser tests/browser
 
 # Recompile translations after editing locale/*/LC_MESSAGES/django.po (needs GNU gettext).
+# Every public page of the demo at 390 px and 1280 px, at two demo dates, into docs/screenshots/
+# (a throwaway database, runserver, Debian's Chromium: see tools/screenshots.py).
+screenshots: install
+	$(PY) tools/screenshots.py
+
 messages: install
 	$(PY) manage.py makemessages -l sv -l en --ignore='.venv/*' --ignore='var/*'
 	$(PY) manage.py compilemessages --ignore='.venv/*'

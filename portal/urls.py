@@ -15,6 +15,7 @@ urlpatterns = [
     path("kalender.ics", home.calendar_ics, name="calendar_ics"),
     path("kalender/<int:competition_id>.ics", home.competition_ics, name="competition_ics"),
     path("lag/", lag.standings, name="lag"),
+    path("lag/final/", lag.final, name="lag_final"),
     path("lag/lag/<int:team_id>/", lag.team, name="lag_team"),
     path("lag/match/<int:match_id>/", lag.match, name="lag_match"),
     path("par/", par.competitions, name="par"),

@@ -37,6 +37,8 @@ else:
 if PRODUCTION and (env.str("DEMO_DATE", default="") or env.str("UBF_CLOCK_OVERRIDE", default="")):
     raise ImproperlyConfigured("Production (DEBUG=false) runs on the real date: unset DEMO_DATE.")
 UBF_DEMO_DATE = "" if PRODUCTION else env.str("DEMO_DATE", default="")
+#: Seconds between two polls of the DM Lag final's block while it is played (issue 12).
+UBF_LIVE_POLL_SECONDS = env.int("UBF_LIVE_POLL_SECONDS", default=30)
 UBF_CLOCK_OVERRIDE = None if PRODUCTION else (env.str("UBF_CLOCK_OVERRIDE", default="") or None)
 
 INSTALLED_APPS = [

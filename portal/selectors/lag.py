@@ -109,6 +109,19 @@ class LagPage:
     semifinal_order: list[dict] = field(default_factory=list)
     system: Message = system_rules("teams", "final").text
     stages: str = TEAM_STAGES
+    #: The final is being played: started, and not every match of it played or W.O.
+    final_live: bool = False
+
+    @property
+    def final_shown(self) -> bool:
+        """/lag/ shows the final's standings (else the final's teams or nothing, then heats)."""
+        return self.final_started or bool(self.final_snapshot and self.final_snapshot.rounds_played)
+
+    @property
+    def poll(self) -> bool:
+        """The final's block refreshes itself (htmx polling of /lag/final/): while the final
+        is being played, and while a recompute is counting new results in."""
+        return self.final_live or self.recompute_pending
 
 
 def _competition(season: Season | None) -> tuple[Season | None, TeamCompetition | None]:
@@ -205,6 +218,7 @@ def lag_page(season: Season | None = None) -> LagPage:
             None if final_started else AllocationRun.objects.filter(competition=competition).first()
         ),
     )
+    page.final_live = final_started and not all(m.status in DONE for m in final_matches)
     page.recent_matches = _recent(matches)
     teams = list(Team.objects.filter(competition=competition).order_by("number", "name"))
     page.final_teams = sorted(

@@ -2,8 +2,10 @@
 selector each (portal.selectors.lag); GET and HEAD only, served from the public pages'
 cache (portal.caching.public_page)."""
 
+from django.conf import settings
 from django.shortcuts import render
 
+from clubs import clock
 from portal.caching import public_page
 from portal.selectors.lag import lag_page, match_page, team_page
 from portal.views.seasons import with_season
@@ -14,7 +16,24 @@ from portal.views.seasons import with_season
 def standings(request, season):
     """/lag/: DM Lag standings (the final if it has started, else the heats); an earlier
     season's with ``?season=2015-2016``."""
-    return render(request, "portal/lag.html", {"page": lag_page(season)})
+    return render(request, "portal/lag.html", _context(lag_page(season)))
+
+
+@public_page
+@with_season
+def final(request, season):
+    """/lag/final/: only the final's block of /lag/ (standings, cross table, rounds), which the
+    page polls with htmx while the final is being played (issue 12); cached and answered 304
+    with the ETag like the page itself."""
+    return render(request, "portal/_final.html", _context(lag_page(season)))
+
+
+def _context(page) -> dict:
+    return {
+        "page": page,
+        "updated_at": clock.now(),
+        "poll_seconds": max(1, int(getattr(settings, "UBF_LIVE_POLL_SECONDS", 30))),
+    }
 
 
 @public_page

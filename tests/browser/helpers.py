@@ -61,3 +61,9 @@ def fits_width(page) -> bool:
     return page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
+
+
+def fits_box(page, selector: str) -> bool:
+    """The first element matching ``selector`` (a scrolling ``.table-responsive``) shows all
+    its content without sideways scrolling: every score column is in view on the phone."""
+    return page.locator(selector).first.evaluate("el => el.scrollWidth <= el.clientWidth")
