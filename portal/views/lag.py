@@ -5,6 +5,7 @@ cache (portal.caching.public_page)."""
 from django.shortcuts import render
 
 from portal.caching import public_page
+from portal.selectors.heats import team_heat_page
 from portal.selectors.lag import lag_page, match_page, team_page
 from portal.views.seasons import with_season
 
@@ -27,3 +28,10 @@ def team(request, team_id: int):
 def match(request, match_id: int):
     """/lag/match/<id>/: a match's result, boards and line-ups."""
     return render(request, "portal/lag_match.html", {"page": match_page(match_id)})
+
+
+@public_page
+def heat(request, heat_id: int):
+    """/lag/kval/<id>/: a team heat's results, the teams that went to the final and why, its
+    reserves and the replacement chain (R-TEAM-ADV-1, R-TEAM-REPL-1)."""
+    return render(request, "portal/heat.html", {"page": team_heat_page(heat_id)})
