@@ -69,8 +69,8 @@ def three_heats():
 def test_r_alloc_3_pair_heat_page_marks_the_qualified_and_explains_the_share(client, three_heats):
     _comp, (_a, _ae), (b, b_entries), _c, _dq = three_heats
     page = text(client, f"/par/kval/{b.id}/")
-    assert "Finalen spelas med 28 par. 1 av platserna är reserverade" in page
-    assert "så 27 platser delas mellan de 3 kvalheaten" in page
+    assert "Finalen spelas med 28 par. 1 plats är reserverad för förra säsongens mästare" in page
+    assert "27 platser delas mellan de 3 kvalheaten" in page
     assert "B hade 7 kvalande av 42. Heatets andel är 27 × 7 / 42 = 4,50" in page
     assert "4 hela platser och decimaldelen 0,50" in page
     assert "B fick 4 finalplatser." in page
@@ -173,7 +173,7 @@ def lag_season():
 def test_r_team_adv_1_team_heat_page_marks_finalists_and_the_chain(client, lag_season, tk):
     comp, [(a, a_teams), _b, _c] = lag_season
     page = text(client, f"/lag/kval/{a.id}/")
-    assert "Finalen spelas med 10 lag. 1 av platserna är reserverade" in page
+    assert "Finalen spelas med 10 lag. 1 plats är reserverad för förra säsongens mästare" in page
     assert "A hade 8 kvalande av 30. Heatets andel är 9 × 8 / 30 = 2,40" in page
     assert "A fick 3 finalplatser." in page
     assert f"{a_teams[0].name} 7 " in page and "Kvalplats 1 av 3 från A" in page
