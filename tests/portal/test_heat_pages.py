@@ -233,3 +233,17 @@ def test_r_pair_2_final_page_shows_ranking_champions_and_the_sm_cap(
     assert f"DM-mästare: {third}" in page
     english = text(client, f"/par/final/{comp.id}/", "en")
     assert "The district has 2 SM places" in english
+
+
+def test_final_page_queries_do_not_grow_with_the_seat_holders(client, three_heats):
+    comp, *_ = three_heats  # 28 seat holders (27 from the heats and the champions)
+    small = PairCompetitionFactory(discipline="mixed")
+    named_heat(small, "S", 4)  # 4 pairs, all four in the final (R-ALLOC-1)
+    recompute_pair_competition(small.id)
+    counts = []
+    for c in (small, comp):
+        cache.clear()
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/par/final/{c.id}/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 8
