@@ -1,5 +1,6 @@
 """The portal's pages: the home page (/), the calendar (/kalender/ and its ICS feeds), the club portal (/klubb/), fee lists (/avgifter/), TK's work queue (/tk/), and the public
-DM Lag (/lag/) and DM Par (/par/) pages."""
+DM Lag (/lag/) and DM Par (/par/) pages, the heat pages (/par/kval/<id>/, /lag/kval/<id>/) and
+the DM Par final page (/par/final/<id>/)."""
 
 from django.urls import path, re_path
 
@@ -19,6 +20,9 @@ urlpatterns = [
     path("lag/lag/<int:team_id>/", lag.team, name="lag_team"),
     path("lag/match/<int:match_id>/", lag.match, name="lag_match"),
     path("par/", par.competitions, name="par"),
+    path("par/kval/<int:heat_id>/", par.heat, name="par_heat"),
+    path("par/final/<int:competition_id>/", par.final, name="par_final"),
+    path("lag/kval/<int:heat_id>/", lag.heat, name="lag_heat"),
     path("klubb/", club.dashboard, name="dashboard"),
     path("tk/", tk.queue, name="tk_queue"),
     path("tk/beslut/", tk.decide, name="tk_decide"),

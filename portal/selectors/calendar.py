@@ -97,6 +97,16 @@ def page_path(name: str, season: Season, anchor: str) -> str:
     return f"{reverse(name)}?{urlencode({'season': season.name})}#{anchor}"
 
 
+def heat_path(kind: str, heat_id: int) -> str:
+    """A heat's own page (/par/kval/<id>/, /lag/kval/<id>/)."""
+    return reverse("portal:lag_heat" if kind == "teams" else "portal:par_heat", args=[heat_id])
+
+
+def pair_final_path(competition_id: int) -> str:
+    """A DM Par final's own page (/par/final/<id>/)."""
+    return reverse("portal:par_final", args=[competition_id])
+
+
 def season_events(season: Season | None, competition_id: int | None = None) -> list[Event]:
     """The season's heats and finals in date order (of one competition with
     ``competition_id``). Four queries."""
@@ -126,7 +136,7 @@ def season_events(season: Season | None, competition_id: int | None = None) -> l
                 venue=c.final_venue,
                 sessions=[(c.final_date, c.final_date)],
                 status=FINAL_STATUS,
-                path=page_path("portal:par", season, c.discipline),
+                path=pair_final_path(c.pk),
             )
         )
     for c in team_comps.values():
@@ -156,7 +166,7 @@ def season_events(season: Season | None, competition_id: int | None = None) -> l
                 venue=heat.venue,
                 sessions=[(d, d) for d in days],
                 status=heat.status,
-                path=page_path("portal:par", season, f"heat-{heat.pk}"),
+                path=heat_path("pairs", heat.pk),
                 heat=heat,
             )
         )
@@ -170,7 +180,7 @@ def season_events(season: Season | None, competition_id: int | None = None) -> l
                 venue=heat.venue,
                 sessions=[(heat.first_date, heat.last_date or heat.first_date)],
                 status=heat.status,
-                path=page_path("portal:lag", season, f"heat-{heat.pk}"),
+                path=heat_path("teams", heat.pk),
                 heat=heat,
             )
         )

@@ -18,7 +18,9 @@ from portal.selectors.calendar import (
     Event,
     all_seasons,
     competition_label,
+    heat_path,
     page_path,
+    pair_final_path,
     season_events,
 )
 from results.models import ResultUpload
@@ -97,15 +99,19 @@ def home_page() -> HomePage:
         if u.heat_id:
             title = u.heat.name
             played = u.heat.last_date or u.heat.first_date
-            anchor = f"heat-{u.heat_id}"
+            anchor = ""
         else:
             title = _final_title(u)
             played = final.last if final else None
             anchor = "final" if c.kind == Competition.Kind.TEAMS else c.discipline
-        name = "portal:lag" if c.kind == Competition.Kind.TEAMS else "portal:par"
-        page.latest.append(
-            LatestResult(u, title, competition_label(c), played, page_path(name, season, anchor))
-        )
+        teams = c.kind == Competition.Kind.TEAMS
+        if u.heat_id:
+            path = heat_path("teams" if teams else "pairs", u.heat_id)
+        elif teams:
+            path = page_path("portal:lag", season, anchor)
+        else:
+            path = pair_final_path(c.pk)
+        page.latest.append(LatestResult(u, title, competition_label(c), played, path))
     return page
 
 

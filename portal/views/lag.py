@@ -7,6 +7,7 @@ from django.shortcuts import render
 
 from clubs import clock
 from portal.caching import public_page
+from portal.selectors.heats import team_heat_page
 from portal.selectors.lag import lag_page, match_page, team_page
 from portal.views.seasons import with_season
 
@@ -46,3 +47,10 @@ def team(request, team_id: int):
 def match(request, match_id: int):
     """/lag/match/<id>/: a match's result, boards and line-ups."""
     return render(request, "portal/lag_match.html", {"page": match_page(match_id)})
+
+
+@public_page
+def heat(request, heat_id: int):
+    """/lag/kval/<id>/: a team heat's results, the teams that went to the final and why, its
+    reserves and the replacement chain (R-TEAM-ADV-1, R-TEAM-REPL-1)."""
+    return render(request, "portal/heat.html", {"page": team_heat_page(heat_id)})

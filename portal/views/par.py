@@ -1,6 +1,7 @@
 from django.shortcuts import render
 
 from portal.caching import public_page
+from portal.selectors.heats import pair_final_page, pair_heat_page
 from portal.selectors.par import par_page
 from portal.views.seasons import with_season
 from ubf.rules.info import system_rules
@@ -18,3 +19,17 @@ def competitions(request, season):
         "portal/par.html",
         {"season": season, "competitions": views, "system": system_rules("pairs", "final")},
     )
+
+
+@public_page
+def heat(request, heat_id: int):
+    """/par/kval/<id>/: a heat's results, who qualified from it and why, its reserves and the
+    replacement chain (R-ALLOC-*, R-REPL-*)."""
+    return render(request, "portal/heat.html", {"page": pair_heat_page(heat_id)})
+
+
+@public_page
+def final(request, competition_id: int):
+    """/par/final/<id>/: the qualified pairs by heat, the final's ranking, champions,
+    plaques, bonus and SM places (R-PAIR-MP-*, R-PAIR-2, R-PAIR-4)."""
+    return render(request, "portal/par_final.html", {"page": pair_final_page(competition_id)})

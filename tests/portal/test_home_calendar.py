@@ -84,7 +84,7 @@ def test_home_shows_the_latest_results_with_a_link_to_the_heat(client):
     html = _text(client.get("/"))
     section = html.split('id="resultat"')[1].split("</section>")[0]
     assert "Lagkval Enköping" in section
-    assert f"/lag/?season=2016-2017#heat-{heat.pk}" in section
+    assert f"/lag/kval/{heat.pk}/" in section  # the heat's own page
     assert "spelat 6 nov 2016" in section
 
 
@@ -197,7 +197,7 @@ def test_calendar_feed_parses_with_the_seasons_events_as_all_day_dates(client):
     assert enk.decoded("DTSTART") == date(2016, 11, 6)
     assert enk.decoded("DTEND") == date(2016, 11, 7)  # all-day: the next day, exclusive
     assert str(enk["LOCATION"]) == "Enköpings bridgelokal"
-    assert str(enk["URL"]).startswith("http://testserver/par/?season=2016-2017#heat-")
+    assert str(enk["URL"]).startswith("http://testserver/par/kval/")
     final = events["DM Lag: Final"]
     assert (final.decoded("DTSTART"), final.decoded("DTEND")) == (
         date(2017, 3, 4),

@@ -1,0 +1,412 @@
+"""Read side of the public heat pages (/par/kval/<id>/, /lag/kval/<id>/) and the DM Par final
+page (/par/final/<id>/): who qualified from a heat and why, the reserves in order, the
+replacement chain, and the final's ranking. Everything is read from what the recompute stored
+(the heat's snapshot, the :class:`results.models.AllocationRun` and its explanation, the seat
+and offer rows, the recorded lots); nothing is computed here but the order the page shows.
+
+One function per page, the same for pairs and teams where the idea is shared
+(:func:`_heat_page`): a pairs heat page in 7 queries, a team heat page in 7, the final page
+in 7, whatever the number of entries, seats and offers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+from django.http import Http404
+
+from clubs.models import FinalSeatBase
+from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
+from pairs.selectors import SeatHolder, final_seat_holders
+from portal.selectors.par import HeatView, _heat_view
+from results.models import AllocationRun, Lot, StandingSnapshot
+from teams.models import TeamFinalOffer, TeamFinalSeat, TeamHeat, TeamHeatOrganiser
+
+Status = FinalSeatBase.Status
+
+
+@dataclass
+class SeatLine:
+    """A final seat that concerns the heat: it comes from the heat, or an entry of the heat
+    holds it or was offered it. ``offers`` in the order they were made (who was asked, when,
+    the answer); ``now`` the name of whoever holds the seat today ("" when nobody yet)."""
+
+    seat: FinalSeatBase
+    holder: str
+    offers: list
+    now: str = ""
+    from_here: bool = True
+
+
+@dataclass
+class Reserve:
+    """An entry of the heat that qualified but holds no seat: its place in the heat's queue
+    (R-REPL-1: the nearest eliminated of the heat is asked first)."""
+
+    position: int
+    rank: int | None
+    name: str
+    entry_id: int
+    asked: bool = False
+
+
+@dataclass
+class LotLine:
+    """A recorded lot (R-ALLOC-5) as the page says it: among which heats, for how many seats,
+    who won, and who drew it (TK by hand, or the system with a seed anyone can replay)."""
+
+    lot: Lot
+
+    def _labels(self, keys) -> list[str]:
+        labels = self.lot.labels or {}
+        return [labels.get(k, k) for k in keys]
+
+    @property
+    def among(self) -> str:
+        return ", ".join(self._labels(self.lot.among))
+
+    @property
+    def winners(self) -> str:
+        return ", ".join(self._labels(self.lot.winners))
+
+    @property
+    def losers(self) -> str:
+        return ", ".join(self._labels(self.lot.losers))
+
+    @property
+    def drawn_by(self) -> str:
+        user = self.lot.drawn_by
+        if user is None:
+            return ""
+        return user.get_full_name() or user.get_username()
+
+
+@dataclass
+class RowView:
+    """A row of the heat's standing with what it means for the final: the seat the entry
+    holds from the heat, or its place among the reserves."""
+
+    row: dict
+    key: int | None
+    seat: FinalSeatBase | None = None
+    reserve: Reserve | None = None
+    gave_up: FinalSeatBase | None = None
+
+
+@dataclass
+class HeatPage:
+    kind: str  # "pairs" or "teams"
+    heat: PairHeat | TeamHeat
+    competition: object
+    snapshot: StandingSnapshot | None
+    run: AllocationRun | None
+    organisers: list[str] = field(default_factory=list)
+    #: the heat's row of the allocation (``AllocationRun.explanation["venues"]``)
+    venue: dict | None = None
+    #: entry id → the seat it holds from this heat
+    qualified: dict[int, FinalSeatBase] = field(default_factory=dict)
+    #: entry id → the seat it gave up (R-REPL-1, R-TEAM-REPL-1)
+    gave_up: dict[int, FinalSeatBase] = field(default_factory=dict)
+    reserves: list[Reserve] = field(default_factory=list)
+    seats: list[SeatLine] = field(default_factory=list)
+    lots: list = field(default_factory=list)
+    #: a lot shown while the heats are still being played: not drawn, not recorded
+    provisional_lots: list[dict] = field(default_factory=list)
+    #: the allocation's lines that name this heat (sentences kept as data, |rendered)
+    lines: list[dict] = field(default_factory=list)
+    table: list[RowView] = field(default_factory=list)
+    #: pairs only: the heat's sessions as the /par/ page shows them
+    sessions: HeatView | None = None
+
+    @property
+    def rows(self) -> list[dict]:
+        return self.snapshot.data if self.snapshot and self.snapshot.data else []
+
+    @property
+    def heat_count(self) -> int:
+        return len((self.run.explanation or {}).get("venues", [])) if self.run else 0
+
+    @property
+    def direct_count(self) -> int:
+        return len((self.run.explanation or {}).get("direct", [])) if self.run else 0
+
+
+def _entry_id(seat: FinalSeatBase) -> int | None:
+    return getattr(seat, f"{seat.HOLDER_FIELD}_id", None)
+
+
+def _offer_entry_id(offer) -> int:
+    return getattr(offer, f"{offer.HOLDER_FIELD}_id")
+
+
+def _offer_name(offer) -> str:
+    entry = getattr(offer, offer.HOLDER_FIELD)
+    if hasattr(entry, "player1"):
+        return f"{entry.player1.full_name} – {entry.player2.full_name}"
+    return str(entry)
+
+
+def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> HeatPage:
+    """What the pairs and the team heat page share: the heat's seats, its reserves in order,
+    the chain's offers and the allocation's sentences about the heat, from the stored rows."""
+    heat = page.heat
+    rows = page.rows
+    here = {r[row_key] for r in rows if r.get(row_key)}
+    explanation = page.run.explanation if page.run else {}
+    page.venue = next(
+        (v for v in explanation.get("venues", ()) if v.get("label") == heat.name), None
+    )
+    by_id = {s.id: s for s in seat_rows}
+    for seat in seat_rows:
+        holder = _entry_id(seat)
+        offers = sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id))
+        from_here = seat.origin_heat_id == heat.id
+        concerns = from_here or holder in here or any(_offer_entry_id(o) in here for o in offers)
+        if seat.is_held and holder in here:
+            page.qualified[holder] = seat
+        elif seat.status == Status.VACATED and holder in here:
+            page.gave_up[holder] = seat
+        if not concerns:
+            continue
+        if seat.source == FinalSeatBase.Source.REPLACEMENT and seat.replaces_id in by_id:
+            continue  # shown with the seat it replaces
+        now = ""
+        if seat.is_held:
+            now = seat.holder_name
+        else:
+            taker = next(
+                (s for s in seat_rows if s.replaces_id == seat.id and s.is_held),
+                None,
+            )
+            now = taker.holder_name if taker else ""
+        page.seats.append(
+            SeatLine(
+                seat=seat,
+                holder=seat.holder_name if seat.holder_key else "",
+                offers=offers,
+                now=now,
+                from_here=from_here,
+            )
+        )
+    asked = {_offer_entry_id(o) for s in seat_rows for o in s.offers.all()}
+    if page.run and not page.run.provisional:
+        queue = sorted(
+            (
+                r
+                for r in rows
+                if _in_queue(r)
+                and r[row_key] not in page.qualified
+                and r[row_key] not in page.gave_up
+            ),
+            key=lambda r: (r.get("qualifier_rank") or r.get("rank") or 0),
+        )
+        page.reserves = [
+            Reserve(
+                position=n,
+                rank=r.get("rank"),
+                name=r["name"],
+                entry_id=r[row_key],
+                asked=r[row_key] in asked,
+            )
+            for n, r in enumerate(queue, start=1)
+        ]
+    reserve_of = {r.entry_id: r for r in page.reserves}
+    page.table = [
+        RowView(
+            row=r,
+            key=r.get(row_key),
+            seat=page.qualified.get(r.get(row_key)),
+            reserve=reserve_of.get(r.get(row_key)),
+            gave_up=page.gave_up.get(r.get(row_key)),
+        )
+        for r in rows
+    ]
+    page.lots = [LotLine(lot) for lot in page.lots if heat.name in (lot.labels or {}).values()]
+    page.provisional_lots = [
+        lot
+        for lot in explanation.get("lots", ())
+        if not lot.get("recorded") and heat.name in lot.get("among", ())
+    ]
+    page.lines = [
+        line
+        for line in explanation.get("lines", ())
+        if _names(line.get("message") or {}, heat.name)
+    ]
+    return page
+
+
+def _in_queue(row: dict) -> bool:
+    """A row that takes part in the qualifier: a pair that counts (``qualifier``), a team
+    that is ranked and has not withdrawn."""
+    if "qualifier" in row:
+        return bool(row["qualifier"])
+    return row.get("rank") is not None and not row.get("status_label")
+
+
+def _names(message: dict, label: str) -> bool:
+    """A stored sentence names the heat (its venue parameters hold the heat's label)."""
+    for value in (message.get("params") or {}).values():
+        if value == label or (isinstance(value, list) and label in value):
+            return True
+    return False
+
+
+def pair_heat_page(heat_id: int) -> HeatPage:
+    """/par/kval/<id>/: a pairs heat's standing (both sessions of a two-session heat), who
+    holds a seat from it, its reserves, its share of the final and the chain (7 queries)."""
+    heat = (
+        PairHeat.objects.select_related("competition__season")
+        .prefetch_related("clubs")
+        .filter(pk=heat_id)
+        .first()
+    )
+    if heat is None:
+        raise Http404("Okänt heat")
+    competition = heat.competition
+    snapshot = StandingSnapshot.objects.filter(
+        scope=StandingSnapshot.Scope.PAIR_HEAT, heat=heat
+    ).first()
+    run = AllocationRun.objects.filter(competition=competition).first()
+    seat_rows = list(
+        FinalSeat.objects.filter(competition=competition)
+        .select_related(
+            "entry__player1",
+            "entry__player2",
+            "direct_qualifier__player1",
+            "direct_qualifier__player2",
+            "player1",
+            "player2",
+        )
+        .prefetch_related(
+            Prefetch(
+                "offers",
+                queryset=Offer.objects.select_related("entry__player1", "entry__player2"),
+            )
+        )
+        .order_by("id")
+    )
+    lots = list(
+        Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition)
+        .select_related("drawn_by")
+        .order_by("drawn_at", "id")
+    )
+    page = HeatPage(
+        kind="pairs",
+        heat=heat,
+        competition=competition,
+        snapshot=snapshot,
+        run=run,
+        organisers=sorted(c.name for c in heat.clubs.all()),
+        lots=lots,
+        sessions=_heat_view(heat, snapshot),
+    )
+    return _heat_page(page, seat_rows, "entry_id")
+
+
+def team_heat_page(heat_id: int) -> HeatPage:
+    """/lag/kval/<id>/: a team heat's standing, the teams that went to the final, its
+    reserves, its share of the final and the chain (7 queries)."""
+    heat = TeamHeat.objects.select_related("competition__season").filter(pk=heat_id).first()
+    if heat is None:
+        raise Http404("Okänt heat")
+    competition = heat.competition
+    organisers = sorted(
+        o.club.name for o in TeamHeatOrganiser.objects.filter(heat=heat).select_related("club")
+    )
+    snapshot = StandingSnapshot.objects.filter(
+        scope=StandingSnapshot.Scope.TEAM_HEAT, heat=heat
+    ).first()
+    run = AllocationRun.objects.filter(competition=competition).first()
+    seat_rows = list(
+        TeamFinalSeat.objects.filter(competition=competition)
+        .select_related("team")
+        .prefetch_related(
+            Prefetch("offers", queryset=TeamFinalOffer.objects.select_related("team"))
+        )
+        .order_by("id")
+    )
+    lots = list(
+        Lot.objects.filter(kind=Lot.Kind.TEAMS, competition=competition)
+        .select_related("drawn_by")
+        .order_by("drawn_at", "id")
+    )
+    page = HeatPage(
+        kind="teams",
+        heat=heat,
+        competition=competition,
+        snapshot=snapshot,
+        run=run,
+        organisers=organisers,
+        lots=lots,
+    )
+    return _heat_page(page, seat_rows, "team_id")
+
+
+@dataclass
+class FinalGroup:
+    """The pairs holding a seat in the final that came from one heat (``heat`` None: the
+    direct qualifiers and the pairs entered straight into a direct final)."""
+
+    heat: PairHeat | None
+    holders: list[SeatHolder]
+
+
+@dataclass
+class FinalPage:
+    competition: PairCompetition
+    groups: list[FinalGroup]
+    snapshot: StandingSnapshot | None
+    run: AllocationRun | None
+
+    @property
+    def data(self) -> dict:
+        return self.snapshot.data if self.snapshot and self.snapshot.data else {}
+
+    @property
+    def champions(self) -> list[dict]:
+        return [r for r in self.data.get("rows", ()) if r.get("title")]
+
+    @property
+    def sm_rows(self) -> list[dict]:
+        return sorted(
+            (r for r in self.data.get("rows", ()) if r.get("sm_place")),
+            key=lambda r: r["sm_place"],
+        )
+
+    @property
+    def passed_over(self) -> list[dict]:
+        return [r for r in self.data.get("rows", ()) if r.get("sm_passed_over")]
+
+    @property
+    def out_of_district(self) -> int:
+        return sum(1 for r in self.data.get("rows", ()) if r.get("out_of_district"))
+
+    @property
+    def holders_count(self) -> int:
+        return sum(len(g.holders) for g in self.groups)
+
+
+def pair_final_page(competition_id: int) -> FinalPage:
+    """/par/final/<id>/: the qualified pairs by heat (:func:`pairs.selectors.final_seat_holders`),
+    the final's ranking when played with champions, plaques, bonus and SM places (the
+    PAIR_FINAL snapshot, R-PAIR-MP-*, R-PAIR-2, R-PAIR-4), in 7 queries."""
+    competition = PairCompetition.objects.select_related("season").filter(pk=competition_id).first()
+    if competition is None:
+        raise Http404("Okänd tävling")
+    heats = {
+        h.id: h for h in PairHeat.objects.filter(competition=competition).order_by("first_date")
+    }
+    holders = final_seat_holders(competition)
+    by_heat: dict[int | None, list[SeatHolder]] = {}
+    for h in holders:
+        heat_id = h.seat.origin_heat_id or getattr(h.holder, "heat_id", None)
+        by_heat.setdefault(heat_id if heat_id in heats else None, []).append(h)
+    groups = [FinalGroup(heats[i], by_heat[i]) for i in heats if i in by_heat]
+    if None in by_heat:
+        groups.append(FinalGroup(None, by_heat[None]))
+    snapshot = StandingSnapshot.objects.filter(
+        scope=StandingSnapshot.Scope.PAIR_FINAL, competition=competition
+    ).first()
+    run = AllocationRun.objects.filter(competition=competition).first()
+    return FinalPage(competition=competition, groups=groups, snapshot=snapshot, run=run)
