@@ -8,6 +8,7 @@ from datetime import date
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Length
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -137,7 +138,8 @@ class PairEntry(models.Model):
     class Meta:
         verbose_name = _("paranmälan")
         verbose_name_plural = _("paranmälningar")
-        ordering = ["heat", "pair_number"]
+        # Pair numbers are text ("7", "12", "3NS"): shorter first, so 2 comes before 10.
+        ordering = ["heat", Length("pair_number"), "pair_number"]
         constraints = [
             models.UniqueConstraint(
                 fields=["heat", "player1", "player2"], name="unique_pair_in_heat"

@@ -481,3 +481,13 @@ def test_r_pair_res_5_no_reserve_can_be_notified_for_an_sm_stage(w):
             notify_reserve, w.tk, entry, session=3, replaced_mid=b.mid, reserve_mid=fresh.mid
         )
     assert "speltillfälle 3" in msg
+
+
+def test_pair_numbers_sort_as_numbers_not_as_text():
+    """Issue 13: pair numbers are text; 2 comes before 10 in every list of a heat's pairs."""
+    from tests.factories import PairEntryFactory, PairHeatFactory
+
+    heat = PairHeatFactory()
+    for number in ("10", "2", "11", "1"):
+        PairEntryFactory(heat=heat, pair_number=number)
+    assert [e.pair_number for e in PairEntry.objects.filter(heat=heat)] == ["1", "2", "10", "11"]
