@@ -37,10 +37,13 @@ def render(message: Any, language: str | None = None) -> str:
 
 
 def render_with_clause(violation: Any, language: str | None = None) -> str:
-    """The message followed by its clause ID in brackets, as forms and pages show it."""
+    """The message followed by its clause ID in brackets, as forms and pages show it; once,
+    when the message itself already ends with it ("… (R-GEN-3)." stays as it is)."""
     text = render(violation, language)
     clause = getattr(violation, "clause", "")
-    return f"{text} ({clause})" if clause else text
+    if not clause or text.rstrip(" .").endswith(f"({clause})"):
+        return text
+    return f"{text} ({clause})"
 
 
 def _value(value: Any) -> Any:
