@@ -5,14 +5,17 @@ decision."""
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -24,6 +27,7 @@ from pairs.models import Offer, PairHeat, PairHeatChangeRequest
 from pairs.services.decisions import record_offer_answer
 from pairs.services.heats import decide_heat_change as decide_pair_heat_change
 from pairs.services.heats import decide_pair_heat
+from portal.selectors.decision_log import decision_rows, kinds
 from portal.selectors.tk_queue import tk_queue
 from teams.models import (
     Dispensation,
@@ -178,3 +182,37 @@ def decide(request):
             % {"object": obj, "decision": decision.yes_done if yes else decision.no_done},
         )
     return redirect(f"{reverse('portal:tk_queue')}#{decision.group}")
+
+
+def _cell(value: str) -> str:
+    """A CSV cell a spreadsheet will not run as a formula (=, +, -, @ at the start)."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+@login_required
+def log(request, fmt: str = ""):
+    """/tk/logg/ (and /tk/logg.csv): TK's decisions in words, newest first; ``?kind=`` one
+    kind of decision, ``?q=`` a text in the object's name (a team, a club, a player)."""
+    if not is_tk(request.user):
+        return _denied(request)
+    kind = request.GET.get("kind", "")
+    if kind not in dict(kinds()):
+        kind = ""
+    text = request.GET.get("q", "").strip()[:100]
+    rows = decision_rows(kind=kind, text=text)
+    if fmt == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="tk-beslut.csv"'
+        response.write("\ufeff")  # Excel reads UTF-8 with a byte order mark
+        writer = csv.writer(response, delimiter=";")
+        writer.writerow([_("Tid"), _("Vem"), _("Beslut"), _("Motivering"), _("Regel")])
+        for r in rows:
+            at = timezone.localtime(r.at).strftime("%Y-%m-%d %H:%M")
+            writer.writerow([_cell(v) for v in (at, r.who, r.sentence, r.reason, r.clause)])
+        return response
+    return render(
+        request,
+        "portal/tk_log.html",
+        {"rows": rows, "kinds": kinds(), "kind": kind, "q": text},
+    )
