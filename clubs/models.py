@@ -473,6 +473,9 @@ class HeatChangeRequest(Decided):
         verbose_name = _("ändringsbegäran (heat)")
         verbose_name_plural = _("ändringsbegäran (heat)")
 
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.heat} ({self.get_status_display()})"
+
 
 class Explained(models.Model):
     """A row that says why it exists (issue 9, "each row says why"): ``reason`` is the Swedish

@@ -191,6 +191,13 @@ class ReserveNotice(models.Model):
         verbose_name = _("reservanmälan")
         verbose_name_plural = _("reservanmälningar")
 
+    def __str__(self) -> str:
+        return _("%(reserve)s för %(player)s (speltillfälle %(session)s)") % {
+            "reserve": self.reserve.full_name,
+            "player": self.replaced_player.full_name,
+            "session": self.session,
+        }
+
 
 class DirectQualifier(models.Model):
     """R-DIRECT-1/2: last season's champions, registered before the qualifying period ends."""
@@ -353,6 +360,9 @@ class ExternalQualifier(models.Model):
         verbose_name = _("kval i annat distrikt")
         verbose_name_plural = _("kval i andra distrikt")
 
+    def __str__(self) -> str:
+        return f"{self.player.full_name}: {self.district} {self.played_on:%Y-%m-%d}"
+
 
 class SmPartnerDeclaration(models.Model):
     """R-PAIR-RES-4: the partner a player qualified to SM declares for the SM stage."""
@@ -374,3 +384,6 @@ class SmPartnerDeclaration(models.Model):
                 fields=["competition", "player"], name="one_sm_partner_declaration"
             )
         ]
+
+    def __str__(self) -> str:
+        return f"{self.player.full_name} – {self.partner.full_name} ({self.competition})"

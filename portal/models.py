@@ -32,6 +32,9 @@ class ReminderLog(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return f"{self.sent_at:%Y-%m-%d %H:%M} {self.subject or self.kind}"
+
 
 class FeeStatus(models.Model):
     """Payment status of a fee line computed by the rules (the lines themselves are derived):
@@ -55,3 +58,6 @@ class FeeStatus(models.Model):
                 fields=["object_type", "object_id", "kind"], name="one_status_per_fee"
             )
         ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.object_type} {self.object_id}"

@@ -97,6 +97,9 @@ class PairResult(models.Model):
             models.UniqueConstraint(fields=["upload", "entry"], name="one_result_per_pair_upload")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.entry}: {self.percentage} %"
+
 
 class PairTraveller(models.Model):
     """A traveller line of a pairs heat: who met whom on which board, and the matchpoints
@@ -118,6 +121,13 @@ class PairTraveller(models.Model):
         verbose_name = _("travellerrad")
         verbose_name_plural = _("travellerrader")
         indexes = [models.Index(fields=["upload", "board_number"])]
+
+    def __str__(self) -> str:
+        return _("Bricka %(board)s: %(ns)s – %(ew)s") % {
+            "board": self.board_number,
+            "ns": self.ns,
+            "ew": self.ew,
+        }
 
 
 class PairFinalResult(models.Model):
@@ -148,6 +158,9 @@ class PairFinalResult(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return f"{self.player1.full_name} – {self.player2.full_name}: {self.percentage} %"
+
     @property
     def key(self) -> str:
         """The pair's key in the final's travellers: the two MIDs, sorted, joined by "-"."""
@@ -170,6 +183,13 @@ class PairFinalTraveller(models.Model):
         verbose_name = _("travellerrad (parfinal)")
         verbose_name_plural = _("travellerrader (parfinal)")
         indexes = [models.Index(fields=["upload", "board_number"])]
+
+    def __str__(self) -> str:
+        return _("Bricka %(board)s: %(ns)s – %(ew)s") % {
+            "board": self.board_number,
+            "ns": self.ns_key,
+            "ew": self.ew_key,
+        }
 
 
 class StandingSnapshot(models.Model):
@@ -207,6 +227,9 @@ class StandingSnapshot(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return f"{self.get_scope_display()}: {self.heat or self.competition}"
+
 
 class AllocationRun(models.Model):
     """The allocation of final places over the venues (R-ALLOC-*, R-TEAM-ADV-1), explained."""
@@ -224,6 +247,9 @@ class AllocationRun(models.Model):
     class Meta:
         verbose_name = _("platsfördelning")
         verbose_name_plural = _("platsfördelningar")
+
+    def __str__(self) -> str:
+        return _("Platsfördelning: %(competition)s") % {"competition": self.competition}
 
 
 class Lot(models.Model):
@@ -271,6 +297,10 @@ class Lot(models.Model):
         verbose_name_plural = _("lottningar")
         ordering = ["-drawn_at"]
 
+    def __str__(self) -> str:
+        names = [self.labels.get(str(k), str(k)) for k in self.among]
+        return _("Lottning mellan %(among)s") % {"among": ", ".join(names)}
+
 
 class RecomputeStatus(models.Model):
     """When a competition's recompute was last asked for, started and finished: pages show
@@ -288,6 +318,9 @@ class RecomputeStatus(models.Model):
     class Meta:
         verbose_name = _("omräkning")
         verbose_name_plural = _("omräkningar")
+
+    def __str__(self) -> str:
+        return _("Omräkning: %(competition)s") % {"competition": self.competition}
 
     @property
     def pending(self) -> bool:

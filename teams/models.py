@@ -336,6 +336,13 @@ class Lineup(models.Model):
             models.CheckConstraint(condition=Q(half__in=[1, 2]), name="lineup_half_1_or_2"),
         ]
 
+    def __str__(self) -> str:
+        return _("%(player)s, halvlek %(half)s, %(match)s") % {
+            "player": self.player.full_name,
+            "half": self.half,
+            "match": self.match,
+        }
+
 
 class BoardResult(models.Model):
     """One board of a match: both rooms' NS scores (home NS in room 1) and the IMPs."""
@@ -362,6 +369,9 @@ class BoardResult(models.Model):
             models.UniqueConstraint(fields=["match", "board_number"], name="board_once_per_match")
         ]
 
+    def __str__(self) -> str:
+        return _("%(match)s, bricka %(board)s") % {"match": self.match, "board": self.board_number}
+
 
 class Penalty(Decided):
     """A VP penalty (R-TEAM-RES-1: 5 VP per match with an unpaid player)."""
@@ -378,6 +388,9 @@ class Penalty(Decided):
         verbose_name = _("bestraffning")
         verbose_name_plural = _("bestraffningar")
 
+    def __str__(self) -> str:
+        return f"−{self.vp} VP: {self.team} ({self.clause})"
+
 
 class WalkOver(Decided):
     """R-TEAM-WO-1: only TK awards a W.O.; scored by R-TEAM-WO-2 (season configuration)."""
@@ -391,6 +404,9 @@ class WalkOver(Decided):
     class Meta:
         verbose_name = _("W.O.")
         verbose_name_plural = _("W.O.")
+
+    def __str__(self) -> str:
+        return f"W.O. {self.match} ({self.offender})"
 
 
 class ExternalTeamPlay(models.Model):
@@ -407,6 +423,11 @@ class ExternalTeamPlay(models.Model):
     class Meta:
         verbose_name = _("spel för annat lag (utanför systemet)")
         verbose_name_plural = _("spel för andra lag (utanför systemet)")
+
+    def __str__(self) -> str:
+        return (
+            f"{self.player.full_name}: {self.team_name}, {self.district} {self.played_on:%Y-%m-%d}"
+        )
 
 
 class Ruling(models.Model):
@@ -464,6 +485,14 @@ class Ruling(models.Model):
     class Meta:
         verbose_name = _("domslut")
         verbose_name_plural = _("domslut")
+
+    def __str__(self) -> str:
+        if self.board_number:
+            return _("Domslut: %(match)s, bricka %(board)s") % {
+                "match": self.match,
+                "board": self.board_number,
+            }
+        return _("Domslut: %(match)s") % {"match": self.match}
 
 
 class TeamFinalSeat(FinalSeatBase):
