@@ -76,7 +76,7 @@ def _table(header: list[str], rows: list[list], *, marked: list[bool], numeric: 
     for row, mark in zip(rows, marked):
         style = _CELL_B if mark else _CELL
         data.append([c if isinstance(c, Paragraph) else _p(c, style) for c in row])
-    table = Table(data, repeatRows=1, hAlign="LEFT")
+    table = Table(data, colWidths=_widths(len(header), numeric), repeatRows=1, hAlign="LEFT")
     commands = [
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.lightgrey),
@@ -91,6 +91,18 @@ def _table(header: list[str], rows: list[list], *, marked: list[bool], numeric: 
             commands.append(("BACKGROUND", (0, i), (-1, i), colors.HexColor("#e3f4e6")))
     table.setStyle(TableStyle(commands))
     return table
+
+
+#: The printable width of an A4 page inside the 15 mm margins.
+_WIDTH = A4[0] - 30 * mm
+
+
+def _widths(columns: int, numeric: set[int]) -> list[float]:
+    """The rank column narrow, figure columns 17 mm, the text columns share what is left."""
+    fixed = {c: (12 if c == 0 else 17) * mm for c in numeric}
+    text = [c for c in range(columns) if c not in fixed]
+    share = (_WIDTH - sum(fixed.values())) / max(1, len(text))
+    return [fixed.get(c, share) for c in range(columns)]
 
 
 def _right(text, bold: bool = False) -> Paragraph:
