@@ -11,7 +11,8 @@ answered ``304 Not Modified``.
 authentication and the rest of the stack run (one cache round trip for the version and the
 page together); :func:`public_page` is the slow path that renders and stores it. Logged-in
 users (whose navigation differs: any session cookie counts) and requests carrying messages are
-rendered every time and never stored. ``GET`` and ``HEAD`` are answered; anything else gets 405.
+rendered every time and never stored. ``GET`` and ``HEAD`` are answered; anything else gets 405. A stored response keeps its
+content type and its ``Content-Disposition`` (the result lists' PDFs, portal.pdf).
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ def respond(request, version: int, lang: str, day: date, stored) -> HttpResponse
         response = HttpResponseNotModified()
     else:
         response = HttpResponse(stored[1], content_type=stored[2])
+        if len(stored) > 3 and stored[3]:  # a PDF's inline file name
+            response["Content-Disposition"] = stored[3]
     response["ETag"] = tag
     response["Cache-Control"] = "public, no-cache"
     response["Vary"] = "Cookie"
@@ -110,7 +113,13 @@ def public_page(view):
         if hasattr(response, "render") and callable(response.render):
             response = response.render()
         if response.status_code == 200 and not response.streaming:
-            _store(page_key(lang, day, path), (version, response.content, response["Content-Type"]))
+            stored = (
+                version,
+                response.content,
+                response["Content-Type"],
+                response.get("Content-Disposition", ""),
+            )
+            _store(page_key(lang, day, path), stored)
         return finish(response, tag)
 
     return wrapped

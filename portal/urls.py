@@ -1,6 +1,7 @@
 """The portal's pages: the home page (/), the calendar (/kalender/ and its ICS feeds), the club portal (/klubb/), fee lists (/avgifter/), TK's work queue (/tk/), and the public
 DM Lag (/lag/) and DM Par (/par/) pages, the heat pages (/par/kval/<id>/, /lag/kval/<id>/) and
-the DM Par final page (/par/final/<id>/)."""
+the DM Par final page (/par/final/<id>/), and their result lists as PDF (``resultat.pdf``
+beside each, and /lag/final/resultat.pdf for the DM Lag final)."""
 
 from django.urls import path, re_path
 
@@ -17,12 +18,16 @@ urlpatterns = [
     path("kalender/<int:competition_id>.ics", home.competition_ics, name="competition_ics"),
     path("lag/", lag.standings, name="lag"),
     path("lag/final/", lag.final, name="lag_final"),
+    path("lag/final/resultat.pdf", lag.final_pdf, name="lag_final_pdf"),
     path("lag/lag/<int:team_id>/", lag.team, name="lag_team"),
     path("lag/match/<int:match_id>/", lag.match, name="lag_match"),
     path("par/", par.competitions, name="par"),
     path("par/kval/<int:heat_id>/", par.heat, name="par_heat"),
+    path("par/kval/<int:heat_id>/resultat.pdf", par.heat_pdf, name="par_heat_pdf"),
     path("par/final/<int:competition_id>/", par.final, name="par_final"),
+    path("par/final/<int:competition_id>/resultat.pdf", par.final_pdf, name="par_final_pdf"),
     path("lag/kval/<int:heat_id>/", lag.heat, name="lag_heat"),
+    path("lag/kval/<int:heat_id>/resultat.pdf", lag.heat_pdf, name="lag_heat_pdf"),
     path("klubb/", club.dashboard, name="dashboard"),
     path("tk/", tk.queue, name="tk_queue"),
     path("tk/beslut/", tk.decide, name="tk_decide"),

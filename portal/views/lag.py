@@ -6,6 +6,7 @@ from django.conf import settings
 from django.shortcuts import render
 
 from clubs import clock
+from portal import pdf
 from portal.caching import public_page
 from portal.selectors.heats import team_heat_page
 from portal.selectors.lag import lag_page, match_page, team_page
@@ -54,3 +55,18 @@ def heat(request, heat_id: int):
     """/lag/kval/<id>/: a team heat's results, the teams that went to the final and why, its
     reserves and the replacement chain (R-TEAM-ADV-1, R-TEAM-REPL-1)."""
     return render(request, "portal/heat.html", {"page": team_heat_page(heat_id)})
+
+
+@public_page
+def heat_pdf(request, heat_id: int):
+    """/lag/kval/<id>/resultat.pdf: the team heat's result list as a PDF."""
+    page = team_heat_page(heat_id)
+    return pdf.pdf_response(pdf.heat_pdf(page), pdf.heat_filename(page))
+
+
+@public_page
+@with_season
+def final_pdf(request, season):
+    """/lag/final/resultat.pdf: the DM Lag final's standings as a PDF (``?season=`` as /lag/)."""
+    page = lag_page(season)
+    return pdf.pdf_response(pdf.lag_final_pdf(page), pdf.lag_final_filename(page))

@@ -1,5 +1,6 @@
 from django.shortcuts import render
 
+from portal import pdf
 from portal.caching import public_page
 from portal.selectors.heats import pair_final_page, pair_heat_page
 from portal.selectors.par import par_page
@@ -33,3 +34,17 @@ def final(request, competition_id: int):
     """/par/final/<id>/: the qualified pairs by heat, the final's ranking, champions,
     plaques, bonus and SM places (R-PAIR-MP-*, R-PAIR-2, R-PAIR-4)."""
     return render(request, "portal/par_final.html", {"page": pair_final_page(competition_id)})
+
+
+@public_page
+def heat_pdf(request, heat_id: int):
+    """/par/kval/<id>/resultat.pdf: the heat's result list as a PDF, from the page's selector."""
+    page = pair_heat_page(heat_id)
+    return pdf.pdf_response(pdf.heat_pdf(page), pdf.heat_filename(page))
+
+
+@public_page
+def final_pdf(request, competition_id: int):
+    """/par/final/<id>/resultat.pdf: the final's result list (champions, plaques, SM places)."""
+    page = pair_final_page(competition_id)
+    return pdf.pdf_response(pdf.pair_final_pdf(page), pdf.pair_final_filename(page))
