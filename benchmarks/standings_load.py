@@ -133,13 +133,11 @@ def build_national(heats: int) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import recompute as national  # sets Django up from this process's environment
 
-    from clubs.models import Season
-
     try:
         with national.season_clock():
             _, season, competitions, _, tc, _ = national.build_and_import(heats, national.Table())
             national.full_recompute(competitions, tc)
-        Season.objects.filter(pk=season.pk).update(is_current=True)
+        national.Season.objects.filter(pk=season.pk).update(is_current=True)
     finally:
         shutil.rmtree(national.MEDIA, ignore_errors=True)
 
