@@ -55,6 +55,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from clubs import clock  # noqa: E402
 from clubs.models import Club, District, HeatStatus, Player, Representation, Season  # noqa: E402
 from pairs.models import PairCompetition, PairEntry, PairHeat  # noqa: E402
 from results.importers import (  # noqa: E402
@@ -171,8 +172,11 @@ def build_season(rng: random.Random, pair_heats: int):
         return out
 
     # Pairs: 4 competitions, heats spread over them, 30-40 pairs each.
-    competitions = PairCompetition.objects.bulk_create(
-        PairCompetition(
+    # PairCompetition, PairHeat and TeamHeat are multi-table children of clubs.Competition and
+    # clubs.Heat: Django cannot bulk-create them (the parent row's id is needed first), so they
+    # are created one by one (254 rows; their save() also sets the parent's kind).
+    competitions = [
+        PairCompetition.objects.create(
             season=season,
             discipline=d,
             qualifying_start=date(2090, 10, 1),
@@ -181,11 +185,11 @@ def build_season(rng: random.Random, pair_heats: int):
             final_venue="Bänkhallen",
         )
         for d in DISCIPLINES
-    )
+    ]
     heats, sizes = [], []
     for i in range(pair_heats):
         heats.append(
-            PairHeat(
+            PairHeat.objects.create(
                 competition=competitions[i % len(competitions)],
                 name=f"Kval {i + 1:03d}",
                 heat_type="silver",
@@ -196,7 +200,6 @@ def build_season(rng: random.Random, pair_heats: int):
             )
         )
         sizes.append(rng.randint(30, 40))
-    heats = PairHeat.objects.bulk_create(heats)
     through = PairHeat.clubs.through
     through.objects.bulk_create(
         through(pairheat_id=h.id, club_id=clubs[i % len(clubs)].id) for i, h in enumerate(heats)
@@ -217,8 +220,8 @@ def build_season(rng: random.Random, pair_heats: int):
         final_venue="Bänkhallen",
     )
     team_sizes = [rng.randint(4, 6) for _ in range(TEAM_HEATS)]
-    theats = TeamHeat.objects.bulk_create(
-        TeamHeat(
+    theats = [
+        TeamHeat.objects.create(
             competition=tc,
             name=f"Lagkval {i + 1:02d}",
             venue="Klubblokalen",
@@ -231,7 +234,7 @@ def build_season(rng: random.Random, pair_heats: int):
             status=HeatStatus.APPROVED,
         )
         for i, n in enumerate(team_sizes)
-    )
+    ]
     TeamHeatOrganiser.objects.bulk_create(
         TeamHeatOrganiser(heat=h, club=clubs[i], competition=tc) for i, h in enumerate(theats)
     )
@@ -368,24 +371,21 @@ def team_file(heat: TeamHeat, index: int, *, seed_extra="") -> tuple:
 # --------------------------------------------------------------------------------------------
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--heats", type=int, default=200, help="pairs heats (default 200)")
-    parser.add_argument("--profile", action="store_true", help="cProfile the full recompute")
-    args = parser.parse_args()
-
-    db = connection.settings_dict
-    print(f"Database: {db['ENGINE'].rsplit('.', 1)[-1]} {db['NAME']}")
+def build_and_import(pair_heats: int, table: Table) -> tuple:
+    """The national season built, every heat's file imported, the team final's seats numbered
+    and its rounds imported; the competitions are not recomputed yet (but for the team heats'
+    allocation, which the final needs). Run inside :func:`season_clock`. Also used by
+    benchmarks/standings_load.py --national. Returns (user, season, competitions, heats, tc,
+    theats)."""
     t_migrate, _ = timed(lambda: call_command("migrate", verbosity=0))
     user = get_user_model().objects.filter(username="bench-tk").first()
     if user is None:
         user = get_user_model().objects.create_superuser("bench-tk", "tk@example.org", None)
-    table = Table()
     table.add("migrate", t_migrate)
 
     rng = random.Random(2090)
     t_build, (season, competitions, heats, tc, theats) = timed(
-        lambda: build_season(rng, args.heats)
+        lambda: build_season(rng, pair_heats)
     )
     n_entries = PairEntry.objects.filter(heat__competition__season=season).count()
     n_teams = Team.objects.filter(competition=tc).count()
@@ -485,24 +485,55 @@ def main() -> None:
             )
             final_s += u
     table.add(f"import the final, {len(holders)} teams, one file a round", final_s)
+    return user, season, competitions, heats, tc, theats
 
-    # ---- full recompute
-    def full():
-        out = []
-        for c in competitions:
-            out.append(
-                (
-                    f"  pairs {c.discipline}",
-                    *measured(lambda c=c: recompute.recompute_pair_competition(c.id))[:2],
-                )
-            )
+
+def full_recompute(competitions, tc) -> list[tuple[str, float, int]]:
+    """Every competition recomputed: (label, seconds, SQL queries) of each."""
+    out = []
+    for c in competitions:
         out.append(
             (
-                "  teams (50 heats + final)",
-                *measured(lambda: recompute.recompute_team_competition(tc.id))[:2],
+                f"  pairs {c.discipline}",
+                *measured(lambda c=c: recompute.recompute_pair_competition(c.id))[:2],
             )
         )
-        return out
+    out.append(
+        (
+            "  teams (50 heats + final)",
+            *measured(lambda: recompute.recompute_team_competition(tc.id))[:2],
+        )
+    )
+    return out
+
+
+def season_clock():
+    """The clock inside the season, after the team final (2091-03-05): every heat's upload
+    window is open (R-PAIR-KVAL-5, R-TEAM-1)."""
+    return clock.frozen("2091-03-06 20:00")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--heats", type=int, default=200, help="pairs heats (default 200)")
+    parser.add_argument("--profile", action="store_true", help="cProfile the full recompute")
+    args = parser.parse_args()
+
+    db = connection.settings_dict
+    print(f"Database: {db['ENGINE'].rsplit('.', 1)[-1]} {db['NAME']}")
+    table = Table()
+    with season_clock():
+        user, season, competitions, heats, tc, theats = build_and_import(args.heats, table)
+        measure(table, args, user, competitions, heats, tc, theats)
+    print()
+    table.print()
+
+
+def measure(table, args, user, competitions, heats, tc, theats) -> None:
+    """The recompute figures of the imported season, added to ``table``."""
+
+    def full():
+        return full_recompute(competitions, tc)
 
     for label in ("cold (first run: seats, lots, snapshots created)", "warm (second run)"):
         start = time.perf_counter()
@@ -580,9 +611,6 @@ def main() -> None:
         table.add(f"team heat with {boards} boards a match: recompute teams", s, q)
     same = "same query count: OK" if len(set(counts.values())) == 1 else "query count GROWS"
     table.rows[-1] = (*table.rows[-1][:3], same)
-
-    print()
-    table.print()
 
 
 if __name__ == "__main__":

@@ -1,14 +1,21 @@
-"""Benchmark: the public pages under load, against a static file of the same size.
+"""Benchmark: every kind of public page under load, against a static file of the same size.
 
-Builds a throwaway site (SQLite under /tmp, the demo season loaded as `make demo` does, by
-default as of 5 March 2017: the team final after round 7), serves it with gunicorn (2 workers,
-DEBUG off, the public pages' cache in Redis when 127.0.0.1:6379 answers, else in files) and
-runs wrk on 127.0.0.1 (2 threads, 8 connections, 10 s) against each public page and against a
-static file of the same size served by the same server (whitenoise). Prints requests per
-second, the ratio to the static file, and p50/p99 latency. Target (issue 12): every public page
-at no less than half the static file's rate.
+Builds a throwaway site (SQLite under /tmp) and serves it with gunicorn (2 workers, DEBUG off,
+the public pages' cache in Redis when 127.0.0.1:6379 answers, else in files), then runs wrk on
+127.0.0.1 (2 threads, 8 connections, 10 s) against each kind of public page (home, /lag/, a
+team page, a match page, a team heat page, /par/, a pair heat page, the DM Par final page,
+/kalender/, the ICS feed, and /lag/ in English) and against a static file the size of /lag/
+served by the same server (whitenoise). Prints requests per second, the ratio to the static
+file, and p50/p99 latency, per page and season size. Target (issue 12): every public page at no
+less than half the static file's rate.
 
-Run from the repository root:   .venv/bin/python benchmarks/standings_load.py [--seconds 10]
+Sizes: the demo season (loaded as `make demo` does, by default as of 5 March 2017: the team
+final after round 7) and, with --national, also a national-sized one (benchmarks/recompute.py's
+season: its functions build it and import every heat's file, then every competition is
+recomputed, then it is served).
+
+Run from the repository root:
+    .venv/bin/python benchmarks/standings_load.py [--seconds 10] [--national [--heats 200]]
 Needs wrk (Debian: `apt-get install wrk`).
 """
 
@@ -29,13 +36,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 
-# Pages measured: (label, path, extra wrk headers). A phone that chose English sends the
-# language cookie back; "?lang=en" is the first request, which sets it.
+# Pages measured: (label, path or the pattern of a link found on the pages already fetched,
+# extra wrk headers). A phone that chose English sends the language cookie back.
 PAGES = [
+    ("home", "/", []),
     ("/lag/", "/lag/", []),
+    ("team page", r"/lag/lag/\d+/", []),
+    ("match page", r"/lag/match/\d+/", []),
+    ("team heat page", r"/lag/kval/\d+/", []),
     ("/par/", "/par/", []),
-    ("/lag/ (English, cookie)", "/lag/", ["-H", "Cookie: django_language=en"]),
-    ("/lag/?lang=en", "/lag/?lang=en", []),
+    ("pair heat page", r"/par/kval/\d+/", []),
+    ("pair final page", r"/par/final/\d+/", []),
+    ("/kalender/", "/kalender/", []),
+    ("/kalender.ics", "/kalender.ics", []),
+    ("/lag/ in English (cookie)", "/lag/", ["-H", "Cookie: django_language=en"]),
 ]
 
 
@@ -55,7 +69,9 @@ def redis_up() -> bool:
 
 
 def run(cmd: list[str], env: dict, **kw) -> str:
-    out = subprocess.run(cmd, env=env, cwd=ROOT, check=True, capture_output=True, text=True, **kw)
+    out = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, **kw)
+    if out.returncode:
+        sys.exit(f"{' '.join(cmd)} failed:\n{out.stderr[-4000:]}")
     return out.stdout
 
 
@@ -84,17 +100,58 @@ def wrk(url: str, seconds: int, headers: list[str] | None = None) -> dict:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=10)
-    parser.add_argument("--date", default="2017-03-05", help="the demo's date (DEMO_DATE)")
-    args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        sys.exit("wrk is missing: apt-get install wrk")
+def discover(url: str) -> list[tuple[str, str, list[str], bytes]]:
+    """PAGES with a real path each: a pattern is replaced by the first link matching it on the
+    pages fetched before it (the first team, match, heat and final that the site links to)."""
+    seen: list[str] = []
+    out = []
+    for label, page, headers in PAGES:
+        if "\\" in page:
+            found = next((m.group(0) for html in seen for m in re.finditer(page, html)), None)
+            if found is None:
+                sys.exit(f"no link to a {label} ({page}) on the pages before it")
+            page = found
+        body = urllib.request.urlopen(url + page, timeout=30).read()  # 200, and warms the cache
+        seen.append(body.decode("utf-8", "replace"))
+        out.append((label, page, headers, body))
+    return out
 
-    tmp = Path(tempfile.mkdtemp(prefix="ubf-load-"))
+
+def wait_for(url: str) -> None:
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except OSError:
+            time.sleep(0.2)
+    sys.exit(f"the server did not answer {url}")
+
+
+def build_national(heats: int) -> None:
+    """In a child process whose environment names the throwaway database: the national season
+    of benchmarks/recompute.py (its own functions), imported and then fully recomputed."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import recompute as national  # sets Django up from this process's environment
+
+    try:
+        with national.season_clock():
+            _, season, competitions, _, tc, _ = national.build_and_import(heats, national.Table())
+            national.full_recompute(competitions, tc)
+        national.Season.objects.filter(pk=season.pk).update(is_current=True)
+    finally:
+        shutil.rmtree(national.MEDIA, ignore_errors=True)
+
+
+def measure_site(size: str, args, build) -> list[tuple]:
+    """Build one site (``build(env)``), serve it, and wrk every page: the table's rows."""
+    tmp = Path(tempfile.mkdtemp(prefix=f"ubf-load-{size}-"))
     port = free_port()
-    cache = "redis://127.0.0.1:6379/3" if redis_up() else f"filecache://{tmp / 'cache'}"
+    prefix = f"ubf-bench-{os.getpid()}-{size}"  # a shared Redis: nobody else's keys, no stale
+    cache = (
+        f"redis://127.0.0.1:6379/3?key_prefix={prefix}"
+        if redis_up()
+        else f"filecache://{tmp / 'cache'}"
+    )
     base = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
@@ -115,72 +172,91 @@ def main() -> None:
     server = None
     try:
         t = time.monotonic()
-        run([PY, "manage.py", "migrate", "--noinput", "-v0"], base)
-        run([PY, "manage.py", "load_demo"], {**base, "DEMO_DATE": args.date})
+        what = build(base)
         run([PY, "manage.py", "collectstatic", "--noinput", "-v0"], prod)
-        print(f"site built in {time.monotonic() - t:.1f} s (demo season as of {args.date})")
-        print(f"cache: {cache.split(':')[0]}; database: SQLite; gunicorn 2 workers, DEBUG off")
+        print(f"{size}: site built in {time.monotonic() - t:.0f} s ({what})", flush=True)
 
-        server = subprocess.Popen(
-            [
-                str(Path(PY).with_name("gunicorn")),
-                "ubf.wsgi",
-                "-w",
-                "2",
-                "-b",
-                f"127.0.0.1:{port}",
-                "--log-level",
-                "warning",
-            ],
-            env=prod,
-            cwd=ROOT,
-        )
+        gunicorn = [str(Path(PY).with_name("gunicorn")), "ubf.wsgi", "-w", "2"]
+        gunicorn += ["-b", f"127.0.0.1:{port}", "--log-level", "warning", "--timeout", "120"]
+        server = subprocess.Popen(gunicorn, env=prod, cwd=ROOT)
         url = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(url + "/lag/", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.2)
-        size = len(urllib.request.urlopen(url + "/lag/").read())
+        wait_for(url + "/lag/")
+        size_lag = len(urllib.request.urlopen(url + "/lag/").read())
         # whitenoise serves what was collected when the server started: a static file of the
         # page's size goes in before a restart
         static = tmp / "static" / "bench"
         static.mkdir(parents=True, exist_ok=True)
-        (static / "same-size.html").write_bytes(b"x" * size)
+        (static / "same-size.html").write_bytes(b"x" * size_lag)
         server.terminate()
         server.wait(10)
-        server = subprocess.Popen(server.args, env=prod, cwd=ROOT)
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(url + "/static/bench/same-size.html", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.2)
+        server = subprocess.Popen(gunicorn, env=prod, cwd=ROOT)
+        wait_for(url + "/static/bench/same-size.html")
 
-        rows = []
+        pages = discover(url)
         static_result = wrk(url + "/static/bench/same-size.html", args.seconds)
-        for label, page, headers in PAGES:
-            urllib.request.urlopen(url + page).read()  # warm the cache
-            rows.append((label, wrk(url + page, args.seconds, headers)))
-        print(f"\n{'page':<34}{'req/s':>10}{'ratio':>8}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}")
-        print(
-            f"{'static file (' + str(size) + ' B)':<34}{static_result['rps']:>10.0f}{1:>8.2f}"
-            f"{static_result['p50']:>9.2f}{static_result['p99']:>9.2f}"
-            f"{static_result['errors']:>9}"
-        )
-        for page, r in rows:
-            print(
-                f"{page:<34}{r['rps']:>10.0f}{r['rps'] / static_result['rps']:>8.2f}"
-                f"{r['p50']:>9.2f}{r['p99']:>9.2f}{r['errors']:>9}"
-            )
-        worst = min(r["rps"] for _, r in rows) / static_result["rps"]
-        print(f"\nworst ratio {worst:.2f} (target >= 0.50): {'met' if worst >= 0.5 else 'NOT met'}")
+        rows = [(size, f"static file ({size_lag:,} B)", "", size_lag, static_result, 1.0)]
+        for label, page, headers, body in pages:
+            r = wrk(url + page, args.seconds, headers)
+            rows.append((size, label, page, len(body), r, r["rps"] / static_result["rps"]))
+            print(f"  {label:<28}{r['rps']:>8.0f} req/s", flush=True)
+        return rows
     finally:
         if server is not None:
             server.terminate()
             server.wait(10)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--date", default="2017-03-05", help="the demo's date (DEMO_DATE)")
+    parser.add_argument(
+        "--national", action="store_true", help="also a national-sized season (recompute.py's)"
+    )
+    parser.add_argument("--heats", type=int, default=200, help="its pairs heats (default 200)")
+    parser.add_argument("--build-national", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.build_national:
+        build_national(args.heats)
+        return
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is missing: apt-get install wrk")
+
+    def demo(env):
+        run([PY, "manage.py", "migrate", "--noinput", "-v0"], env)
+        run([PY, "manage.py", "load_demo"], {**env, "DEMO_DATE": args.date})
+        return f"demo season as of {args.date}"
+
+    def national(env):
+        run(
+            [PY, str(Path(__file__).resolve()), "--build-national", "--heats", str(args.heats)], env
+        )
+        return f"benchmarks/recompute.py's season, {args.heats} pairs heats, recomputed"
+
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load_before = os.getloadavg()
+    cache = "Redis" if redis_up() else "files"
+    print(f"cache: {cache}; database: SQLite; gunicorn 2 workers, DEBUG off; wrk -t2 -c8")
+    rows = measure_site("demo", args, demo)
+    if args.national:
+        rows += measure_site("national", args, national)
+    load_after = os.getloadavg()
+
+    print(f"\n{started}, load average {load_before[0]:.2f} before, {load_after[0]:.2f} after")
+    head = f"{'size':<10}{'page':<30}{'bytes':>9}{'req/s':>9}{'ratio':>7}{'p50 ms':>9}{'p99 ms':>9}"
+    print(head + f"{'non-2xx':>9}  path")
+    for size, label, page, length, r, ratio in rows:
+        print(
+            f"{size:<10}{label:<30}{length:>9}{r['rps']:>9.0f}{ratio:>7.2f}"
+            f"{r['p50']:>9.2f}{r['p99']:>9.2f}{r['errors']:>9}  {page}"
+        )
+    pages = [row for row in rows if row[2]]
+    worst = min(pages, key=lambda row: row[5])
+    print(
+        f"\nworst ratio {worst[5]:.2f} ({worst[0]} {worst[1]}; target >= 0.50): "
+        f"{'met' if worst[5] >= 0.5 else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":
