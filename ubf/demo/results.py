@@ -273,9 +273,11 @@ def _team_heats(run: _Run, competition: TeamCompetition, user) -> None:
 
 def allocation_holders(competition: TeamCompetition) -> list[int] | None:
     """The team ids holding final seats in the competition's AllocationRun (R-TEAM-ADV-1):
-    direct qualifiers first, then each venue's holders in heat order; None before any run."""
+    direct qualifiers first, then each venue's holders in heat order; None before any run and
+    while the run is provisional (heats still to play: their standings, and any lot between
+    tied teams, may still change, so the demo's final keeps its guess until the heats are in)."""
     run = AllocationRun.objects.filter(competition=competition).first()
-    if run is None:
+    if run is None or run.provisional:
         return None
     ex = run.explanation or {}
     keys = [d["entry"] for d in ex.get("direct", [])]
