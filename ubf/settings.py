@@ -92,6 +92,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "clubs.context_processors.demo_clock",
+                "portal.context_processors.workplaces",
             ],
         },
     },
