@@ -111,21 +111,26 @@ class DecidedColumnsMixin(DecisionLogMixin):
         return Truncator(obj.reason).chars(60)
 
 
-def change_request_actions(decide):
-    """The approve and reject actions of a heat change request admin (R-PAIR-KVAL-2), calling
-    the discipline's ``decide_heat_change``; the reason goes in the "Motivering" field."""
+def change_request_actions(decide, *, label=lambda change: change.heat, reason_always=False):
+    """The approve and reject actions of a change request admin: a heat's (R-PAIR-KVAL-2,
+    the discipline's ``decide_heat_change``) or a team's roster (``decide_roster_change``,
+    ``reason_always``: approving needs a reason too). The reason goes in "Motivering"."""
     approve = service_action(
         decide,
         True,
-        description=_("Godkänn valda ändringar"),
-        label=lambda change: change.heat,
+        description=(
+            _("Godkänn valda ändringar (ange motivering)")
+            if reason_always
+            else _("Godkänn valda ändringar")
+        ),
+        label=label,
         summary=ngettext_lazy("%(done)d ändring godkänd.", "%(done)d ändringar godkända.", "done"),
     )
     reject = service_action(
         decide,
         False,
         description=_("Avslå valda ändringar (ange motivering)"),
-        label=lambda change: change.heat,
+        label=label,
         summary=ngettext_lazy("%(done)d ändring avslagen.", "%(done)d ändringar avslagna.", "done"),
     )
     return approve, reject

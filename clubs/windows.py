@@ -35,6 +35,7 @@ __all__ = [
     "Late",
     "Window",
     "competition_windows",
+    "direct_final_window",
     "enforce",
     "heat_windows",
     "label",
@@ -78,6 +79,11 @@ def competition_windows(competition) -> dict[str, Window]:
 def protest_window(competition, concerning: str) -> Window:
     """R-TEAM-RES-5: ``"sm_semifinal"`` or ``"sm_final"``."""
     return w.protests(concerning, _season_rules(competition))
+
+
+def direct_final_window(competition) -> Window:
+    """R-PAIR-DF-1: entries into a direct final, up to the final's day."""
+    return w.direct_final_entries(competition.final_date)
 
 
 def seat_answer_window(competition) -> Window:

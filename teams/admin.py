@@ -609,19 +609,8 @@ class RosterChangeRequestAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHi
     inlines = [RosterChangeRequestPlayerInline]
     actions = ["approve_requests", "reject_requests"]
 
-    approve_requests = service_action(
-        decide_roster_change,
-        True,
-        description=_("Godkänn valda ändringar (ange motivering)"),
-        label=lambda req: req.team,
-        summary=ngettext_lazy("%(done)d ändring godkänd.", "%(done)d ändringar godkända.", "done"),
-    )
-    reject_requests = service_action(
-        decide_roster_change,
-        False,
-        description=_("Avslå valda ändringar (ange motivering)"),
-        label=lambda req: req.team,
-        summary=ngettext_lazy("%(done)d ändring avslagen.", "%(done)d ändringar avslagna.", "done"),
+    approve_requests, reject_requests = change_request_actions(
+        decide_roster_change, label=lambda req: req.team, reason_always=True
     )
 
     def has_add_permission(self, request):

@@ -854,7 +854,7 @@ def enter_direct_final_pair(user, competition: PairCompetition, mid1, mid2) -> F
                 params={"competition": competition},
             )
         )
-    if clock.today() > competition.final_date:
+    if not windows.direct_final_window(competition).is_open(clock.today()):
         violations.append(
             error(
                 "R-PAIR-DF-1",

@@ -333,7 +333,7 @@ def enter_direct_final_view(request, competition_id: int):
             )
             return redirect("portal:enter_direct_final", competition_id=competition.pk)
     if competition.is_direct_final:
-        if clock.today() > competition.final_date:
+        if not windows.direct_final_window(competition).is_open(clock.today()):
             deadline = _("Stängt: finalen spelades %(date)s.") % {
                 "date": competition.final_date.isoformat()
             }

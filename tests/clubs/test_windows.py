@@ -70,3 +70,18 @@ def test_enforce_refuses_everyone_but_tk_and_tk_needs_a_reason():
         assert exc.value.violations[0].clause == "R-GEN-3"
         late = windows.enforce(win, tk, reason="Laget anmälde sig i tid per e-post.")
         assert late is not None and late.today == date(2016, 11, 5)
+
+
+def test_swedish_day():
+    """The Swedish way of writing a day: "5 nov" in the deadline labels, "19 november 2016"
+    in the demo's banner (was ubf.rules.windows.day_sv, which no page called any more)."""
+    from datetime import date as _date
+
+    from django.utils import translation
+    from django.utils.formats import date_format
+
+    from clubs.templatetags.formats_i18n import day_short
+
+    with translation.override("sv"):
+        assert day_short(_date(2016, 11, 5)) == "5 nov"
+        assert date_format(_date(2016, 11, 19), "j F Y") == "19 november 2016"

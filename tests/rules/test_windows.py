@@ -85,6 +85,9 @@ def test_heat_registration_deadline_day_included():
     assert win.state(date(2016, 9, 16)) == w.CLOSED
 
 
-def test_swedish_day():
-    assert w.day_sv(date(2016, 11, 5)) == "5 nov"
-    assert w.day_sv(date(2016, 11, 19), year=True) == "19 november 2016"
+def test_direct_final_entries_open_up_to_the_final_day():
+    """R-PAIR-DF-1: the final's day included."""
+    win = w.direct_final_entries(date(2017, 4, 22))
+    assert win.state(date(2017, 4, 22)) == w.OPEN
+    assert win.state(date(2017, 4, 23)) == w.CLOSED
+    assert win.clause == "R-PAIR-DF-1"

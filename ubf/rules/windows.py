@@ -135,31 +135,13 @@ def protests(concerning: str, rules: SeasonRules = DEFAULT_RULES) -> Window:
     return Window(PROTESTS, "R-TEAM-RES-5", None, closes)
 
 
+def direct_final_entries(final_day: date) -> Window:
+    """R-PAIR-DF-1: pairs enter a direct final (a discipline without heats) up to and
+    including the final's day."""
+    return Window(ENTRIES, "R-PAIR-DF-1", None, final_day)
+
+
 def seat_answers(final_first_day: date) -> Window:
     """R-REPL-5: a seat given up is offered along the chain "as far as time allows"; an answer
     counts up to the final's (first) day."""
     return Window(SEAT_ANSWERS, "R-REPL-5", None, final_first_day)
-
-
-MONTHS_SV = (
-    "januari",
-    "februari",
-    "mars",
-    "april",
-    "maj",
-    "juni",
-    "juli",
-    "augusti",
-    "september",
-    "oktober",
-    "november",
-    "december",
-)
-
-
-def day_sv(d: date, *, year: bool = False) -> str:
-    """``5 nov`` (or ``19 november 2016`` with ``year``), the Swedish way."""
-    month = MONTHS_SV[d.month - 1]
-    if year:
-        return f"{d.day} {month} {d.year}"
-    return f"{d.day} {month[:3]}"
