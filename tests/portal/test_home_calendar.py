@@ -398,24 +398,28 @@ def test_par_figures_and_shares_in_the_readers_language(client):
                 boards_played=27,
             )
     recompute_pair_competition(comp.id)
-    sv = _text(client.get("/par/"))
-    en = _text(client.get("/par/?lang=en"))
-    assert '<td class="num">57,25</td>' in sv and "57.25" not in sv
-    assert '<td class="num">57.25</td>' in en and "57,25" not in en
+    heat_sv = _text(client.get(f"/par/kval/{heats[0].pk}/"))
+    heat_en = _text(client.get(f"/par/kval/{heats[0].pk}/?lang=en"))
+    assert ">57,25</td>" in heat_sv and "57.25" not in heat_sv
+    assert ">57.25</td>" in heat_en and "57,25" not in heat_en
+    sv = _text(client.get(f"/par/{comp.pk}/?lang=sv"))
+    en = _text(client.get(f"/par/{comp.pk}/?lang=en"))
     # 12 pairs, 12 seats (R-ALLOC-1: all go on): venue shares 5, 4, 3 exactly, "5,00".
     assert '<td class="num">5,00</td>' in sv
     assert '<td class="num">5.00</td>' in en
     assert "10 feb 2017" in sv and "10 Feb 2017" in en
 
 
-def test_par_page_has_jump_links_to_every_competition_and_heat(client):
+def test_par_page_has_jump_links_to_every_competition_and_a_row_per_heat(client):
     comp = PairCompetitionFactory(discipline="mixed")
     heat = PairHeatFactory(competition=comp, name="Mixedkval Tierp")
     html = _text(client.get("/par/"))
     nav = html.split('id="innehall"')[1].split("</nav>")[0]
     assert '<a href="#mixed">Mixed</a>' in nav
-    assert f'<a href="#heat-{heat.pk}">Mixedkval Tierp</a>' in nav
-    assert f'id="heat-{heat.pk}"' in html and 'id="mixed"' in html
+    assert f'<a href="/par/{comp.pk}/">Finalplatser</a>' in nav
+    assert 'id="mixed"' in html
+    row = html.split(f'id="heat-{heat.pk}"')[1].split("</tr>")[0]
+    assert f'<a href="/par/kval/{heat.pk}/">Mixedkval Tierp</a>' in row
 
 
 def test_num_filter_reads_points_and_commas_and_leaves_fractions():
