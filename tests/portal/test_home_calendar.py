@@ -44,6 +44,25 @@ def test_home_shows_a_team_heat_open_for_entry_with_its_closing_day(client):
     assert "Anmälan stänger 29 okt" in html
 
 
+def test_home_lists_eight_open_heats_the_soonest_first_and_counts_the_rest(client):
+    # A national season has many heats open at once: the home page lists the first 8 played
+    # and links the calendar for the other 3.
+    for day in range(11, 0, -1):
+        TeamHeatFactory(
+            name=f"Lagkval {day:02d}",
+            first_date=date(2016, 11, day),
+            last_date=date(2016, 11, day),
+            entries_close=date(2016, 10, 29),
+        )
+    with clock.frozen("2016-10-20"):
+        html = _text(client.get("/"))
+        english = _text(client.get("/?lang=en"))
+    section = html.split('id="oppet"')[1].split("</section>")[0]
+    assert [f"Lagkval {d:02d}" in section for d in range(1, 12)] == [True] * 8 + [False] * 3
+    assert '<a href="/kalender/">3 heat till tar emot anmälningar – se kalendern</a>' in section
+    assert "3 more heats take entries – see the calendar" in english
+
+
 def test_home_does_not_show_the_heat_once_entries_have_closed(client):
     TeamHeatFactory(
         name="Lagkval Tierp", first_date=date(2016, 11, 5), entries_close=date(2016, 10, 29)
