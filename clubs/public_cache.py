@@ -17,6 +17,7 @@ Redis (``ubf.settings``: ``CACHE_URL``, else the Redis broker).
 from __future__ import annotations
 
 import logging
+import secrets
 
 from django.core.cache import cache
 from django.db import transaction
@@ -25,6 +26,15 @@ from django.db.models.signals import post_delete, post_save
 log = logging.getLogger(__name__)
 
 KEY = "ubf:public-version"
+
+
+def _fresh_count() -> int:
+    """Where a new count starts (the key missing: a cleared or restarted cache): a random
+    number, so that a version of before never comes round again. A worker keeps pages in its
+    own memory (portal.caching.local_pages) and trusts one whose version is the current one."""
+    return secrets.randbelow(2**40) + 1
+
+
 #: The apps whose models the public pages show (history rows included: they are saved with
 #: their model).
 APPS = frozenset({"clubs", "pairs", "teams", "results", "portal"})
@@ -36,8 +46,8 @@ def version() -> int | None:
     try:
         value = cache.get(KEY)
         if value is None:
-            cache.add(KEY, 1, timeout=None)
-            value = cache.get(KEY, 1)
+            cache.add(KEY, _fresh_count(), timeout=None)
+            value = cache.get(KEY)
         return int(value)
     except Exception:  # the cache server is down: serve uncached, never fail a page
         log.warning("public cache unreachable: pages are served uncached", exc_info=True)
@@ -52,7 +62,7 @@ def bump() -> None:
         try:
             cache.incr(KEY)
         except ValueError:  # not there yet (a cleared or restarted cache)
-            cache.add(KEY, 2, timeout=None)
+            cache.add(KEY, _fresh_count(), timeout=None)
     except Exception:
         log.warning("public cache unreachable: version not bumped", exc_info=True)
 

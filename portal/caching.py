@@ -13,10 +13,23 @@ page together); :func:`public_page` is the slow path that renders and stores it.
 users (whose navigation differs: any session cookie counts) and requests carrying messages are
 rendered every time and never stored. ``GET`` and ``HEAD`` are answered; anything else gets 405. A stored response keeps its
 content type and its ``Content-Disposition`` (the result lists' PDFs, portal.pdf).
+
+Two things keep a hit cheap however big the page (issue 12, the national season):
+
+* each worker process keeps the pages it served last in its own memory (:class:`LocalPages`,
+  at most ``LOCAL_BYTES``), so a hit fetches only the small version from the shared cache, not
+  the body, and unpickles nothing; a page is served from there only while its version is the
+  current one, exactly as from the shared cache;
+* a text page is gzip-compressed once, when it is stored, and served compressed to a client
+  that accepts gzip (``Content-Encoding: gzip``, ``Vary: Accept-Encoding``; its ETag ends in
+  ``-gz``, as a compressed body is another representation).
 """
 
 from __future__ import annotations
 
+import gzip
+import threading
+from collections import OrderedDict
 from contextlib import suppress
 from datetime import date
 from functools import wraps
@@ -31,6 +44,56 @@ from clubs import clock, public_cache
 
 #: Seconds a rendered page is kept; a new version makes it stale long before.
 TIMEOUT = 600
+#: Bytes of pages one worker process keeps in its own memory (bodies and their gzip).
+LOCAL_BYTES = 64 * 1024 * 1024
+#: Content types compressed when stored; smaller bodies are not worth it.
+GZIP_TYPES = ("text/", "application/json")
+GZIP_MIN_BYTES = 1024
+
+
+class LocalPages:
+    """The pages this process served last, by cache key, least recently used dropped first
+    beyond ``limit`` bytes. An entry is the stored tuple (version first): whoever reads it
+    compares the version with the current one."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.size = 0
+        self.pages: OrderedDict[str, tuple] = OrderedDict()
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def _bytes(stored: tuple) -> int:
+        return len(stored[1]) + (len(stored[4]) if len(stored) > 4 and stored[4] else 0)
+
+    def get(self, key: str) -> tuple | None:
+        with self.lock:
+            stored = self.pages.get(key)
+            if stored is not None:
+                self.pages.move_to_end(key)
+            return stored
+
+    def put(self, key: str, stored: tuple) -> None:
+        size = self._bytes(stored)
+        if size > self.limit:
+            return
+        with self.lock:
+            old = self.pages.pop(key, None)
+            if old is not None:
+                self.size -= self._bytes(old)
+            self.pages[key] = stored
+            self.size += size
+            while self.size > self.limit:
+                _, dropped = self.pages.popitem(last=False)
+                self.size -= self._bytes(dropped)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.pages.clear()
+            self.size = 0
+
+
+local_pages = LocalPages(LOCAL_BYTES)
 
 
 def visitor(request) -> bool:
@@ -47,35 +110,68 @@ def etag(version: int, lang: str, day: date) -> str:
 
 
 def lookup(lang: str, day: date, path: str) -> tuple[int | None, tuple | None]:
-    """The current version and the page stored for it (or None), in one cache round trip;
-    ``(None, None)`` when the cache cannot be reached."""
+    """The current version and the page stored for it (or None), in one cache round trip:
+    the version alone when this process holds the page (:data:`local_pages`), else the
+    version and the page together; ``(None, None)`` when the cache cannot be reached."""
     key = page_key(lang, day, path)
+    local = local_pages.get(key)
     try:
-        found = cache.get_many([public_cache.KEY, key])
+        found = cache.get_many([public_cache.KEY] if local else [public_cache.KEY, key])
     except Exception:  # the cache server is down: render, uncached
         return None, None
     version = found.get(public_cache.KEY)
-    if version is None:
+    if version is None:  # a new count (cache cleared or restarted): nothing stored is current
+        local_pages.clear()
         version = public_cache.version()
         return version, None
+    version = int(version)
+    if local is not None:
+        if local[0] == version:
+            return version, local
+        try:
+            found = cache.get_many([key])
+        except Exception:
+            return version, None
     stored = found.get(key)
     if stored is None or stored[0] != version:
-        return int(version), None
-    return int(version), stored
+        return version, None
+    local_pages.put(key, stored)
+    return version, stored
+
+
+def compressed(body: bytes, content_type: str) -> bytes:
+    """The body gzip-compressed (stored beside it), or b"" when not worth it."""
+    if len(body) < GZIP_MIN_BYTES or not content_type.startswith(GZIP_TYPES):
+        return b""
+    packed = gzip.compress(body, compresslevel=6, mtime=0)
+    return packed if len(packed) < len(body) else b""
+
+
+def accepts_gzip(request) -> bool:
+    return "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "")
 
 
 def respond(request, version: int, lang: str, day: date, stored) -> HttpResponse:
-    """The stored page (or 304 when the client has it), with its ETag and caching headers."""
+    """The stored page (or 304 when the client has it), with its ETag and caching headers;
+    gzip-compressed when the client accepts it and a compressed body is stored."""
     tag = etag(version, lang, day)
+    packed = stored[4] if len(stored) > 4 else b""
+    gz = bool(packed) and accepts_gzip(request)
+    if gz:
+        tag = tag[:-1] + '-gz"'
     if tag in request.META.get("HTTP_IF_NONE_MATCH", ""):
         response = HttpResponseNotModified()
     else:
-        response = HttpResponse(stored[1], content_type=stored[2])
+        body = packed if gz else stored[1]
+        response = HttpResponse(body, content_type=stored[2])
+        response["Content-Length"] = str(len(body))
+        if gz:
+            response["Content-Encoding"] = "gzip"
         if len(stored) > 3 and stored[3]:  # a PDF's inline file name
             response["Content-Disposition"] = stored[3]
     response["ETag"] = tag
     response["Cache-Control"] = "public, no-cache"
-    response["Vary"] = "Cookie"
+    response["Vary"] = "Cookie, Accept-Encoding" if packed else "Cookie"
     return response
 
 
@@ -118,8 +214,13 @@ def public_page(view):
                 response.content,
                 response["Content-Type"],
                 response.get("Content-Disposition", ""),
+                compressed(response.content, response["Content-Type"]),
             )
-            _store(page_key(lang, day, path), stored)
+            key = page_key(lang, day, path)
+            _store(key, stored)
+            local_pages.put(key, stored)
+            if stored[4]:
+                patch_vary_headers(response, ("Accept-Encoding",))
         return finish(response, tag)
 
     return wrapped

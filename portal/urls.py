@@ -1,5 +1,5 @@
 """The portal's pages: the home page (/), the calendar (/kalender/ and its ICS feeds), the club portal (/klubb/), fee lists (/avgifter/), TK's work queue (/tk/), and the public
-DM Lag (/lag/) and DM Par (/par/) pages, the heat pages (/par/kval/<id>/, /lag/kval/<id>/) and
+DM Lag (/lag/) and DM Par (/par/, one competition at /par/<id>/) pages, the heat pages (/par/kval/<id>/, /lag/kval/<id>/) and
 the DM Par final page (/par/final/<id>/), and their result lists as PDF (``resultat.pdf``
 beside each, and /lag/final/resultat.pdf for the DM Lag final)."""
 
@@ -22,6 +22,7 @@ urlpatterns = [
     path("lag/lag/<int:team_id>/", lag.team, name="lag_team"),
     path("lag/match/<int:match_id>/", lag.match, name="lag_match"),
     path("par/", par.competitions, name="par"),
+    path("par/<int:competition_id>/", par.competition, name="par_competition"),
     path("par/kval/<int:heat_id>/", par.heat, name="par_heat"),
     path("par/kval/<int:heat_id>/resultat.pdf", par.heat_pdf, name="par_heat_pdf"),
     path("par/final/<int:competition_id>/", par.final, name="par_final"),

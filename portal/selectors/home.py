@@ -28,6 +28,9 @@ from ubf.rules.windows import ENTRIES, HEAT_REGISTRATION
 
 NEXT_EVENTS = 6
 LATEST_RESULTS = 6
+#: Heats open for entry listed on the home page, the soonest played first; the rest are
+#: counted and linked to the calendar (a national season has 250 heats, many open at once).
+OPEN_ENTRIES = 8
 
 
 @dataclass
@@ -58,6 +61,8 @@ class HomePage:
     today: date
     open_entries: list[OpenWindow] = field(default_factory=list)
     open_registration: list[OpenWindow] = field(default_factory=list)
+    #: Heats open for entry beyond the OPEN_ENTRIES listed.
+    open_entries_more: int = 0
     upcoming: list[Event] = field(default_factory=list)
     latest: list[LatestResult] = field(default_factory=list)
     seasons: list[Season] = field(default_factory=list)
@@ -86,6 +91,8 @@ def home_page() -> HomePage:
         window = windows.competition_windows(c)[HEAT_REGISTRATION]
         if window.closes is not None and window.is_open(today):
             page.open_registration.append(OpenWindow(None, c, windows.label(window, today=today)))
+    page.open_entries_more = max(0, len(page.open_entries) - OPEN_ENTRIES)
+    page.open_entries = page.open_entries[:OPEN_ENTRIES]
     page.upcoming = [e for e in events if e.last >= today and not e.cancelled][:NEXT_EVENTS]
 
     uploads = (

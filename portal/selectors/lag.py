@@ -7,8 +7,9 @@ so the cross table and the round by round results agree with the standings witho
 computing anything (``results/services/recompute/teams.py``).
 
 * :func:`lag_page` – ``/lag/``: the final (standings, cross table, round by round, DM and SM
-  order, the semifinal choice order), the heats' standings, the latest matches (8 queries at
-  most, 7 once the final has started);
+  order, the semifinal choice order), the heats (their standings until the final is shown,
+  then one row each, linked to the heat's page), the latest matches (8 queries at most, 7
+  once the final has started);
 * :func:`team_page` – ``/lag/lag/<id>/``: roster with clubs, matches, line-ups, status,
   masterpoints (7 queries);
 * :func:`match_page` – ``/lag/match/<id>/``: both teams, IMPs, VP, W.O., boards, line-ups
@@ -52,6 +53,17 @@ class HeatView:
     organisers: list[str] = field(default_factory=list)
     #: R-TEAM-KVAL-6: the playing time of one half of the heat's matches, in minutes.
     half_minutes: int = 0
+
+    @property
+    def finalists(self) -> int:
+        """The heat's teams that hold a seat in the final."""
+        return sum(1 for t in self.teams if t.in_final)
+
+    @property
+    def winner(self) -> dict | None:
+        """The heat's first team in its standings (its snapshot row), None before results."""
+        rows = self.snapshot.data if self.snapshot else None
+        return next((r for r in rows or () if r.get("rank") == 1), None)
 
 
 @dataclass

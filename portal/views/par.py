@@ -3,7 +3,7 @@ from django.shortcuts import render
 from portal import pdf
 from portal.caching import public_page
 from portal.selectors.heats import pair_final_page, pair_heat_page
-from portal.selectors.par import par_page
+from portal.selectors.par import competition_page, par_page
 from portal.views.seasons import with_season
 from ubf.rules.info import system_rules
 
@@ -11,14 +11,23 @@ from ubf.rules.info import system_rules
 @public_page
 @with_season
 def competitions(request, season):
-    """/par/: DM Par of the current season (an earlier one with ``?season=2015-2016``): heats,
-    standings and final places, and the system category and alert rules of its stages
-    (R-PAIR-SYS-1: C in every DM pairs stage)."""
+    """/par/: DM Par of the current season (an earlier one with ``?season=2015-2016``): an
+    overview per competition, each heat a row linked to its page, and the system category
+    and alert rules of its stages (R-PAIR-SYS-1: C in every DM pairs stage)."""
     season, views = par_page(season)
     return render(
         request,
         "portal/par.html",
         {"season": season, "competitions": views, "system": system_rules("pairs", "final")},
+    )
+
+
+@public_page
+def competition(request, competition_id: int):
+    """/par/<id>/: one competition: the final's standings, its final places and why
+    (R-ALLOC-*, R-PAIR-4), and its heats, each linked to its page."""
+    return render(
+        request, "portal/par_competition.html", {"page": competition_page(competition_id)}
     )
 
 

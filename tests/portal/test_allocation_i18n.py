@@ -125,8 +125,10 @@ def test_par_final_plaques_read_gold_silver_bronze_in_english(
     comp = build_final(event, sm_places=2)
     with django_capture_on_commit_callbacks(execute=True):  # the recompute runs on commit
         upload_pair_final(tk, comp, data=write_usebio_pairs(event), filename="final.xml")
-    en = _page_text(client, "/par/", "en")
-    sv = _page_text(client, "/par/", "sv")
+    # the final's standings are on the competition's page (/par/ links it)
+    assert f'href="/par/{comp.id}/"' in client.get("/par/").content.decode()
+    en = _page_text(client, f"/par/{comp.id}/", "en")
+    sv = _page_text(client, f"/par/{comp.id}/", "sv")
     for word in ("gold", "silver", "bronze"):
         assert re.search(rf"(?<!\w){word}(?!\w)", en), word
     assert not re.search(r"(?<!\w)(guld|brons)(?!\w)", en)

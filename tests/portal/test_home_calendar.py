@@ -44,6 +44,25 @@ def test_home_shows_a_team_heat_open_for_entry_with_its_closing_day(client):
     assert "Anmälan stänger 29 okt" in html
 
 
+def test_home_lists_eight_open_heats_the_soonest_first_and_counts_the_rest(client):
+    # A national season has many heats open at once: the home page lists the first 8 played
+    # and links the calendar for the other 3.
+    for day in range(11, 0, -1):
+        TeamHeatFactory(
+            name=f"Lagkval {day:02d}",
+            first_date=date(2016, 11, day),
+            last_date=date(2016, 11, day),
+            entries_close=date(2016, 10, 29),
+        )
+    with clock.frozen("2016-10-20"):
+        html = _text(client.get("/"))
+        english = _text(client.get("/?lang=en"))
+    section = html.split('id="oppet"')[1].split("</section>")[0]
+    assert [f"Lagkval {d:02d}" in section for d in range(1, 12)] == [True] * 8 + [False] * 3
+    assert '<a href="/kalender/">3 heat till tar emot anmälningar – se kalendern</a>' in section
+    assert "3 more heats take entries – see the calendar" in english
+
+
 def test_home_does_not_show_the_heat_once_entries_have_closed(client):
     TeamHeatFactory(
         name="Lagkval Tierp", first_date=date(2016, 11, 5), entries_close=date(2016, 10, 29)
@@ -398,24 +417,28 @@ def test_par_figures_and_shares_in_the_readers_language(client):
                 boards_played=27,
             )
     recompute_pair_competition(comp.id)
-    sv = _text(client.get("/par/"))
-    en = _text(client.get("/par/?lang=en"))
-    assert '<td class="num">57,25</td>' in sv and "57.25" not in sv
-    assert '<td class="num">57.25</td>' in en and "57,25" not in en
+    heat_sv = _text(client.get(f"/par/kval/{heats[0].pk}/"))
+    heat_en = _text(client.get(f"/par/kval/{heats[0].pk}/?lang=en"))
+    assert ">57,25</td>" in heat_sv and "57.25" not in heat_sv
+    assert ">57.25</td>" in heat_en and "57,25" not in heat_en
+    sv = _text(client.get(f"/par/{comp.pk}/?lang=sv"))
+    en = _text(client.get(f"/par/{comp.pk}/?lang=en"))
     # 12 pairs, 12 seats (R-ALLOC-1: all go on): venue shares 5, 4, 3 exactly, "5,00".
     assert '<td class="num">5,00</td>' in sv
     assert '<td class="num">5.00</td>' in en
     assert "10 feb 2017" in sv and "10 Feb 2017" in en
 
 
-def test_par_page_has_jump_links_to_every_competition_and_heat(client):
+def test_par_page_has_jump_links_to_every_competition_and_a_row_per_heat(client):
     comp = PairCompetitionFactory(discipline="mixed")
     heat = PairHeatFactory(competition=comp, name="Mixedkval Tierp")
     html = _text(client.get("/par/"))
     nav = html.split('id="innehall"')[1].split("</nav>")[0]
     assert '<a href="#mixed">Mixed</a>' in nav
-    assert f'<a href="#heat-{heat.pk}">Mixedkval Tierp</a>' in nav
-    assert f'id="heat-{heat.pk}"' in html and 'id="mixed"' in html
+    assert f'<a href="/par/{comp.pk}/">Finalplatser</a>' in nav
+    assert 'id="mixed"' in html
+    row = html.split(f'id="heat-{heat.pk}"')[1].split("</tr>")[0]
+    assert f'<a href="/par/kval/{heat.pk}/">Mixedkval Tierp</a>' in row
 
 
 def test_num_filter_reads_points_and_commas_and_leaves_fractions():

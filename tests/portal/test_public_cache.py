@@ -159,3 +159,90 @@ def test_two_workers_share_the_version_through_redis(monkeypatch):
     monkeypatch.setattr(public_cache, "cache", worker_b)
     assert public_cache.version() == first + 1
     worker_b.delete(public_cache.KEY)
+
+
+class _CountingCache:
+    """The cache as it is, recording which keys each ``get_many`` asked for."""
+
+    def __init__(self, real):
+        self.real, self.asked = real, []
+
+    def get_many(self, keys):
+        self.asked.append(list(keys))
+        return self.real.get_many(keys)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_a_worker_serves_a_page_it_holds_fetching_only_the_version(client, monkeypatch):
+    """A national /lag/ is 100s of kB: a hit in the worker's own memory asks the shared cache
+    for the version alone, not for the page."""
+    import portal.caching
+
+    TeamFactory(name="Fyris 1")
+    first, _ = get(client)
+    counting = _CountingCache(portal.caching.cache)
+    monkeypatch.setattr(portal.caching, "cache", counting)
+    second, queries = get(client)
+    assert queries == 0 and second.content == first.content
+    assert counting.asked == [[public_cache.KEY]]
+
+
+def test_a_page_a_worker_holds_is_not_served_once_something_changed(client):
+    team = TeamFactory(name="Fyris 1")
+    get(client)  # rendered, stored, and kept in this worker's memory
+    team.name = "Fyris Ett"
+    team.save()
+    html = get(client)[0].content.decode()
+    assert "Fyris Ett" in html and "Fyris 1" not in html
+
+
+def test_after_the_cache_is_cleared_a_page_of_before_is_never_served(client):
+    """Redis flushed or restarted, then a write before anyone asks: the new count must not
+    meet the version a worker's page of before was stored under."""
+    from django.core.cache import cache
+
+    team = TeamFactory(name="Fyris 1")
+    get(client)  # kept in this worker's memory at the version of now
+    cache.clear()
+    team.name = "Fyris Ett"
+    team.save()  # starts a new count
+    html = get(client)[0].content.decode()
+    assert "Fyris Ett" in html and "Fyris 1" not in html
+
+
+def test_a_phone_that_accepts_gzip_gets_the_page_compressed_once(client, monkeypatch):
+    import gzip
+
+    import portal.caching
+
+    TeamFactory(name="Fyris 1")
+    plain, _ = get(client)
+    calls = []
+    real = portal.caching.gzip.compress
+    monkeypatch.setattr(
+        portal.caching.gzip, "compress", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+    packed, queries = get(client, Accept_Encoding="gzip, deflate, br")
+    again, _ = get(client, Accept_Encoding="gzip")
+    assert queries == 0 and calls == []  # compressed when it was stored, not per request
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert int(packed["Content-Length"]) == len(packed.content) < len(plain.content)
+    assert again.content == packed.content
+    # another representation, another ETag; each answers 304 for itself
+    assert packed["ETag"] != plain["ETag"] and packed["ETag"].endswith('-gz"')
+    assert get(client, Accept_Encoding="gzip", If_None_Match=packed["ETag"])[0].status_code == 304
+    assert get(client, If_None_Match=plain["ETag"])[0].status_code == 304
+    unpacked, _ = get(client, If_None_Match=packed["ETag"])  # no gzip: the plain page
+    assert unpacked.status_code == 200 and unpacked.content == plain.content
+    assert "Content-Encoding" not in unpacked
+
+
+def test_a_pdf_is_not_compressed(client):
+    from portal.caching import compressed
+
+    assert compressed(b"%PDF-1.7" + b"x" * 5000, "application/pdf") == b""
+    assert compressed(b"<p>" * 2000, "text/html; charset=utf-8") != b""
+    assert compressed(b"<p>", "text/html; charset=utf-8") == b""  # too small to be worth it

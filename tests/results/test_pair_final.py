@@ -313,8 +313,13 @@ def test_par_page_shows_the_final(tk, run_on_commit, client):
     event = simulated_final()
     comp = build_final(event, outside_ranks=(1, 2), sm_places=2)
     run_on_commit(tk, comp, data=write_usebio_pairs(event), filename="final.xml")
-    html = client.get("/par/").content.decode()
+    overview = client.get("/par/").content.decode()
     rows = final_rows(comp)["rows"]
+    # /par/ names the champions and links the competition's page, which has the standings
+    champion = next(r for r in rows if r.get("title"))
+    assert f"DM-mästare: {champion['name']}" in overview
+    assert f'href="/par/{comp.id}/"' in overview
+    html = client.get(f"/par/{comp.id}/").content.decode()
     assert "Finalen" in html
     assert rows[0]["name"] in html
     assert "DM-mästare" in html

@@ -203,8 +203,11 @@ def test_r_pair_4_sm_quota_basis_is_computed_and_shown_on_the_par_page(client):
         "from_direct_final": 0,
         "champion_free_place": 1,
     }
-    assert "Underlag för SM-kvoten: 15 par (R-PAIR-4)." in client.get("/par/").content.decode()
-    english = client.get("/par/?lang=en").content.decode()
+    # the allocation is on the competition's page, which /par/ links
+    assert f'href="/par/{comp.id}/"' in client.get("/par/").content.decode()
+    page = client.get(f"/par/{comp.id}/").content.decode()
+    assert "Underlag för SM-kvoten: 15 par (R-PAIR-4)." in page
+    english = client.get(f"/par/{comp.id}/?lang=en").content.decode()
     assert "Basis of the SM quota: 15 pairs (R-PAIR-4)." in english
 
 

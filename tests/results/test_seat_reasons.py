@@ -226,8 +226,8 @@ def test_lag_page_shows_each_seat_and_offer_and_why_in_both_languages(client, la
 
 
 def test_par_page_shows_the_seat_reasons_in_english(client, season_of_three):
-    _comp, _a, (_b, b_entries), _c, _dq = season_of_three
-    en = _page(client, "/par/", "en")
+    comp, _a, (_b, b_entries), _c, _dq = season_of_three
+    en = _page(client, f"/par/{comp.id}/", "en")  # the competition's page, linked from /par/
     assert "Qualifying seat 4 of 4 from B R-ALLOC-3, R-ALLOC-6" in en
     assert pair_name(b_entries[3]) in en
 

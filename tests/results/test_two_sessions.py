@@ -531,15 +531,18 @@ def test_par_page_shows_each_session_and_says_when_only_one_is_in(client, tk):
     heat, _ = two_session_heat()
     with clock.frozen(SESSION_2):
         upload_pair_heat(tk, heat, data=pbn(session_1()), filename="s1.pbn", session=1)
-        html = client.get("/par/").content.decode()
+        overview = client.get("/par/").content.decode()
+        html = client.get(f"/par/kval/{heat.id}/").content.decode()
+        assert "efter speltillfälle 1 av 2" in overview  # the heat's row on /par/
         assert "efter speltillfälle 1 av 2" in html
         assert (
             "Heatet räknas i platsfördelningen först när båda speltillfällena är inlästa." in html
         )
         upload_pair_heat(tk, heat, data=pbn(session_2()), filename="s2.pbn", session=2)
-        html = client.get("/par/").content.decode()
-        english = client.get("/par/?lang=en").content.decode()
-    assert "efter speltillfälle" not in html
+        overview = client.get("/par/").content.decode()
+        html = client.get(f"/par/kval/{heat.id}/").content.decode()
+        english = client.get(f"/par/kval/{heat.id}/?lang=en").content.decode()
+    assert "efter speltillfälle" not in html and "efter speltillfälle" not in overview
     assert "Sp. 1 %" in html and "Sp. 2 %" in html and "Totalt %" in html
     # Pair 1's row: 25,00 in session 1, 66,67 in session 2, 50,00 in all (a Swedish page).
     row = html[html.index("Ann1 ") :]
