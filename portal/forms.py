@@ -228,6 +228,7 @@ class SeasonConfigForm(forms.Form):
             self.fields[key] = field
         self.fields["reason"] = forms.CharField(
             label=_("Motivering"),
+            required=False,  # the service asks for it when something changes (R-GEN-3)
             widget=forms.Textarea(attrs={"rows": 2}),
             help_text=_("Sparas med ändringarna i TK:s beslutslogg (R-GEN-3)."),
         )

@@ -169,7 +169,7 @@ def configuration_problems(values: dict[str, Any]) -> list[Violation]:
 
 def _plain(value: Any) -> Any:
     if isinstance(value, Decimal):
-        return str(value.normalize()) if value == value.to_integral() else str(value)
+        return format(value.normalize(), "f")
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, tuple):
