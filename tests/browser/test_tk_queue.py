@@ -1,6 +1,6 @@
 """Issue 13, item 1 in a browser: on the demo as ``make demo`` starts it, TK opens the work
 queue (/tk/), grants a 7th player's dispensation from it, and awards a W.O. by picking a match
-from the list; each result is on the page at once and in the database, and the queue fits a
+from the list (R-TEAM-WO-1); each result is on the page at once and in the database, and the queue fits a
 phone's width."""
 
 from datetime import date

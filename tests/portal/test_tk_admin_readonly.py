@@ -1,4 +1,4 @@
-"""The admin stays for corrections: a field a TK decision sets is read-only on the change form,
+"""The admin stays for corrections (R-GEN-3: decisions go through the services that record them): a field a TK decision sets is read-only on the change form,
 so posting a changed status (or a W.O.'s VP, a season's W.O. score) through the admin changes
 nothing; the decisions go through the services (/tk/, the admin's actions)."""
 

@@ -1,4 +1,4 @@
-"""/tk/sasong/: TK edits the season's configuration with the clause beside each number; a
+"""/tk/sasong/ (R-GEN-3, every TK decision recorded with who, when, why): TK edits the season's configuration with the clause beside each number; a
 change is checked, saved, logged with old → new, and the standings that depend on it are
 recomputed; a refusal changes nothing."""
 
