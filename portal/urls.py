@@ -35,6 +35,7 @@ urlpatterns = [
     path("tk/wo/<int:pk>/aterkalla/", tk.revoke_walkover_view, name="tk_revoke_walkover"),
     path("tk/avdrag/<int:pk>/hav/", tk.lift_penalty_view, name="tk_lift_penalty"),
     path("tk/lott/<int:competition_id>/", tk.draw_lot_view, name="tk_draw_lot"),
+    path("tk/lott/<int:competition_id>/hand/", tk.hand_lot_view, name="tk_hand_lot"),
     path("tk/sasong/", tk.season_view, name="tk_season"),
     path("tk/logg/", tk.log, name="tk_log"),
     path("tk/logg.csv", tk.log, {"fmt": "csv"}, name="tk_log_csv"),

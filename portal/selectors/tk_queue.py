@@ -345,7 +345,10 @@ def _lots(season) -> list[Item]:
                     facts=facts,
                     action="lot_draw",
                     pk=run.competition_id,
-                    extra={"among": ",".join(lot["keys"])},
+                    extra={
+                        "among": ",".join(lot["keys"]),
+                        "venues": list(zip(lot["keys"], lot["among"], strict=False)),
+                    },
                 )
             )
     return items

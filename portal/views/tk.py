@@ -33,7 +33,7 @@ from pairs.services.heats import decide_pair_heat
 from portal.forms import SeasonConfigForm
 from portal.selectors.decision_log import decision_rows, kinds
 from portal.selectors.tk_queue import tk_queue
-from results.services.lots import draw_lot
+from results.services.lots import draw_lot, record_hand_drawn_lot
 from teams.models import (
     Dispensation,
     Match,
@@ -298,6 +298,30 @@ def draw_lot_view(request, competition_id: int):
         return _("Lotten är dragen (seed %(seed)s): %(winners)s vann.") % {
             "seed": lot.seed,
             "winners": ", ".join(names),
+        }
+
+    return _run(request, "lots", call, str(competition))
+
+
+@login_required
+@require_POST
+def hand_lot_view(request, competition_id: int):
+    """R-ALLOC-5: a lot drawn by hand, entered by ticking its winners among the tied venues."""
+    if not is_tk(request.user):
+        return _denied(request)
+    competition = get_object_or_404(Competition.objects.select_related("season"), pk=competition_id)
+    among = [k for k in request.POST.get("among", "").split(",") if k]
+
+    def call() -> str:
+        lot = record_hand_drawn_lot(
+            request.user,
+            competition,
+            among=among,
+            winners=request.POST.getlist("winners"),
+            explanation=request.POST.get("explanation", ""),
+        )
+        return _("Handlottningen är registrerad: %(winners)s vann.") % {
+            "winners": ", ".join(lot.labels.get(k, k) for k in lot.winners)
         }
 
     return _run(request, "lots", call, str(competition))

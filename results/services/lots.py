@@ -369,3 +369,36 @@ def draw_lot(user, competition, *, among: Sequence[str], witnesses: str) -> Lot:
     )
     request_recompute(competition.pk)
     return row
+
+
+def record_hand_drawn_lot(
+    user, competition, *, among: Sequence[str], winners: Sequence[str], explanation: str
+) -> Lot:
+    """R-ALLOC-5: TK enters, from /tk/, a lot drawn by hand for a tie the allocation shows
+    undecided, by ticking the winners among the tied venues (nothing typed but the
+    explanation): :func:`record_manual_lot` with the tie's venues, seats and names."""
+    lot = undecided_lot(competition, among)
+    if lot is None:
+        require(is_tk(user), gettext_noop("Endast UBF TK kan registrera lottning (R-ALLOC-5)."))
+        raise ServiceError(
+            [
+                _v(
+                    gettext_noop(
+                        "Det finns ingen oavgjord lottning mellan dessa kvalplatser (fördelningen "
+                        "kan ha ändrats eller lotten redan dragits)."
+                    )
+                )
+            ]
+        )
+    keys = [str(k) for k in lot["keys"]]
+    return record_manual_lot(
+        user,
+        kind=competition.kind,
+        season=competition.season,
+        competition=competition,
+        among=keys,
+        winners=[str(w) for w in winners],
+        seats=lot["seats"],
+        labels=dict(zip(keys, lot.get("among") or keys, strict=False)),
+        explanation=explanation,
+    )

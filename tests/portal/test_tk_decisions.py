@@ -279,3 +279,41 @@ def test_only_tk_takes_these_decisions(client):
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED
     assert Penalty.objects.get().status == Decided.Status.GRANTED
+
+
+def test_r_alloc_5_a_lot_drawn_by_hand_is_entered_by_ticking_its_winners(tk, commit):
+    comp = TeamCompetitionFactory(season=SeasonFactory())
+    heats = [heat_with(comp, 4, prefix=f"H{i}", played=i < 2) for i in range(3)]
+    recompute_team_competition(comp.id)
+    among = AllocationRun.objects.get(competition=comp).explanation["lots"][0]["keys"]
+    lots = section(tk.get("/tk/").content.decode(), "lots")
+    assert "Lotten drogs för hand" in lots and f'value="{among[0]}"' in lots
+    url = f"/tk/lott/{comp.pk}/hand/"
+    # two seats were drawn: one winner is refused, nothing recorded
+    refused = tk.post(
+        url,
+        {"among": ",".join(among), "winners": [among[0]], "explanation": "Dragen"},
+        follow=True,
+    ).content.decode()
+    assert "Antalet vinnare (1) ska vara lika med antalet platser som lottades (2)" in refused
+    assert not Lot.objects.exists()
+    with commit():
+        tk.post(
+            url,
+            {
+                "among": ",".join(among),
+                "winners": among[1:],
+                "explanation": "Lappar i en hatt på TK-mötet 20 nov, Anna Berg och Bo Ek",
+            },
+        )
+    page = tk.get("/tk/").content.decode()
+    lot = Lot.objects.get()
+    assert lot.drawn_by_hand and sorted(lot.winners) == sorted(among[1:])
+    assert lot.losers == [among[0]]
+    assert "Handlottningen är registrerad" in page and "Inget väntar." in section(page, "lots")
+    seats = {
+        v["key"]: v["seats"]
+        for v in AllocationRun.objects.get(competition=comp).explanation["venues"]
+    }
+    assert seats[among[0]] == 2 and seats[among[1]] == 3 and seats[among[2]] == 3
+    assert {h.name for h in heats} <= set(lot.labels.values())
