@@ -126,3 +126,27 @@ def test_only_tk(client):
     assert client.get("/tk/sasong/").status_code == 302
     client.force_login(ClubOfficialFactory().user)
     assert client.get("/tk/sasong/").status_code == 403
+
+
+def test_r_team_wo_2_a_new_wo_score_reaches_the_standings(tk, django_capture_on_commit_callbacks):
+    from results.models import StandingSnapshot
+    from teams.services.decisions import award_walkover
+    from tests.factories import MatchFactory, TeamFactory, TeamHeatFactory
+
+    season = SeasonFactory()
+    heat = TeamHeatFactory(competition=TeamCompetitionFactory(season=season))
+    home, away = TeamFactory(heat=heat, name="Fyris 1"), TeamFactory(heat=heat, name="Knivsta")
+    match = MatchFactory(home=home, away=away, heat=heat, competition=heat.competition)
+    user = UserFactory(is_superuser=True, is_staff=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        award_walkover(user, match, away, reason="Kom inte")
+
+    def vp():
+        return {r["name"]: Decimal(r["vp"]) for r in StandingSnapshot.objects.get(heat=heat).data}
+
+    assert vp()["Fyris 1"] == Decimal("12.00")  # the 2016-2017 default (SPEC's note)
+    data = form_data(tk)
+    data.update(wo_winner_vp="15.00", wo_loser_vp="3.00", reason="SBF:s nya regler")
+    with django_capture_on_commit_callbacks(execute=True):
+        tk.post("/tk/sasong/", data)
+    assert vp() == {"Fyris 1": Decimal("15.00"), "Knivsta": Decimal("3.00")}
