@@ -3,7 +3,9 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from clubs import clock
+from clubs.admin_actions import DecisionFieldsMixin
 from clubs.permissions import is_tk
+from clubs.services.season import CLAUSES
 
 from .models import (
     Club,
@@ -58,7 +60,10 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(SimpleHistoryAdmin):
+class SeasonAdmin(DecisionFieldsMixin, SimpleHistoryAdmin):
+    #: the configuration TK edits on /tk/sasong/ (logged, recomputed): read-only here
+    decision_fields = tuple(f for f in CLAUSES if f in Season.SCALAR_FIELDS)
+
     list_display = ["name", "start_year", "is_current"]
     fieldsets = [
         (None, {"fields": ["name", "start_year", "is_current"]}),

@@ -85,6 +85,18 @@ class ReasonActionsMixin:
     action_form = ReasonActionForm
 
 
+class DecisionFieldsMixin:
+    """Fields a TK decision sets (a status, a result of a W.O., a seat's cache) are read-only
+    on the change form: the admin stays for corrections, and the decisions go through the
+    services (the actions, /tk/). ``decision_fields`` names them; a posted value is ignored."""
+
+    decision_fields: tuple[str, ...] = ()
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        return fields + [f for f in self.decision_fields if f not in fields]
+
+
 class DecisionLogMixin:
     """The read-only "beslutslogg" column: the audit trail about the object (R-GEN-3)."""
 

@@ -4,6 +4,7 @@ from django.utils.translation import ngettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.admin_actions import (
+    DecisionFieldsMixin,
     DecisionLogMixin,
     HeatChangeRequestAdmin,
     ReasonActionsMixin,
@@ -72,7 +73,9 @@ class PairEntryInline(admin.TabularInline):
 
 
 @admin.register(PairHeat)
-class PairHeatAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
+class PairHeatAdmin(DecisionFieldsMixin, ReasonActionsMixin, SimpleHistoryAdmin):
+    decision_fields = ("status",)  # approve/reject: the actions
+
     """TK approves or rejects heats through pairs.services.heats (the reason goes in the
     action bar's "Motivering" field); the "Inbjudan" column flags R-PAIR-KVAL-3 problems."""
 
@@ -113,7 +116,9 @@ class PairHeatAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
 
 
 @admin.register(PairEntry)
-class PairEntryAdmin(SimpleHistoryAdmin):
+class PairEntryAdmin(DecisionFieldsMixin, SimpleHistoryAdmin):
+    decision_fields = ("status", "status_reason")  # struck by the recompute (R-PAIR-KVAL-7)
+
     list_display = [
         "__str__",
         "heat",

@@ -3,9 +3,15 @@
 
 from __future__ import annotations
 
+from crispy_forms.bootstrap import AppendedText
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Field, Fieldset, Layout, Submit
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.i18n import render_with_clause
+from clubs.models import Season
+from clubs.services.season import CLAUSES
 from pairs.models import PairCompetition
 from teams.models import TeamCompetition
 from ubf.rules.types import Discipline, HeatType
@@ -152,3 +158,139 @@ class EnterPairForm(forms.Form):
             "Bronskval: avmarkera om paret bara spelar tävlingen. I silverkval deltar alla par."
         ),
     )
+
+
+def _size_rows(text: str) -> list[list[int]]:
+    """ "0=28; 61=32; 81=36" → [[0, 28], [61, 32], [81, 36]]."""
+    rows = []
+    for part in text.replace(",", ";").split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        low, sep, size = part.partition("=")
+        if not sep or not low.strip().isdigit() or not size.strip().isdigit():
+            raise forms.ValidationError(
+                _("Skriv gräns=storlek, åtskilda med semikolon, t.ex. 0=28; 61=32; 81=36.")
+            )
+        rows.append([int(low), int(size)])
+    return rows
+
+
+class SizesField(forms.CharField):
+    def to_python(self, value):
+        return _size_rows(super().to_python(value) or "")
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return "; ".join(f"{a}={b}" for a, b in value)
+        return value
+
+
+class PointsField(forms.CharField):
+    def to_python(self, value):
+        text = super().to_python(value) or ""
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(_("Skriv hela tal åtskilda med komma, t.ex. 42, 30, 21."))
+        return [int(p) for p in parts]
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return value
+
+
+class SeasonConfigForm(forms.Form):
+    """/tk/sasong/: the season's configuration, each number with the clause it serves
+    (``clubs.services.season.CLAUSES``); the service checks the rules and saves."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        extra = {
+            "pair_final_sizes": SizesField(label=_("Parfinal: storlek efter antal kvalande")),
+            "team_final_sizes": SizesField(label=_("Lagfinal: storlek efter antal kvalande lag")),
+            "lot_precedence_seasons": forms.IntegerField(
+                label=_("Lottning: företräde i antal säsonger"), min_value=1
+            ),
+            "team_bonus": PointsField(label=_("Lagfinal: bonus per spelare, plats 1, 2, 3")),
+            "wo_max_per_stage": forms.IntegerField(
+                label=_("W.O.: flest tillåtna i en etapp innan laget utesluts"), min_value=0
+            ),
+        }
+        for key, clause in CLAUSES.items():
+            if key in extra:
+                field = extra[key]
+            else:
+                field = Season._meta.get_field(key).formfield()
+                if isinstance(field, forms.DateField):
+                    field.widget = DateInput()
+            field.clause = clause
+            self.fields[key] = field
+        self.fields["reason"] = forms.CharField(
+            label=_("Motivering"),
+            required=False,  # the service asks for it when something changes (R-GEN-3)
+            widget=forms.Textarea(attrs={"rows": 2}),
+            help_text=_("Sparas med ändringarna i TK:s beslutslogg (R-GEN-3)."),
+        )
+
+        def row(key):
+            if isinstance(self.fields[key], forms.BooleanField):
+                self.fields[key].help_text = CLAUSES[key]
+                return Field(key)
+            return AppendedText(key, CLAUSES[key])
+
+        groups = [
+            (
+                _("Datum och åldrar"),
+                [
+                    "veteran_born_on_or_before",
+                    "junior_max_age",
+                    "invitation_days_before",
+                    "protest_deadline_sm_semifinal",
+                    "protest_deadline_sm_final",
+                ],
+            ),
+            (
+                _("Avgifter"),
+                [
+                    "pair_kval_fee_per_player",
+                    "pair_final_fee_per_player",
+                    "team_start_fee",
+                    "team_final_table_fee_per_round",
+                    "team_junior_kval_discount",
+                    "team_final_junior_reduction_per_round",
+                ],
+            ),
+            (
+                _("W.O. och bestraffningar"),
+                [
+                    "wo_winner_vp",
+                    "wo_loser_vp",
+                    "wo_winner_average_if_higher",
+                    "wo_max_per_stage",
+                    "unpaid_player_penalty_vp",
+                    "unpaid_fee_grace_days",
+                ],
+            ),
+            (
+                _("Tabeller"),
+                ["pair_final_sizes", "team_final_sizes", "lot_precedence_seasons", "team_bonus"],
+            ),
+        ]
+        self.helper = FormHelper()
+        self.helper.layout = Layout(
+            *[Fieldset(title, *[row(k) for k in keys]) for title, keys in groups],
+            Field("reason"),
+            Submit("save", _("Spara")),
+        )
+
+    def values(self) -> dict:
+        return {key: self.cleaned_data[key] for key in CLAUSES}
+
+    def add_violations(self, violations, language: str) -> None:
+        """The service's refusals, each beside the field it names (else above the form)."""
+        for v in violations:
+            key = (v.data or {}).get("field")
+            if (v.data or {}).get("missing") == "reason":
+                key = "reason"
+            self.add_error(key if key in self.fields else None, render_with_clause(v, language))

@@ -290,6 +290,9 @@ class Lot(models.Model):
         verbose_name=_("företräde använt i"),
     )
     explanation = models.TextField(_("förklaring"), blank=True)
+    witnesses = models.TextField(
+        _("vittnen"), blank=True, help_text=_("Vilka som såg lottningen dras (R-ALLOC-5).")
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -6,6 +6,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.admin_actions import (
     DecidedColumnsMixin,
+    DecisionFieldsMixin,
     DecisionLogMixin,
     HeatChangeRequestAdmin,
     ReasonActionsMixin,
@@ -82,7 +83,9 @@ class TeamInline(admin.TabularInline):
 
 
 @admin.register(TeamHeat)
-class TeamHeatAdmin(ReasonActionsMixin, SimpleHistoryAdmin):
+class TeamHeatAdmin(DecisionFieldsMixin, ReasonActionsMixin, SimpleHistoryAdmin):
+    decision_fields = ("status",)  # approve/reject: the actions
+
     """TK approves or rejects team heats through teams.services.heats (the reason goes in the
     action bar's "Motivering" field)."""
 
@@ -137,7 +140,10 @@ class DispensationInline(admin.TabularInline):
 
 
 @admin.register(Team)
-class TeamAdmin(SimpleHistoryAdmin):
+class TeamAdmin(DecisionFieldsMixin, SimpleHistoryAdmin):
+    # withdrawn/excluded/disqualified by the services; the final flags by teams.seats
+    decision_fields = ("status", "status_reason", "in_final", "final_number")
+
     list_display = [
         "name",
         "heat",
@@ -247,7 +253,9 @@ class BoardResultInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(SimpleHistoryAdmin):
+class MatchAdmin(DecisionFieldsMixin, SimpleHistoryAdmin):
+    decision_fields = ("status", "vp_home", "vp_away")  # the upload and award_walkover set them
+
     list_display = [
         "__str__",
         "heat",

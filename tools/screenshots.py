@@ -93,6 +93,7 @@ def _pages(page, base: str) -> list[tuple[str, str, str | None]]:
         ("kalender", "/kalender/", None),
         ("klubb", "/klubb/", "klubb"),
         ("tk", "/tk/", "tk"),
+        ("tk-sasong", "/tk/sasong/", "tk"),
     ]
     return shots
 

@@ -37,6 +37,7 @@ NOUNS = {
     "sm_partner": gettext_noop("SM-partner"),
     "protest": gettext_noop("protest"),
     "lineup": gettext_noop("laguppställning"),
+    "season": gettext_noop("säsongens inställningar"),
 }
 
 VERBS = {
@@ -73,6 +74,9 @@ VERBS = {
     "flagged": gettext_noop("flaggade"),
     "entered": gettext_noop("anmälde till"),
     "entry": gettext_noop("anmälde"),
+    "lifted": gettext_noop("hävde"),
+    "drawn": gettext_noop("drog"),
+    "configured": gettext_noop("ändrade"),
 }
 
 

@@ -14,11 +14,11 @@ from django.db.models import Count, F, Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from clubs import windows
+from clubs import clock, windows
 from clubs.i18n import render
 from clubs.models import Decided, HeatStatus, Season
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
-from results.models import StandingSnapshot
+from results.models import AllocationRun, StandingSnapshot
 from teams.models import (
     Dispensation,
     Match,
@@ -44,6 +44,8 @@ class Item:
     pk: int | None = None
     #: Set by the view: the labels of the two answers.
     decision: object = None
+    #: What a decision other than yes/no needs (a W.O.'s two teams, a lot's venue keys).
+    extra: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -51,6 +53,10 @@ class Group:
     key: str
     title: str
     items: list[Item]
+    #: False for a group of decisions in force that TK may undo (not counted as waiting).
+    waiting: bool = True
+    #: A form of the group's own (the W.O. group's pick of any match).
+    extra: dict = field(default_factory=dict)
 
 
 def _admin_url(obj) -> str:
@@ -189,19 +195,163 @@ def _sanctions(season) -> list[Item]:
                 facts=[_("VP-avdrag: %(vp)s") % {"vp": pen.vp}],
             )
         )
-    for wo in WalkOver.objects.filter(
-        match__competition__season=season, status=Decided.Status.REQUESTED
-    ).select_related("match__home", "match__away", "offender"):
-        items.append(
-            Item(
-                title=str(wo.match),
-                clause="R-TEAM-WO-1",
-                url=_admin_url(wo),
-                deadline=wo.match.played_on,
-                facts=[_("Lag som inte kom: %(team)s") % {"team": wo.offender}],
-            )
-        )
     return _by_deadline(items)
+
+
+def _match_day(match: Match) -> date | None:
+    """The day a match is (or was) to be played: its own day, else its heat's last day or
+    the final's second central day."""
+    if match.played_on:
+        return match.played_on
+    if match.heat_id:
+        return match.heat.last_date or match.heat.first_date
+    return match.competition.final_day2
+
+
+def _match_label(match: Match) -> str:
+    stage = match.heat.name if match.heat_id else match.get_stage_display()
+    day = _match_day(match)
+    return f"{stage}, r{match.round}, {_d(day)}: {match.home} – {match.away}"
+
+
+def _wo_item(match: Match, clause: str, facts: list[str], offender_id=None) -> Item:
+    return Item(
+        title=_match_label(match),
+        clause=clause,
+        url=_admin_url(match),
+        deadline=_match_day(match),
+        facts=facts,
+        action="wo_award",
+        pk=match.pk,
+        extra={
+            "teams": [("home", match.home.name), ("away", match.away.name)],
+            "offender": ("home" if offender_id == match.home_id else "away" if offender_id else ""),
+        },
+    )
+
+
+def _season_matches(season):
+    return (
+        Match.objects.filter(competition__season=season)
+        .select_related("home", "away", "heat", "competition")
+        .order_by("stage", "heat__first_date", "heat_id", "round", "id")
+    )
+
+
+def _walkovers(season, matches: list[Match], walkovers: list[WalkOver]) -> list[Item]:
+    """R-TEAM-WO-1: W.O.s asked of TK, and matches whose day has passed unplayed (a match
+    played late, or never): TK awards a W.O. or lets it be."""
+    today = clock.today()
+    items = []
+    asked = set()
+    for wo in walkovers:
+        if wo.status == Decided.Status.REQUESTED:
+            asked.add(wo.match_id)
+            items.append(
+                _wo_item(
+                    wo.match,
+                    "R-TEAM-WO-1",
+                    [_("Begärd W.O.: %(team)s kom inte") % {"team": wo.offender}]
+                    + ([wo.reason] if wo.reason else []),
+                    offender_id=wo.offender_id,
+                )
+            )
+    for match in matches:
+        day = _match_day(match)
+        if (
+            match.status == Match.Status.SCHEDULED
+            and match.pk not in asked
+            and day is not None
+            and day < today
+        ):
+            items.append(
+                _wo_item(
+                    match,
+                    "R-TEAM-WO-1",
+                    [
+                        _("Inget resultat: matchen skulle ha spelats senast %(day)s.")
+                        % {"day": _d(day)}
+                    ],
+                )
+            )
+    return _by_deadline(items)
+
+
+def _walkovers_given(walkovers: list[WalkOver]) -> list[Item]:
+    return [
+        Item(
+            title=_match_label(wo.match),
+            clause="R-TEAM-WO-1",
+            url=_admin_url(wo),
+            facts=[
+                _("Lämnad av %(team)s: %(vp_home)s–%(vp_away)s VP")
+                % {"team": wo.offender, "vp_home": wo.match.vp_home, "vp_away": wo.match.vp_away},
+                *([wo.rule_text] if wo.rule_text else []),
+                *([_("Motivering: %(reason)s") % {"reason": wo.reason}] if wo.reason else []),
+            ],
+            action="wo_revoke",
+            pk=wo.pk,
+        )
+        for wo in walkovers
+        if wo.status == Decided.Status.GRANTED
+    ]
+
+
+def _penalties_in_force(season) -> list[Item]:
+    """R-TEAM-RES-1, R-VP-4: VP penalties that count; TK may lift one, with a reason."""
+    return [
+        Item(
+            title=str(pen.team),
+            clause=pen.clause,
+            url=_admin_url(pen),
+            facts=[
+                _("VP-avdrag: %(vp)s") % {"vp": pen.vp},
+                *([str(pen.match)] if pen.match_id else []),
+                *([_("Motivering: %(reason)s") % {"reason": pen.reason}] if pen.reason else []),
+            ],
+            action="penalty_lift",
+            pk=pen.pk,
+        )
+        for pen in Penalty.objects.filter(
+            team__competition__season=season, status=Decided.Status.GRANTED
+        ).select_related("team", "match__home", "match__away")
+    ]
+
+
+def _lots(season) -> list[Item]:
+    """R-ALLOC-5: ties between equal venues that the allocation shows but no lot settles yet;
+    TK presses "Dra lott" (``results.services.lots.draw_lot``)."""
+    items = []
+    for run in AllocationRun.objects.filter(competition__season=season).select_related(
+        "competition__season"
+    ):
+        for lot in (run.explanation or {}).get("lots", []):
+            if lot.get("recorded") or not lot.get("keys"):
+                continue
+            facts = [
+                _("Lika många kvalande: %(among)s") % {"among": ", ".join(lot["among"])},
+                _("Platser att lotta: %(seats)s") % {"seats": lot["seats"]},
+            ]
+            if lot.get("by_precedence"):
+                facts.append(
+                    _("Företräde (R-ALLOC-5): %(venues)s")
+                    % {"venues": ", ".join(lot["by_precedence"])}
+                )
+            items.append(
+                Item(
+                    title=f"{run.competition}",
+                    clause="R-ALLOC-5",
+                    url=_admin_url(run),
+                    facts=facts,
+                    action="lot_draw",
+                    pk=run.competition_id,
+                    extra={
+                        "among": ",".join(lot["keys"]),
+                        "venues": list(zip(lot["keys"], lot["among"], strict=False)),
+                    },
+                )
+            )
+    return items
 
 
 def _offers(season) -> list[Item]:
@@ -306,6 +456,14 @@ def tk_queue(season: Season | None = None) -> list[Group]:
     season = season or Season.current()
     if season is None:
         return []
+    matches = list(_season_matches(season))
+    walkovers = list(
+        WalkOver.objects.filter(match__competition__season=season)
+        .exclude(status=Decided.Status.REJECTED)
+        .select_related(
+            "match__home", "match__away", "match__heat", "match__competition", "offender"
+        )
+    )
     return [
         Group("heats", _("Kvalheat att godkänna"), _heats(season)),
         Group("heat_changes", _("Begärda ändringar av kvalheat"), _heat_changes(season)),
@@ -315,12 +473,35 @@ def tk_queue(season: Season | None = None) -> list[Group]:
             _roster_changes(season),
         ),
         Group("dispensations", _("Dispensansökningar"), _dispensations(season)),
-        Group("sanctions", _("Begärda bestraffningar och W.O."), _sanctions(season)),
+        Group(
+            "walkovers",
+            _("W.O. att avgöra"),
+            _walkovers(season, matches, walkovers),
+            extra={
+                "matches": [
+                    (m.pk, _match_label(m)) for m in matches if m.status != Match.Status.WALKOVER
+                ]
+            },
+        ),
+        Group("lots", _("Lottningar att dra"), _lots(season)),
+        Group("sanctions", _("Begärda bestraffningar"), _sanctions(season)),
         Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),
         Group("lineups", _("Spelade matcher utan laguppställning"), _missing_lineups(season)),
         Group(
             "direct_final",
             _("Mästarlagets spel i finalen"),
             _direct_final_play(season),
+        ),
+        Group(
+            "walkovers_given",
+            _("Utdömda W.O."),
+            _walkovers_given(walkovers),
+            waiting=False,
+        ),
+        Group(
+            "penalties",
+            _("Gällande VP-avdrag"),
+            _penalties_in_force(season),
+            waiting=False,
         ),
     ]

@@ -12,32 +12,45 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import clock
+from clubs.models import Competition, Season
 from clubs.permissions import is_tk
 from clubs.services.base import ServiceError
+from clubs.services.season import configure_season, current_values
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
 from pairs.services.decisions import record_offer_answer
 from pairs.services.heats import decide_heat_change as decide_pair_heat_change
 from pairs.services.heats import decide_pair_heat
+from portal.forms import SeasonConfigForm
 from portal.selectors.decision_log import decision_rows, kinds
 from portal.selectors.tk_queue import tk_queue
+from results.services.lots import draw_lot, record_hand_drawn_lot
 from teams.models import (
     Dispensation,
+    Match,
+    Penalty,
     RosterChangeRequest,
     TeamFinalOffer,
     TeamHeat,
     TeamHeatChangeRequest,
+    WalkOver,
 )
 from teams.services.change_requests import decide_roster_change
-from teams.services.decisions import decide_dispensation
+from teams.services.decisions import (
+    award_walkover,
+    decide_dispensation,
+    lift_penalty,
+    revoke_walkover,
+)
 from teams.services.decisions.final_offers import record_team_offer_answer
 from teams.services.heats import decide_heat_change as decide_team_heat_change
 from teams.services.heats import decide_team_heat
@@ -148,7 +161,7 @@ def queue(request):
         "portal/tk_queue.html",
         {
             "groups": groups,
-            "total": sum(len(g.items) for g in groups),
+            "total": sum(len(g.items) for g in groups if g.waiting),
             "today": clock.today(),
         },
     )
@@ -182,6 +195,179 @@ def decide(request):
             % {"object": obj, "decision": decision.yes_done if yes else decision.no_done},
         )
     return redirect(f"{reverse('portal:tk_queue')}#{decision.group}")
+
+
+def _run(request, group: str, call: Callable[[], str], label: str = ""):
+    """Run one decision from the queue: ``call`` calls the service and returns the message
+    that says what changed; a refusal shows every reason and nothing has changed."""
+    try:
+        done = call()
+    except PermissionDenied:
+        return _denied(request)
+    except ServiceError as exc:
+        for text in exc.messages(get_language() or "sv"):
+            messages.error(request, f"{label}: {text}" if label else text)
+    else:
+        messages.success(request, done)
+    return redirect(f"{reverse('portal:tk_queue')}#{group}")
+
+
+def _vp(value) -> str:
+    return number_format(value, 2) if value is not None else "–"
+
+
+@login_required
+@require_POST
+def award_walkover_view(request):
+    """R-TEAM-WO-1: a W.O. for the match TK picked from the list (``match``), given by its
+    home or away team (``offender``), with TK's reason."""
+    if not is_tk(request.user):
+        return _denied(request)
+    pk = request.POST.get("match", "")
+    match = (
+        Match.objects.select_related("home", "away").filter(pk=pk).first() if pk.isdigit() else None
+    )
+    side = request.POST.get("offender")
+    if match is None or side not in ("home", "away"):
+        messages.error(request, _("Välj en match och laget som lämnade W.O.: inget har sparats."))
+        return redirect(f"{reverse('portal:tk_queue')}#walkovers")
+    offender = match.home if side == "home" else match.away
+
+    def call() -> str:
+        award_walkover(
+            request.user,
+            match,
+            offender,
+            reason=request.POST.get("reason", ""),
+            force_majeure=request.POST.get("force_majeure") == "on",
+        )
+        match.refresh_from_db()
+        return _("W.O. utdömd: %(match)s, %(home)s–%(away)s VP (lämnad av %(team)s).") % {
+            "match": match,
+            "home": _vp(match.vp_home),
+            "away": _vp(match.vp_away),
+            "team": offender,
+        }
+
+    return _run(request, "walkovers", call, str(match))
+
+
+@login_required
+@require_POST
+def revoke_walkover_view(request, pk: int):
+    if not is_tk(request.user):
+        return _denied(request)
+    walkover = get_object_or_404(WalkOver.objects.select_related("match"), pk=pk)
+
+    def call() -> str:
+        revoke_walkover(request.user, walkover, reason=request.POST.get("reason", ""))
+        return _("W.O. återkallat: %(match)s.") % {"match": walkover.match}
+
+    return _run(request, "walkovers_given", call, str(walkover.match))
+
+
+@login_required
+@require_POST
+def lift_penalty_view(request, pk: int):
+    if not is_tk(request.user):
+        return _denied(request)
+    penalty = get_object_or_404(Penalty.objects.select_related("team"), pk=pk)
+
+    def call() -> str:
+        lift_penalty(request.user, penalty, reason=request.POST.get("reason", ""))
+        return _("VP-avdraget hävt: %(penalty)s.") % {"penalty": penalty}
+
+    return _run(request, "penalties", call, str(penalty))
+
+
+@login_required
+@require_POST
+def draw_lot_view(request, competition_id: int):
+    """R-ALLOC-5: "Dra lott" for the tie among ``among`` (the venue keys the queue item
+    carries) of the competition's allocation."""
+    if not is_tk(request.user):
+        return _denied(request)
+    competition = get_object_or_404(Competition.objects.select_related("season"), pk=competition_id)
+    among = [k for k in request.POST.get("among", "").split(",") if k]
+
+    def call() -> str:
+        lot = draw_lot(
+            request.user, competition, among=among, witnesses=request.POST.get("witnesses", "")
+        )
+        names = [lot.labels.get(k, k) for k in lot.winners]
+        return _("Lotten är dragen (seed %(seed)s): %(winners)s vann.") % {
+            "seed": lot.seed,
+            "winners": ", ".join(names),
+        }
+
+    return _run(request, "lots", call, str(competition))
+
+
+@login_required
+@require_POST
+def hand_lot_view(request, competition_id: int):
+    """R-ALLOC-5: a lot drawn by hand, entered by ticking its winners among the tied venues."""
+    if not is_tk(request.user):
+        return _denied(request)
+    competition = get_object_or_404(Competition.objects.select_related("season"), pk=competition_id)
+    among = [k for k in request.POST.get("among", "").split(",") if k]
+
+    def call() -> str:
+        lot = record_hand_drawn_lot(
+            request.user,
+            competition,
+            among=among,
+            winners=request.POST.getlist("winners"),
+            explanation=request.POST.get("explanation", ""),
+        )
+        return _("Handlottningen är registrerad: %(winners)s vann.") % {
+            "winners": ", ".join(lot.labels.get(k, k) for k in lot.winners)
+        }
+
+    return _run(request, "lots", call, str(competition))
+
+
+@login_required
+def season_view(request):
+    """/tk/sasong/: the current season's configuration, each number with its clause; saved
+    through ``clubs.services.season.configure_season``."""
+    if not is_tk(request.user):
+        return _denied(request)
+    season = Season.current()
+    if season is None:
+        raise Http404(_("Ingen säsong finns."))
+    initial = current_values(season)
+    form = SeasonConfigForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                changes = configure_season(
+                    request.user, season, form.values(), reason=form.cleaned_data["reason"]
+                )
+            except PermissionDenied:
+                return _denied(request)
+            except ServiceError as exc:
+                form.add_violations(exc.violations, get_language() or "sv")
+                status = 400
+            else:
+                if changes:
+                    messages.success(
+                        request,
+                        _("Säsongens inställningar sparade: %(changes)s.")
+                        % {
+                            "changes": "; ".join(
+                                f"{form.fields[k].label}: {old} → {new}"
+                                for k, (old, new) in changes.items()
+                            )
+                        },
+                    )
+                else:
+                    messages.info(request, _("Inget ändrades."))
+                return redirect("portal:tk_season")
+        else:
+            status = 400
+    return render(request, "portal/tk_season.html", {"form": form, "season": season}, status=status)
 
 
 def _cell(value: str) -> str:

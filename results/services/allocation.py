@@ -71,6 +71,11 @@ def _labelled(data: dict, venues: dict[str, str], entries: dict[str, str]) -> di
     }
 
 
+def _decided_by(recorded, among) -> Lot | None:
+    """The recorded lot that settles a tie among ``among`` (R-ALLOC-5), if any."""
+    return next((lot for lot in recorded if set(lot.among) >= set(among)), None)
+
+
 def allocate_final(
     *,
     kind: str,
@@ -189,7 +194,11 @@ def allocate_final(
                 "winners": [labels.get(k, k) for k in lot.winners],
                 "losers": [labels.get(k, k) for k in lot.losers],
                 "by_precedence": [labels.get(k, k) for k in lot.by_precedence],
-                "recorded": complete,
+                # The venue keys, for TK's "Dra lott" (results.services.lots.draw_lot).
+                "keys": list(lot.among),
+                "precedence_keys": list(lot.by_precedence),
+                "seats": lot.seats,
+                "recorded": complete or _decided_by(recorded, lot.among) is not None,
             }
             for lot in allocation.lots
         ],

@@ -16,14 +16,15 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from django.db import transaction
 
-from clubs.models import Decision, Season
+from clubs.models import Competition, Decision, Season
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
 from clubs.services.base import ServiceError, raise_on_errors, record_decision, require
+from ubf.rules.draw import fresh_seed, seeded_draw
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 
-from ..models import Lot
+from ..models import AllocationRun, Lot
 
 USED_ACTION = "results.lot.precedence_used"
 
@@ -287,3 +288,117 @@ def use_precedence(lot_that_used_it: Lot, venue_key: str) -> Lot:
         source.precedence_used_by = lot_that_used_it
         source.save(update_fields=["precedence_used_by"])
     return source
+
+
+def undecided_lot(competition, among: Sequence[str]) -> dict | None:
+    """R-ALLOC-5: the lot among the venues ``among`` (their keys) that the competition's
+    allocation shows and no recorded lot settles yet, as the allocation stored it (``keys``,
+    ``seats``, ``precedence_keys``, the names); None when there is none (any more)."""
+    run = AllocationRun.objects.filter(competition=competition).first()
+    wanted = sorted(str(k) for k in among)
+    for lot in (run.explanation or {}).get("lots", []) if run else []:
+        if not lot.get("recorded") and sorted(lot.get("keys") or []) == wanted and wanted:
+            return lot
+    return None
+
+
+@transaction.atomic
+def draw_lot(user, competition, *, among: Sequence[str], witnesses: str) -> Lot:
+    """R-ALLOC-5: TK presses "Dra lott" for a tie the allocation shows undecided: the system
+    draws with a fresh seed (``secrets``, :func:`ubf.rules.draw.fresh_seed`) among the tied
+    venues without precedence, the precedence holders winning first as the allocation does;
+    the lot is stored with its seed, the witnesses, who and when, the decision logged, and the
+    recompute then takes the recorded winners (``allocate_final`` reuses a recorded lot).
+    Refused without witnesses, or when the tie is no longer undecided."""
+    require(is_tk(user), gettext_noop("Endast UBF TK kan dra lott (R-ALLOC-5)."))
+    Competition.objects.select_for_update().get(pk=competition.pk)  # the one lock order
+    lot = undecided_lot(competition, among)
+    problems = []
+    if lot is None:
+        problems.append(
+            _v(
+                gettext_noop(
+                    "Det finns ingen oavgjord lottning mellan dessa kvalplatser (fördelningen "
+                    "kan ha ändrats eller lotten redan dragits)."
+                )
+            )
+        )
+    if not (witnesses or "").strip():
+        problems.append(_v(gettext_noop("Ange vittnena: vilka som såg lotten dras.")))
+    raise_on_errors(problems)
+    keys = [str(k) for k in lot["keys"]]
+    first = [str(k) for k in lot.get("precedence_keys") or []]
+    candidates = [k for k in keys if k not in first]
+    seed = fresh_seed()
+    drawn = list(seeded_draw(seed)(candidates, lot["seats"] - len(first)))
+    winners = first + drawn
+    labels = dict(zip(keys, lot.get("among") or keys, strict=False))
+    row = Lot.objects.create(
+        kind=competition.kind,
+        season=competition.season,
+        competition=competition,
+        among=keys,
+        winners=winners,
+        losers=[k for k in keys if k not in winners],
+        labels=labels,
+        seats=lot["seats"],
+        seed=str(seed),
+        drawn_by=user,
+        witnesses=witnesses.strip(),
+        explanation=(
+            f"Lottning mellan {', '.join(labels[k] for k in keys)} om {lot['seats']} "
+            f"plats(er) (R-ALLOC-5), dragen av systemet med seed {seed}; vinnare: "
+            f"{', '.join(labels[k] for k in winners)}"
+        ),
+    )
+    for venue in first:
+        use_precedence(row, venue)
+    record_decision(
+        "results.lot.drawn",
+        row,
+        user=user,
+        reason=witnesses.strip(),
+        clause="R-ALLOC-5",
+        season=competition.season,
+        among=keys,
+        winners=winners,
+        losers=row.losers,
+        seats=row.seats,
+        seed=row.seed,
+        by_precedence=first,
+    )
+    request_recompute(competition.pk)
+    return row
+
+
+def record_hand_drawn_lot(
+    user, competition, *, among: Sequence[str], winners: Sequence[str], explanation: str
+) -> Lot:
+    """R-ALLOC-5: TK enters, from /tk/, a lot drawn by hand for a tie the allocation shows
+    undecided, by ticking the winners among the tied venues (nothing typed but the
+    explanation): :func:`record_manual_lot` with the tie's venues, seats and names."""
+    lot = undecided_lot(competition, among)
+    if lot is None:
+        require(is_tk(user), gettext_noop("Endast UBF TK kan registrera lottning (R-ALLOC-5)."))
+        raise ServiceError(
+            [
+                _v(
+                    gettext_noop(
+                        "Det finns ingen oavgjord lottning mellan dessa kvalplatser (fördelningen "
+                        "kan ha ändrats eller lotten redan dragits)."
+                    )
+                )
+            ]
+        )
+    keys = [str(k) for k in lot["keys"]]
+    return record_manual_lot(
+        user,
+        kind=competition.kind,
+        season=competition.season,
+        competition=competition,
+        among=keys,
+        winners=[str(w) for w in winners],
+        seats=lot["seats"],
+        labels=dict(zip(keys, lot.get("among") or keys, strict=False)),
+        explanation=explanation,
+    )

@@ -39,6 +39,7 @@ from teams.services.decisions.sanctions import (
     disqualify_team,
     file_protest,
     impose_penalty,
+    lift_penalty,
     penalty_problems,
 )
 from teams.services.decisions.walkovers import (
@@ -61,6 +62,7 @@ __all__ = [
     "file_protest",
     "impose_penalty",
     "jury_candidates",
+    "lift_penalty",
     "penalty_problems",
     "record_jury_decision",
     "record_lagkommission_decision",

@@ -33,6 +33,7 @@ from teams.models import (
 from teams.services.decisions.common import (
     DISQUALIFYING_CLAUSES,
     GRANTED,
+    REJECTED,
     _as_rule_matches,
     _decide,
     _match_date,
@@ -403,3 +404,42 @@ def file_protest(user, team: Team, *, concerning: str, text: str, filed_on: date
         filed_on=filed_on,
         deadline=eligibility.protest_deadline(concerning, season.rules()),
     )
+
+
+@transaction.atomic
+def lift_penalty(user, penalty: Penalty, *, reason: str) -> Penalty:
+    """R-TEAM-RES-1, R-GEN-3: TK lifts a VP penalty it imposed (a fee that had been paid, a
+    line-up entered wrongly), always with a reason. The penalty stays on record as rejected
+    (who lifted it, when, why; its history keeps the imposing decision) and no longer counts:
+    the recompute gives the VP back (R-VP-4). A penalty that does not count is refused."""
+    _require_tk(user, penalty.clause)
+    penalty = (
+        Penalty.objects.select_for_update()
+        .select_related("team__competition__season")
+        .get(pk=penalty.pk)
+    )
+    problems = reason_required(reason, penalty.clause)
+    if penalty.status != GRANTED:
+        problems.append(
+            error(
+                penalty.clause,
+                gettext_noop("Avdraget gäller inte (det är redan hävt eller aldrig beviljat)."),
+            )
+        )
+    raise_on_errors(problems)
+    season = penalty.team.competition.season
+    _decide(penalty, user, REJECTED, reason)
+    penalty.save()
+    record_decision(
+        "teams.penalty.lifted",
+        penalty,
+        user=user,
+        reason=reason.strip(),
+        clause=penalty.clause,
+        season=season,
+        team=penalty.team.name,
+        match=penalty.match_id,
+        vp=penalty.vp,
+    )
+    request_recompute(penalty.team.competition_id)
+    return penalty
