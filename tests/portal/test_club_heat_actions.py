@@ -236,3 +236,14 @@ def test_another_clubs_official_gets_403_and_nothing_changes(client, s, data):
 def test_unknown_heat_is_404(client, s):
     client.force_login(s["official"])
     assert client.get("/klubb/parkval/999999/").status_code == 404
+
+
+def test_pair_upload_pages_do_not_ask_for_a_team_final_round(client, s, tk):
+    client.force_login(s["official"])
+    html = client.get(f"/resultat/par/{s['heat'].pk}/").content.decode()
+    assert "Resultatfil" in html and "Rond" not in html
+    client.force_login(tk)
+    competition = s["heat"].competition
+    assert "Rond" not in client.get(f"/resultat/parfinal/{competition.pk}/").content.decode()
+    team_competition = s["team_heat"].competition
+    assert "Rond" in client.get(f"/resultat/lagfinal/{team_competition.pk}/").content.decode()
