@@ -103,7 +103,7 @@ def fee_list_page(request, scope: str, kind: str, pk: int):
             "PASSED": PASSED,
             "today": clock.today(),
             "all_collected": all(r.collected_on for r in fee_list.rows),
-            "all_passed": all(r.passed_to_ubf_on for r in fee_list.rows),
+            "any_to_pass": any(r.collected_on and not r.passed_to_ubf_on for r in fee_list.rows),
         },
         status=400 if errors else 200,
     )
