@@ -80,9 +80,10 @@ def test_r_pair_fee_1_mark_all_collected_at_once(client, s):
     with clock.frozen("2017-02-12"):
         response = client.post(s["url"], {"step": "collected", "on": "2017-02-11"}, follow=True)
     assert "2 rader markerade som inbetalda." in response.content.decode()
-    assert list(
-        FeeStatus.objects.filter(kind="pair_heat").values_list("collected_on", flat=True)
-    ) == [date(2017, 2, 11)] * 2
+    assert (
+        list(FeeStatus.objects.filter(kind="pair_heat").values_list("collected_on", flat=True))
+        == [date(2017, 2, 11)] * 2
+    )
 
 
 def test_r_pair_fee_1_passed_before_collected_is_refused_and_nothing_saved(client, s):

@@ -74,9 +74,7 @@ def test_r_pair_kval_2_club_moves_its_heat_before_the_deadline(client, s):
 def test_r_pair_kval_1_move_outside_the_qualifying_period_is_refused(client, s):
     client.force_login(s["official"])
     with clock.frozen(BEFORE):
-        response = client.post(
-            page(s["heat"]), {"action": "move", "move-first_date": "2017-05-01"}
-        )
+        response = client.post(page(s["heat"]), {"action": "move", "move-first_date": "2017-05-01"})
     html = response.content.decode()
     assert response.status_code == 400 and "R-PAIR-KVAL-1" in html
     assert 'value="2017-05-01"' in html  # what was typed is kept
@@ -116,9 +114,7 @@ def test_r_pair_kval_2_after_the_deadline_the_page_offers_the_change_request(cli
 def test_r_pair_kval_2_a_move_posted_after_the_deadline_is_refused(client, s):
     client.force_login(s["official"])
     with clock.frozen(AFTER):
-        response = client.post(
-            page(s["heat"]), {"action": "move", "move-first_date": "2017-02-17"}
-        )
+        response = client.post(page(s["heat"]), {"action": "move", "move-first_date": "2017-02-17"})
     html = response.content.decode()
     assert response.status_code == 400 and "R-PAIR-KVAL-2" in html and "ändringsbegäran" in html
     assert PairHeat.objects.get(pk=s["heat"].pk).first_date == date(2017, 2, 10)

@@ -35,7 +35,14 @@ def world():
     Membership.objects.create(player=asa, season=season, paid_on=date(2016, 8, 1))
     Representation.objects.create(player=bo, season=season, club=club)
     Membership.objects.create(player=bo, season=season, paid_on=date(2016, 8, 1))
-    return {"season": season, "club": club, "heat": heat, "official": official, "asa": asa, "bo": bo}
+    return {
+        "season": season,
+        "club": club,
+        "heat": heat,
+        "official": official,
+        "asa": asa,
+        "bo": bo,
+    }
 
 
 @pytest.mark.parametrize(
