@@ -243,3 +243,11 @@ def test_pair_upload_pages_do_not_ask_for_a_team_final_round(client, s, tk):
     assert "Rond" not in client.get(f"/resultat/parfinal/{competition.pk}/").content.decode()
     team_competition = s["team_heat"].competition
     assert "Rond" in client.get(f"/resultat/lagfinal/{team_competition.pk}/").content.decode()
+
+
+def test_heat_page_in_english(client, s):
+    PairEntryFactory(heat=s["heat"])
+    client.force_login(s["official"])
+    with clock.frozen(BEFORE):
+        html = client.get(page(s["heat"]) + "?lang=en").content.decode()
+    assert "Move the heat" in html and "Record the invitation" in html and "Withdraw" in html
