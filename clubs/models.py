@@ -16,6 +16,7 @@ from simple_history.models import HistoricalRecords
 from clubs import clock
 from clubs.i18n import render
 from ubf.rules.i18n import as_data, from_data
+from ubf.rules.people import normalise_mid
 from ubf.rules.season import DEFAULT_RULES, SeasonRules
 from ubf.rules.types import Gender, Pin
 
@@ -107,6 +108,11 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first_name} {self.last_name} ({self.mid})"
+
+    def save(self, *args, **kwargs):
+        # One form per MID (leading zeros dropped), so "00123" typed anywhere finds it.
+        self.mid = normalise_mid(self.mid)
+        super().save(*args, **kwargs)
 
     @property
     def full_name(self) -> str:

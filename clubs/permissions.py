@@ -64,3 +64,23 @@ def can_manage_team(user, team) -> bool:
     if team.captain_user_id == user.id:
         return True
     return team.heat is not None and can_manage_team_heat(user, team.heat)
+
+
+#: The workplaces a user lands on after logging in, most specific first (:func:`workplace`).
+TK_WORKPLACE, CLUB_WORKPLACE, CAPTAIN_WORKPLACE = "tk", "club", "captain"
+
+
+def workplace(user) -> str | None:
+    """The user's main workplace: ``"tk"`` for TK, ``"club"`` for a club official,
+    ``"captain"`` for a team's captain (``Team.captain_user``, read through its reverse
+    relation so the core need not import ``teams``), ``None`` for everyone else. The login
+    sends each user there (``portal.views.landing``)."""
+    if user is None or not user.is_authenticated:
+        return None
+    if is_tk(user):
+        return TK_WORKPLACE
+    if club_ids_of(user):
+        return CLUB_WORKPLACE
+    if user.captained_teams.exists():
+        return CAPTAIN_WORKPLACE
+    return None

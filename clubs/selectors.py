@@ -12,22 +12,19 @@ Query counts are constant in the number of MIDs: :func:`player_infos` runs three
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import date
+
+from django.db.models import Q
+from django.db.models.functions import Length
 
 from clubs.models import Membership, Player, Representation, Season
 from clubs.services.base import ServiceError
 from ubf.rules.i18n import gettext_noop
-from ubf.rules.people import PlayerInfo
+from ubf.rules.people import PlayerInfo, normalise_mid
 from ubf.rules.types import Gender, Pin
 from ubf.rules.violations import Violation
-
-
-def normalise_mid(value: object) -> str:
-    """A MID as typed (``" 12345 "``, ``12345``) → ``"12345"``; empty string for nothing."""
-    if value is None:
-        return ""
-    return str(value).strip()
 
 
 def _unique(mids: Iterable[object]) -> list[str]:
@@ -152,3 +149,62 @@ def membership_paid_on(season: Season, players: Iterable[Player]) -> dict[str, d
     for m in Membership.objects.filter(season=season, player_id__in=list(by_id)):
         out[by_id[m.player_id]] = m.paid_on
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Player look-up by name or MID (the club's forms)
+# ---------------------------------------------------------------------------------------------
+
+#: At most this many players answer a look-up.
+LOOKUP_LIMIT = 15
+
+
+def search_players(text: object, *, limit: int = LOOKUP_LIMIT) -> list[Player]:
+    """The players a person means by ``text``: digits are a MID (leading zeros do not count,
+    :func:`normalise_mid`), the exact MID first, then MIDs starting with it; words are parts
+    of the first or last name, every word must match, case-insensitively also for å, ä, ö
+    (``iregex``: SQLite's ``LIKE`` folds only ASCII letters). One query; by last name."""
+    query = normalise_mid(text)
+    if not query:
+        return []
+    if query.isdigit():
+        players = list(
+            Player.objects.filter(mid__startswith=query).order_by(Length("mid"), "mid")[:limit]
+        )
+        return players
+    words = [w for w in query.replace(",", " ").split() if w]
+    qs = Player.objects.all()
+    for word in words:
+        pattern = re.escape(word)
+        qs = qs.filter(Q(first_name__iregex=pattern) | Q(last_name__iregex=pattern))
+    return list(qs.order_by("last_name", "first_name", "mid")[:limit])
+
+
+def player_lookup_rows(season: Season | None, players: list[Player]) -> list[dict]:
+    """Each player found as the look-up shows them: name, MID, this season's club and whether
+    the season's SBF membership is paid (R-GEN-2). Two queries."""
+    infos = player_infos_for(season, players) if season is not None else {}
+    rows = []
+    for p in players:
+        info = infos.get(p.mid)
+        rows.append(
+            {
+                "mid": p.mid,
+                "name": p.full_name,
+                "club": info.club if info else "",
+                "membership_paid": bool(info and info.membership_paid),
+            }
+        )
+    return rows
+
+
+def resolve_player_text(text: object) -> tuple[str, list[Player]]:
+    """What a MID field holds → ``(MID, [])`` for a MID or a name that names one player, or
+    ``("", candidates)`` for a name that names none or several (the form lists them)."""
+    value = normalise_mid(text)
+    if not value or value.isdigit():
+        return value, []
+    found = search_players(value, limit=LOOKUP_LIMIT)
+    if len(found) == 1:
+        return found[0].mid, []
+    return "", found

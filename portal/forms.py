@@ -9,6 +9,7 @@ from crispy_forms.layout import Field, Fieldset, Layout, Submit
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.forms import MidField
 from clubs.i18n import render_with_clause
 from clubs.models import Season
 from clubs.services.season import CLAUSES
@@ -135,15 +136,15 @@ class TeamHeatForm(forms.Form):
 class DirectFinalPairForm(forms.Form):
     """R-PAIR-DF-1: a pair entered straight into a direct final, by the two players' MIDs."""
 
-    mid1 = forms.CharField(label=_("MID spelare 1"), max_length=12)
-    mid2 = forms.CharField(label=_("MID spelare 2"), max_length=12)
+    mid1 = MidField(label=_("Spelare 1 (MID eller namn)"))
+    mid2 = MidField(label=_("Spelare 2 (MID eller namn)"))
 
 
 class EnterPairForm(forms.Form):
     """A pair entered in a qualifier heat by the two players' MIDs."""
 
-    mid1 = forms.CharField(label=_("MID spelare 1"), max_length=12)
-    mid2 = forms.CharField(label=_("MID spelare 2"), max_length=12)
+    mid1 = MidField(label=_("Spelare 1 (MID eller namn)"))
+    mid2 = MidField(label=_("Spelare 2 (MID eller namn)"))
     pair_number = forms.CharField(
         label=_("Parnummer"),
         max_length=8,
@@ -294,3 +295,64 @@ class SeasonConfigForm(forms.Form):
             if (v.data or {}).get("missing") == "reason":
                 key = "reason"
             self.add_error(key if key in self.fields else None, render_with_clause(v, language))
+
+
+# ---------------------------------------------------------------------------------------------
+# A heat's page: move, cancel, change request, invitation, withdrawals
+# ---------------------------------------------------------------------------------------------
+
+
+class MoveHeatForm(forms.Form):
+    """R-PAIR-KVAL-2: new dates, up to the registration deadline."""
+
+    first_date = _date(_("Nytt första datum"))
+    last_date = _date(
+        _("Nytt andra datum"),
+        required=False,
+        help_text=_(
+            "Lämna tomt för att behålla heatets längd (lag) eller ett speltillfälle (par)."
+        ),
+    )
+
+
+class CancelHeatForm(forms.Form):
+    """R-PAIR-KVAL-2: cancel the heat, up to the registration deadline."""
+
+    reason = forms.CharField(
+        label=_("Varför ställs heatet in?"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+class HeatChangeRequestForm(forms.Form):
+    """R-PAIR-KVAL-2: after the deadline, a request to UBF TK to move or cancel the heat."""
+
+    kind = forms.ChoiceField(
+        label=_("Ändring"),
+        choices=[("move", _("flytta")), ("cancel", _("ställa in"))],
+        widget=forms.RadioSelect,
+    )
+    new_first_date = _date(_("Nytt första datum"), required=False)
+    new_second_date = _date(_("Nytt andra datum"), required=False)
+    reason = forms.CharField(
+        label=_("Motivering till TK"), widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class InvitationForm(forms.Form):
+    """R-PAIR-KVAL-3: the electronic invitation sent to TK's chair."""
+
+    sent_on = _date(_("Skickad"), required=False, help_text=_("Lämna tomt för i dag."))
+    url = forms.URLField(label=_("Inbjudan (länk)"), required=False, assume_scheme="https")
+    file = forms.FileField(label=_("Inbjudan (fil)"), required=False)
+    last_registration_day = _date(_("Sista anmälningsdag"), required=False)
+    pair_limit = forms.IntegerField(
+        label=_("Högst antal par"), required=False, min_value=1, help_text=_("Tomt: oförändrat.")
+    )
+
+
+class WithdrawForm(forms.Form):
+    """A pair or a team withdrawn, with the reason (a team: R-TEAM-REPL-1 needs one)."""
+
+    reason = forms.CharField(label=_("Skäl"), max_length=500, required=False)

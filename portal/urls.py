@@ -5,7 +5,7 @@ beside each, and /lag/final/resultat.pdf for the DM Lag final)."""
 
 from django.urls import path, re_path
 
-from portal.views import club, fees, home, lag, par, tk
+from portal.views import club, club_heats, fees, home, lag, landing, par, tk
 
 app_name = "portal"
 
@@ -29,7 +29,9 @@ urlpatterns = [
     path("par/final/<int:competition_id>/resultat.pdf", par.final_pdf, name="par_final_pdf"),
     path("lag/kval/<int:heat_id>/", lag.heat, name="lag_heat"),
     path("lag/kval/<int:heat_id>/resultat.pdf", lag.heat_pdf, name="lag_heat_pdf"),
+    path("konto/start/", landing.landing, name="landing"),
     path("klubb/", club.dashboard, name="dashboard"),
+    path("klubb/spelare/", club.player_lookup, name="player_lookup"),
     path("tk/", tk.queue, name="tk_queue"),
     path("tk/beslut/", tk.decide, name="tk_decide"),
     path("tk/wo/", tk.award_walkover_view, name="tk_award_walkover"),
@@ -43,11 +45,17 @@ urlpatterns = [
     path("klubb/parkval/ny/", club.register_pair_heat_view, name="register_pair_heat"),
     path("klubb/lagkval/ny/", club.register_team_heat_view, name="register_team_heat"),
     path("klubb/parkval/<int:heat_id>/anmal/", club.enter_pair_view, name="enter_pair"),
+    re_path(
+        r"^klubb/(?P<kind_word>parkval|lagkval)/(?P<heat_id>\d+)/$",
+        club_heats.heat_page,
+        name="club_heat",
+    ),
     path(
         "klubb/direktfinal/<int:competition_id>/anmal/",
         club.enter_direct_final_view,
         name="enter_direct_final",
     ),
+    path("avgifter/", fees.fee_overview, name="fee_overview"),
     re_path(_LIST + r"/$", fees.fee_list_page, name="fee_list"),
     re_path(_LIST + r"\.(?P<fmt>csv|xlsx)$", fees.fee_list_download, name="fee_list_download"),
 ]

@@ -6,11 +6,18 @@ from results.importers.detect import DEFAULT_MAX_BYTES
 
 
 class ResultFileForm(forms.Form):
+    """A results file, nothing else: the pairs final (a pairs heat: :class:`PairHeatFileForm`)."""
+
     file = forms.FileField(
         label=_("Resultatfil"),
         help_text=_("PBN från Ruter, USEBIO (XML) eller CSV för lag. Högst %(mb)s MB.")
         % {"mb": DEFAULT_MAX_BYTES // (1024 * 1024)},
     )
+
+
+class TeamResultFileForm(ResultFileForm):
+    """A team heat's or the team final's file, optionally of one round."""
+
     round = forms.IntegerField(
         label=_("Rond"),
         required=False,

@@ -12,7 +12,7 @@ from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from pairs.models import PairCompetition, PairHeat
 from teams.models import TeamCompetition, TeamHeat
 
-from .forms import PairHeatFileForm, ResultFileForm
+from .forms import PairHeatFileForm, ResultFileForm, TeamResultFileForm
 from .models import ResultUpload
 from .services.uploads import (
     UploadRejected,
@@ -131,6 +131,7 @@ def upload_team_heat_view(request, heat_id: int):
             request.user, heat=heat, data=data, filename=name, round=cleaned.get("round")
         ),
         done_url="/lag/",
+        form=TeamResultFileForm(request.POST or None, request.FILES or None),
     )
 
 
@@ -152,6 +153,7 @@ def upload_team_final_view(request, competition_id: int):
             round=cleaned.get("round"),
         ),
         done_url="/lag/",
+        form=TeamResultFileForm(request.POST or None, request.FILES or None),
     )
 
 

@@ -11,6 +11,8 @@ from datetime import date
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.forms import MidField
+
 MID_HELP = _("MID, ett per rad (kommatecken eller mellanslag går också bra).")
 
 
@@ -33,7 +35,7 @@ class EnterTeamForm(forms.Form):
     """R-TEAM-REG-2: team name, captain's MID, address, phone, e-mail and 4–6 players."""
 
     name = forms.CharField(label=_("Lagets namn"), max_length=80, required=False)
-    captain_mid = forms.CharField(label=_("Lagkaptenens MID"), max_length=20, required=False)
+    captain_mid = MidField(label=_("Lagkaptenens MID"), required=False)
     address = forms.CharField(label=_("Adress"), max_length=200, required=False)
     phone = forms.CharField(label=_("Telefon"), max_length=30, required=False)
     email = forms.CharField(label=_("E-post"), max_length=254, required=False)
@@ -82,7 +84,7 @@ class RosterForm(forms.Form):
 class ExtraPlayerForm(forms.Form):
     """R-TEAM-5: ask TK for a 7th/8th player for one occasion."""
 
-    mid = forms.CharField(label=_("Spelarens MID"), max_length=20, required=False)
+    mid = MidField(label=_("Spelarens MID"), required=False)
     occasion_date = forms.TypedChoiceField(
         label=_("Speltillfälle"),
         required=False,

@@ -92,13 +92,25 @@ def _pages(page, base: str) -> list[tuple[str, str, str | None]]:
         ("par", "/par/", None),
         ("kalender", "/kalender/", None),
         ("klubb", "/klubb/", "klubb"),
+        ("klubb-heat", _first_link("/klubb/", "a:has-text('Hantera heatet')"), "klubb"),
+        ("avgifter", _first_link("/klubb/", "a[href^='/avgifter/heat/parkval/']"), "klubb"),
         ("tk", "/tk/", "tk"),
         ("tk-sasong", "/tk/sasong/", "tk"),
     ]
     return shots
 
 
-def take(day: str, out: Path, browser) -> list[Path]:
+def _first_link(where: str, selector: str):
+    """A path read once logged in: the first link matching ``selector`` on ``where``."""
+
+    def find(page, base: str) -> str:
+        page.goto(f"{base}{where}")
+        return page.locator(selector).first.get_attribute("href")
+
+    return find
+
+
+def take(day: str, out: Path, browser, only: set[str] | None = None) -> list[Path]:
     saved = []
     with tempfile.TemporaryDirectory(prefix="ubf-shots-") as tmp:
         env = {
@@ -127,10 +139,14 @@ def take(day: str, out: Path, browser) -> list[Path]:
                 page = context.new_page()
                 logged_in = None
                 for name, path, user in _pages(page, base):
+                    if only and name not in only:
+                        continue
                     if user and user != logged_in:
                         context.clear_cookies()
                         _login(page, base, user)
                         logged_in = user
+                    if callable(path):
+                        path = path(page, base)
                     page.goto(f"{base}{path}")
                     target = out / f"{day}-{name}-{width}.png"
                     _shoot(page, target, width)
@@ -146,7 +162,11 @@ def take(day: str, out: Path, browser) -> list[Path]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument(
+        "--only", default="", help="comma-separated page names (klubb,avgifter,...); default all"
+    )
     args = parser.parse_args()
+    only = {n for n in args.only.split(",") if n} or None
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
@@ -157,7 +177,7 @@ def main() -> int:
             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
         )
         try:
-            saved = [p for day in DATES for p in take(day, out, browser)]
+            saved = [p for day in DATES for p in take(day, out, browser, only)]
         finally:
             browser.close()
     print(f"{len(saved)} screenshots in {out.relative_to(ROOT)}")

@@ -161,7 +161,7 @@ STORAGES = {
 }
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "/lag/"
+LOGIN_REDIRECT_URL = "portal:landing"
 LOGOUT_REDIRECT_URL = "/lag/"
 
 # --- Mail: console unless EMAIL_URL ----------------------------------------------------------

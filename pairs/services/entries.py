@@ -469,7 +469,7 @@ def enter_pair(
                 )
             )
 
-    number = normalise_mid(pair_number) if pair_number is not None else ""
+    number = str(pair_number).strip() if pair_number is not None else ""
     if (
         number
         and PairEntry.objects.filter(heat=heat, pair_number=number)
@@ -512,6 +512,59 @@ def enter_pair(
         struck=entry.status == PairEntry.Status.STRUCK,
         forfeited=forfeited,
     )
+
+
+@transaction.atomic
+def withdraw_pair(user, entry: PairEntry, *, reason: str = "") -> PairEntry:
+    """R-PAIR-KVAL-6: an arranging club's official (or TK) withdraws a pair from a qualifier
+    heat while the heat's entries window is open (up to its first session); after it only TK,
+    with a reason, recorded (``clubs.windows.enforce``). A pair already withdrawn is refused.
+    The entry stays (status ``withdrawn``, the reason kept) so a new entry of the same pair
+    takes it up again; the withdrawal is recorded (``pairs.entry.withdrawn``), the season's
+    strikes are redone (R-PAIR-KVAL-7: a later heat's entry may no longer be struck) and the
+    competition is recomputed (R-REPL-6)."""
+    current = PairEntry.objects.select_related("heat").get(pk=entry.pk)
+    require(
+        can_manage_pair_heat(user, current.heat),
+        gettext_noop("Du kan bara återta par i kvalheat som din klubb arrangerar."),
+    )
+    entry = (
+        PairEntry.objects.select_for_update(of=("self",))
+        .select_related("heat__competition__season", "player1", "player2")
+        .get(pk=entry.pk)
+    )
+    heat = entry.heat
+    competition = heat.competition
+    problems: list[Violation] = []
+    if entry.status == PairEntry.Status.WITHDRAWN:
+        problems.append(
+            error(
+                "R-PAIR-KVAL-6",
+                gettext_noop("Paret %(pair)s är redan återtaget."),
+                params={"pair": str(entry)},
+            )
+        )
+    raise_on_errors(problems)
+    outside = windows.enforce(windows.heat_windows(heat)[ENTRIES], user, reason=reason)
+    previous = entry.status
+    entry.status = PairEntry.Status.WITHDRAWN
+    entry.status_reason = (reason or "").strip()
+    entry.save(update_fields=["status", "status_reason"])
+    record_decision(
+        "pairs.entry.withdrawn",
+        entry,
+        user=user,
+        reason=(reason or "").strip(),
+        clause="R-PAIR-KVAL-6",
+        season=competition.season,
+        heat_id=heat.pk,
+        pair_number=entry.pair_number,
+        previous_status=previous,
+    )
+    windows.record_late(outside, "pairs.entry", entry, user=user, season=competition.season)
+    _apply_season_rules(competition, user=user)
+    request_recompute(competition.pk)
+    return entry
 
 
 # ------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from clubs.i18n import render
 from clubs.models import Player, Season
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.selectors import player_infos_for
-from clubs.services.base import ServiceError, raise_on_errors, require
+from clubs.services.base import ServiceError, raise_on_errors, record_decision, require
 from pairs.models import PairEntry
 from pairs.selectors import final_seat_holders
 from portal.models import FeeStatus
@@ -103,10 +103,18 @@ class FeeRow:
     lines: list[FeeLine]
     status: FeeStatus | None = None
     notes: list[str] = field(default_factory=list)
+    #: The payer's players as a person reads them ("Anna Berg (12345)"): a pair's two, a
+    #: team's roster.
+    players: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> Decimal:
         return fee_rules.total(self.lines)
+
+    @property
+    def key(self) -> str:
+        """The row's payer as a form names it: ``"pairs.pairentry:12"``."""
+        return f"{self.obj._meta.label_lower}:{self.obj.pk}"
 
     @property
     def collected_on(self) -> date | None:
@@ -164,6 +172,10 @@ def _attach_statuses(rows: list[FeeRow], kind: str) -> list[FeeRow]:
     return rows
 
 
+def _names(*players: Player) -> list[str]:
+    return [f"{p.full_name} ({p.mid})" for p in players]
+
+
 def _pair_label(p1: Player, p2: Player, number: str = "") -> str:
     label = f"{p1.full_name} – {p2.full_name}"
     return f"{number}. {label}" if number else label
@@ -198,7 +210,13 @@ def pair_heat_fee_list(heat) -> FeeList:
             notes.append(_("Spelade utom tävlan (R-PAIR-KVAL-7) men betalar som övriga."))
         rows.append(
             FeeRow(
-                _pair_label(e.player1, e.player2, e.pair_number), e, PAIR_HEAT, lines, None, notes
+                _pair_label(e.player1, e.player2, e.pair_number),
+                e,
+                PAIR_HEAT,
+                lines,
+                None,
+                notes,
+                players=_names(e.player1, e.player2),
             )
         )
     return FeeList(
@@ -284,7 +302,9 @@ def team_heat_fee_list(heat) -> FeeList:
             table_fee_per_match=heat.table_fee_per_match,
             rules=rules,
         )
-        rows.append(FeeRow(t.name, t, TEAM_HEAT, lines, None, row_notes))
+        rows.append(
+            FeeRow(t.name, t, TEAM_HEAT, lines, None, row_notes, players=_names(*rosters[t.pk]))
+        )
     return FeeList(
         "lagkval",
         _("Avgifter %(heat)s (%(competition)s)")
@@ -359,7 +379,9 @@ def team_final_fee_list(competition) -> FeeList:
         if t.status in (Team.Status.DISQUALIFIED, Team.Status.EXCLUDED):
             row_notes.append(_("Avgifterna återbetalas inte (R-TEAM-RES-4)."))
         lines = fee_rules.team_final_fees(t.name, players_by_round, rules=rules)
-        rows.append(FeeRow(t.name, t, TEAM_FINAL, lines, None, row_notes))
+        rows.append(
+            FeeRow(t.name, t, TEAM_FINAL, lines, None, row_notes, players=_names(*rosters[t.pk]))
+        )
     return FeeList(
         "lagfinal",
         _("Avgifter DM-final %(competition)s") % {"competition": competition},
@@ -395,7 +417,9 @@ def pair_final_fee_list(competition) -> FeeList:
         lines = fee_rules.pair_final_fees(
             [infos[p1.pk], infos[p2.pk]], competition.discipline, rules=rules
         )
-        rows.append(FeeRow(_pair_label(p1, p2, number), obj, PAIR_FINAL, lines))
+        rows.append(
+            FeeRow(_pair_label(p1, p2, number), obj, PAIR_FINAL, lines, players=_names(p1, p2))
+        )
     return FeeList(
         "parfinal",
         _("Avgifter final %(competition)s") % {"competition": competition},
@@ -543,6 +567,77 @@ def mark_fee(
         },
     )
     return status
+
+
+#: What a club official marks on a fee list: the step and the FeeStatus field it dates.
+COLLECTED, PASSED = "collected", "passed"
+_STEP_FIELDS = {COLLECTED: "collected_on", PASSED: "passed_to_ubf_on"}
+
+
+@transaction.atomic
+def mark_fee_rows(
+    user, fee_list: FeeList, step: str, *, keys: Iterable[str] | None = None, on: date | None = None
+) -> list[FeeRow]:
+    """R-TEAM-FEE-1, R-PAIR-FEE-1: mark rows of a fee list (one per pair or team) as
+    collected (``step`` "collected", "inbetald") or passed to UBF ("passed", "vidarebefordrad
+    till UBF") on ``on`` (default today). ``keys`` names the rows (:attr:`FeeRow.key`); None is
+    every row not marked for that step yet ("all at once"). Each row goes through
+    :func:`mark_fee` (permission and dates checked there); all rows or none are saved, and
+    each marked row is recorded in the audit trail (``portal.fee.collected`` /
+    ``portal.fee.passed``, with the amount)."""
+    if step not in _STEP_FIELDS:
+        raise ServiceError(
+            [Violation("R-GEN-3", gettext_noop("Okänt steg: %(step)r."), params={"step": step})]
+        )
+    on = on or clock.today()
+    if keys is None:
+        # Passing on is for what has been collected; the rest waits (and is not refused).
+        rows = [
+            r
+            for r in fee_list.rows
+            if getattr(r, _STEP_FIELDS[step]) is None
+            and (step == COLLECTED or r.collected_on is not None)
+        ]
+    else:
+        wanted = set(keys)
+        rows = [r for r in fee_list.rows if r.key in wanted]
+        missing = wanted - {r.key for r in rows}
+        if missing:
+            raise ServiceError(
+                [
+                    Violation(
+                        _fee_clause(fee_list.kind),
+                        gettext_noop("Raden finns inte på avgiftslistan: %(rows)s."),
+                        params={"rows": ", ".join(sorted(missing))},
+                    )
+                ]
+            )
+    if not rows:
+        raise ServiceError(
+            [
+                Violation(
+                    _fee_clause(fee_list.kind),
+                    gettext_noop(
+                        "Inga rader att markera: alla är redan markerade (eller inte inbetalda)."
+                    ),
+                )
+            ]
+        )
+    for row in rows:
+        row.status = mark_fee(user, row.obj, row.kind, **{_STEP_FIELDS[step]: on})
+        record_decision(
+            f"portal.fee.{step}",
+            row.obj,
+            user=user,
+            clause=_fee_clause(row.kind),
+            season=fee_list.season,
+            fee_list=fee_list.word,
+            list_id=fee_list.scope.pk,
+            payer=row.payer,
+            amount=row.total,
+            on=on,
+        )
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------

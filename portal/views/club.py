@@ -9,14 +9,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from clubs import clock, windows
 from clubs.i18n import render_with_clause
 from clubs.models import UBF_DISTRICT_CODE, Club, Season
-from clubs.permissions import can_manage_pair_heat, is_tk
+from clubs.permissions import can_manage_pair_heat, is_tk, workplace
+from clubs.selectors import player_lookup_rows, search_players
 from clubs.services.base import ServiceError
 from pairs.models import PairCompetition, PairEntry, PairHeat
 from pairs.selectors import final_seat_holders
@@ -357,3 +360,36 @@ def enter_direct_final_view(request, competition_id: int):
         },
         status=400 if request.method == "POST" else 200,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Player look-up (R-GEN-2: players are entered by MID; the look-up finds the MID)
+# ---------------------------------------------------------------------------------------------
+
+
+@require_safe
+@login_required
+def player_lookup(request):
+    """/klubb/spelare/?q=: players by name (parts of first or last name, any case, å ä ö too)
+    or MID (leading zeros do not count), with this season's club and whether the season's SBF
+    membership is paid. For club officials, captains and TK. ``?format=json`` answers JSON,
+    ``?format=options`` the ``<option>``s of a MID field's datalist (:class:`clubs.forms.MidInput`
+    sends the field's own value, whatever its name); otherwise the list as an HTML fragment
+    for htmx (``HX-Request``) or, without it, on a page of its own with the search box."""
+    if workplace(request.user) is None:
+        return _denied(request)
+    fmt = request.GET.get("format", "")
+    query = request.GET.get("q")
+    if query is None:
+        query = next((v for k, v in request.GET.items() if k not in ("format", "lang")), "")
+    season = Season.current()
+    rows = player_lookup_rows(season, search_players(query))
+    if fmt == "json":
+        return JsonResponse({"query": query, "players": rows})
+    if fmt == "options":
+        template = "clubs/player_options.html"
+    elif request.headers.get("HX-Request"):
+        template = "portal/_player_lookup.html"
+    else:
+        template = "portal/player_lookup.html"
+    return render(request, template, {"players": rows, "query": query})

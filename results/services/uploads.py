@@ -23,6 +23,7 @@ from clubs.i18n import render
 from clubs.models import Representation
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
+from clubs.selectors import normalise_mid
 from clubs.services.base import require
 from pairs.models import PairCompetition, PairHeat
 from pairs.selectors import final_seat_holders
@@ -428,7 +429,7 @@ def upload_pair_heat(
         where = f"par {pair.number}"
         if entry is None:
             continue
-        mids = {p.mid for p in pair.players if p.mid}
+        mids = {normalise_mid(p.mid) for p in pair.players if p.mid}
         expected = {entry.player1.mid, entry.player2.mid}
         if mids and not mids <= expected:
             unknown = ", ".join(sorted(mids - expected))
@@ -561,7 +562,7 @@ def upload_pair_final(
     line_of: dict[str, int | None] = {}
     for pair in event.pairs:
         where = f"par {pair.number}"
-        mids = [p.mid for p in pair.players if p.mid]
+        mids = [normalise_mid(p.mid) for p in pair.players if p.mid]
         if len(mids) != 2 or len(pair.players) != 2:
             problems.append(
                 problem(
@@ -752,7 +753,9 @@ def upload_team_results(
             )
             continue
         roster = {e.player.mid for e in teams[team.id].roster.select_related("player")}
-        unknown = sorted(p.mid for p in team.players if p.mid and p.mid not in roster)
+        unknown = sorted(
+            m for m in (normalise_mid(p.mid) for p in team.players if p.mid) if m not in roster
+        )
         if unknown:
             problems.append(
                 problem(

@@ -75,6 +75,19 @@ class HeatPlayed:
     district: str = UBF
 
 
+def normalise_mid(value: object) -> str:
+    """A MID as a person types it → the one form it is stored in (R-GEN-2: players are
+    identified by their SBF member number). SBF MIDs are numbers, so leading zeros do not
+    count: ``" 00123 "``, ``"0123"``, ``123`` → ``"123"`` (all zeros → ``"0"``). Whatever is not
+    digits is only stripped, so the caller can name it as malformed; nothing → ``""``."""
+    if value is None:
+        return ""
+    text = str(value).strip()
+    if text.isdigit() and text.isascii():
+        return text.lstrip("0") or "0"
+    return text
+
+
 def as_heat_played(item: HeatPlayed | Iterable) -> HeatPlayed:
     """Accept a :class:`HeatPlayed` or a ``(heat_id, date, discipline[, district])`` tuple."""
     if isinstance(item, HeatPlayed):
