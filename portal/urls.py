@@ -5,7 +5,7 @@ beside each, and /lag/final/resultat.pdf for the DM Lag final)."""
 
 from django.urls import path, re_path
 
-from portal.views import club, fees, home, lag, par, tk
+from portal.views import accounts, club, fees, home, lag, par, tk
 
 app_name = "portal"
 
@@ -41,6 +41,10 @@ urlpatterns = [
         club.enter_direct_final_view,
         name="enter_direct_final",
     ),
+    # Accounts by invitation (portal.views.accounts)
+    path("tk/inbjudan/", accounts.tk_invite, name="tk_invite"),
+    path("klubb/inbjudan/", accounts.club_invite, name="club_invite"),
+    path("konto/inbjudan/<str:token>/", accounts.accept_invitation, name="accept_invitation"),
     re_path(_LIST + r"/$", fees.fee_list_page, name="fee_list"),
     re_path(_LIST + r"\.(?P<fmt>csv|xlsx)$", fees.fee_list_download, name="fee_list_download"),
 ]

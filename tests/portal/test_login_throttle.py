@@ -4,18 +4,12 @@ most 3 mails to one address an hour."""
 
 import pytest
 from django.core import mail
-from django.core.cache import cache
 
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 RIGHT = "Ruter-Kung-83"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
 
 
 def _login(client, username, password, url="/konto/login/"):
