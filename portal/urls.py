@@ -5,7 +5,7 @@ beside each, and /lag/final/resultat.pdf for the DM Lag final)."""
 
 from django.urls import path, re_path
 
-from portal.views import accounts, club, fees, home, lag, par, tk
+from portal.views import accounts, captain, club, fees, home, lag, par, tk
 
 app_name = "portal"
 
@@ -41,6 +41,8 @@ urlpatterns = [
         club.enter_direct_final_view,
         name="enter_direct_final",
     ),
+    # The captain's team page (beside teams.urls' /mitt-lag/ pages; reads results and fees)
+    path("mitt-lag/<int:team_id>/", captain.captain_team, name="captain_team"),
     # Accounts by invitation (portal.views.accounts)
     path("tk/inbjudan/", accounts.tk_invite, name="tk_invite"),
     path("klubb/inbjudan/", accounts.club_invite, name="club_invite"),
