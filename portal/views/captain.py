@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from clubs import clock
 from clubs.permissions import can_manage_team
 from clubs.services.base import ServiceError
-from clubs.templatetags.formats_i18n import num
+from clubs.templatetags.formats_i18n import day, num
 from portal.selectors.lag import team_page
 from portal.services.fees import team_final_fee_list, team_heat_fee_list
 from teams.forms import ExtraPlayerForm
@@ -59,7 +59,14 @@ def _needs(team, row, fees, dispensations, change_requests) -> list[Need]:
         m = upcoming[0]
         needs.append(
             Need(
-                _("Laguppställningen saknas för nästa match: %(match)s.") % {"match": m},
+                _(
+                    "Laguppställningen saknas för nästa match: rond %(round)s mot %(opponent)s%(day)s."
+                )
+                % {
+                    "round": m.round,
+                    "opponent": m.away if m.home_id == team.pk else m.home,
+                    "day": f" ({day(m.played_on)})" if m.played_on else "",
+                },
                 reverse("teams:lineup", args=[team.pk, m.pk]),
                 _("Lämna laguppställning"),
             )
