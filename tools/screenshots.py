@@ -6,7 +6,8 @@ second day, 5 Mar 2017, after round 7 of 9) the demo is loaded into a throwaway 
 (``manage.py migrate`` and ``load_demo`` with DEMO_DATE), served by ``manage.py runserver`` on a
 free port, and photographed by Debian's Chromium through Playwright (as tests/browser does).
 Long pages are cut at a fixed height, so the PNGs stay small. The club page (/klubb/) and TK's
-queue (/tk/) are taken logged in as the demo's ``klubb`` and ``tk``.
+queue (/tk/) are taken logged in as the demo's ``klubb`` and ``tk``, the captain's team page
+(/mitt-lag/<id>/) as ``kapten``.
 
     .venv/bin/python tools/screenshots.py [--out docs/screenshots]
 """
@@ -30,7 +31,7 @@ WIDTHS = {390: 844, 1280: 900}
 #: The tallest part of a page kept, in CSS pixels, per width.
 MAX_HEIGHT = {390: 2000, 1280: 1400}
 #: The demo's logins (ubf/demo/season.py, PASSWORDS).
-LOGINS = {"klubb": "dm-klubb-2016", "tk": "dm-tk-2016"}
+LOGINS = {"klubb": "dm-klubb-2016", "tk": "dm-tk-2016", "kapten": "dm-kapten-2016"}
 
 
 def _free_port() -> int:
@@ -93,8 +94,19 @@ def _pages(page, base: str) -> list[tuple[str, str, str | None]]:
         ("kalender", "/kalender/", None),
         ("klubb", "/klubb/", "klubb"),
         ("tk", "/tk/", "tk"),
+        # the captain's team page: the first team /mitt-lag/ lists (found once logged in)
+        ("mitt-lag", CAPTAIN_TEAM, "kapten"),
     ]
     return shots
+
+
+#: Stands for the path of the captain's team page, read from /mitt-lag/ after logging in.
+CAPTAIN_TEAM = "@captain-team"
+
+
+def _captain_team(page, base: str) -> str:
+    page.goto(f"{base}/mitt-lag/")
+    return page.locator("main h2 a[href^='/mitt-lag/']").first.get_attribute("href")
 
 
 def take(day: str, out: Path, browser) -> list[Path]:
@@ -130,6 +142,8 @@ def take(day: str, out: Path, browser) -> list[Path]:
                         context.clear_cookies()
                         _login(page, base, user)
                         logged_in = user
+                    if path == CAPTAIN_TEAM:
+                        path = _captain_team(page, base)
                     page.goto(f"{base}{path}")
                     target = out / f"{day}-{name}-{width}.png"
                     _shoot(page, target, width)

@@ -3,6 +3,7 @@ heat responsible on /mitt-lag/anmal/<heat>/; the heat responsible sees the reque
 and confirms it with one click, which enters the team through enter_team and all its checks
 (refusals shown, nothing saved), or says no with a reason the captain reads."""
 
+# R-TEAM-REG-2
 import pytest
 from django.urls import reverse
 
