@@ -129,3 +129,10 @@ def errors_to_form(form: forms.Form, exc) -> list[str]:
         else:
             rest.append(render_with_clause(v))
     return rest
+
+
+def csrf_failure(request, reason=""):
+    """``CSRF_FAILURE_VIEW``: a form sent without its security token (an old tab, cookies
+    turned off) gets the site's own 403 page in the reader's language, not Django's bare
+    English "403 Forbidden"; nothing was saved."""
+    return render(request, "403.html", {"csrf_failed": True}, status=403)

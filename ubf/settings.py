@@ -151,6 +151,9 @@ UBF_PASSWORD_RESET_MAILS_PER_HOUR = env.int("UBF_PASSWORD_RESET_MAILS_PER_HOUR",
 #: Days an invitation link (clubs.Invitation) stays valid.
 UBF_INVITATION_DAYS = env.int("UBF_INVITATION_DAYS", default=14)
 
+#: A refused form token gets the site's 403 page, in the reader's language.
+CSRF_FAILURE_VIEW = "portal.accounts.csrf_failure"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -5,6 +5,7 @@ player with a pick of the match; another team's captain is refused with the site
 from datetime import date
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from clubs import clock
@@ -151,3 +152,16 @@ def test_a_line_up_saved_unchanged_says_nothing_changed(client, world):
     again = client.post(url, {"half1": four, "half2": four}, follow=True)
     assert "Inget har ändrats: laguppställningen var redan sparad så." in again.content.decode()
     assert Lineup.objects.filter(match=match, team=team).count() == 8
+
+
+def test_a_form_without_its_token_gets_the_sites_403_page_not_djangos(world):
+    season, club, heat, captain, team, opponent, match = world
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(captain)
+    response = strict.post(
+        reverse("teams:enter", args=[heat.pk]), {"name": "X"}, HTTP_ACCEPT_LANGUAGE="sv"
+    )
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert "Ingen behörighet" in html and "Ladda om sidan" in html
+    assert "Forbidden" not in html
