@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from clubs import clock
+from clubs import clock, windows
 from clubs.permissions import can_manage_team
 from clubs.services.base import ServiceError
 from clubs.templatetags.formats_i18n import day, num
@@ -46,15 +46,26 @@ def _fee_rows(team):
     return rows
 
 
+def _upcoming(matches) -> list:
+    """The team's matches still to play: not played, on today or later (or undated), in
+    date order."""
+    today = clock.today()
+    out = []
+    for m in matches:
+        on = windows.match_date(m)
+        if m.status == Match.Status.SCHEDULED and (on is None or on >= today):
+            out.append((on or today, m.round, m.pk, m))
+    return [m for *_, m in sorted(out)]
+
+
 def _needs(team, row, fees, dispensations, change_requests) -> list[Need]:
     roster_url = reverse("teams:roster", args=[team.pk])
     needs = [Need(text, roster_url, _("Ändra laguppställning")) for text in row.reason_texts]
     needs += [Need(text, roster_url, _("Se laguppställningen")) for text in row.risk_texts]
-    played = {m.pk for m in row.matches if m.status != Match.Status.SCHEDULED}
     with_lineup = set(
         Lineup.objects.filter(team=team, match__in=row.matches).values_list("match_id", flat=True)
     )
-    upcoming = [m for m in row.matches if m.pk not in played]
+    upcoming = _upcoming(row.matches)
     if upcoming and upcoming[0].pk not in with_lineup:
         m = upcoming[0]
         needs.append(
@@ -147,7 +158,6 @@ def captain_team(request, team_id: int):
             "change_requests": change_requests,
             "form": form,
             "errors": errors,
-            "next_matches": [m for m in row.matches if m.status == Match.Status.SCHEDULED],
         },
         status=400 if errors or form.errors else 200,
     )

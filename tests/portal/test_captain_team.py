@@ -165,3 +165,11 @@ def test_a_form_without_its_token_gets_the_sites_403_page_not_djangos(world):
     assert response.status_code == 403
     assert "Ingen behörighet" in html and "Ladda om sidan" in html
     assert "Forbidden" not in html
+
+
+def test_a_match_whose_day_has_passed_is_not_the_next_one(client, world):
+    season, club, heat, captain, team, opponent, match = world
+    client.force_login(captain)
+    with clock.frozen("2016-11-10 10:00"):  # the match of 5 Nov is behind us
+        html = _page(client, team).content.decode()
+    assert "Laguppställningen saknas" not in html
