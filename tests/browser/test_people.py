@@ -111,7 +111,7 @@ def test_an_invited_captain_sets_a_password_and_logs_in(heat, browser, live_serv
     page.goto(link)
     assert "Skapa ditt konto" in page.inner_text("h1")
     page.get_by_label("Användarnamn").fill("nykapten")
-    page.get_by_label("Lösenord", exact=True).fill(PASSWORD)
+    page.locator("#id_password1").fill(PASSWORD)  # "Lösenord*" beside "Lösenordet igen*"
     page.get_by_label("Lösenordet igen").fill(PASSWORD)
     click_and_wait(page, page.get_by_role("button", name="Skapa kontot och logga in"))
     assert page.url.endswith("/mitt-lag/")
