@@ -18,6 +18,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.core.validators import validate_email
@@ -69,6 +70,14 @@ def _email_problems(email: str) -> list:
             )
         ]
     return []
+
+
+def _valid_username(username: str) -> bool:
+    try:
+        UnicodeUsernameValidator()(username)
+    except ValidationError:
+        return False
+    return len(username) <= 150
 
 
 def _open_invitation(email: str, role: str, club: Club):
@@ -221,6 +230,17 @@ def accept(token: str, *, username: str, password1: str, password2: str):
     problems = []
     if not username:
         problems.append(error(CLAUSE, gettext_noop("Välj ett användarnamn."), field="username"))
+    elif not _valid_username(username):
+        problems.append(
+            error(
+                CLAUSE,
+                gettext_noop(
+                    "Användarnamnet får bara innehålla bokstäver, siffror och @ . + - _ "
+                    "(högst 150 tecken)."
+                ),
+                field="username",
+            )
+        )
     elif User.objects.filter(username__iexact=username).exists():
         problems.append(
             error(

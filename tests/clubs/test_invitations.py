@@ -160,6 +160,8 @@ def test_a_weak_or_mistyped_password_is_refused_next_to_the_field(client, tk, cl
     html = weak.content.decode()
     assert weak.status_code == 400
     assert "Kontot skapades inte" in html and "bara siffror" in html
+    spaced = _accept(client, link, username="två ord")
+    assert "Användarnamnet får bara innehålla bokstäver" in spaced.content.decode()
     mistyped = _accept(client, link, username="svag", again="Klöver-Dam-2017")
     assert "De två lösenorden är inte lika." in mistyped.content.decode()
     assert not User.objects.filter(username="svag").exists()
