@@ -13,6 +13,7 @@ from .models import (
     Decision,
     DemoClock,
     District,
+    Invitation,
     Membership,
     Player,
     Representation,
@@ -166,4 +167,21 @@ class DemoClockAdmin(admin.ModelAdmin):
         return self.has_add_permission(request)
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Invitations to accounts (portal.services.invitations), read only: they are sent from
+    /tk/inbjudan/ and /klubb/inbjudan/; the token is never shown (only its hash is stored)."""
+
+    list_display = ["email", "role", "club", "club_role", "player", "created_at", "expires_at"]
+    list_filter = ["role", "club"]
+    search_fields = ["email", "player__mid"]
+    exclude = ["token_hash"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

@@ -341,6 +341,59 @@ class ClubOfficial(models.Model):
         return f"{self.user} – {self.club} ({self.get_role_display()})"
 
 
+class Invitation(models.Model):
+    """An invitation by e-mail to make an account (issue 13, item 5): TK invites a club
+    official (for ``club``, in ``club_role``), a club official invites a captain (``player``,
+    by MID). Only a hash of the link's token is stored; the link is valid until ``expires_at``
+    and once (``accepted_at``). Written only by ``portal.services.invitations``."""
+
+    class Role(models.TextChoices):
+        CLUB_OFFICIAL = "club_official", _("klubbfunktionär")
+        CAPTAIN = "captain", _("lagkapten")
+
+    email = models.EmailField(_("e-post"))
+    role = models.CharField(_("inbjuden som"), max_length=20, choices=Role.choices)
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("klubb")
+    )
+    club_role = models.CharField(
+        _("roll i klubben"),
+        max_length=20,
+        choices=ClubOfficial.Role.choices,
+        blank=True,
+    )
+    player = models.ForeignKey(
+        "Player", on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("spelare")
+    )
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("skickad"), default=clock.now, editable=False)
+    expires_at = models.DateTimeField(_("giltig till"))
+    accepted_at = models.DateTimeField(_("antagen"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("konto"),
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="invitations_sent",
+        verbose_name=_("inbjuden av"),
+    )
+    language = models.CharField(_("språk"), max_length=5, default="sv")
+
+    class Meta:
+        verbose_name = _("inbjudan")
+        verbose_name_plural = _("inbjudningar")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.get_role_display()}, {self.club})"
+
+
 class Competition(models.Model):
     """One championship of a season: a DM Par discipline (Open, Mixed, Veteran, Dam) or DM Lag.
 

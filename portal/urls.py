@@ -5,7 +5,7 @@ beside each, and /lag/final/resultat.pdf for the DM Lag final)."""
 
 from django.urls import path, re_path
 
-from portal.views import club, club_heats, fees, home, lag, landing, par, tk
+from portal.views import accounts, captain, club, club_heats, fees, home, lag, landing, par, tk
 
 app_name = "portal"
 
@@ -56,6 +56,12 @@ urlpatterns = [
         name="enter_direct_final",
     ),
     path("avgifter/", fees.fee_overview, name="fee_overview"),
+    # The captain's team page (beside teams.urls' /mitt-lag/ pages; reads results and fees)
+    path("mitt-lag/<int:team_id>/", captain.captain_team, name="captain_team"),
+    # Accounts by invitation (portal.views.accounts)
+    path("tk/inbjudan/", accounts.tk_invite, name="tk_invite"),
+    path("klubb/inbjudan/", accounts.club_invite, name="club_invite"),
+    path("konto/inbjudan/<str:token>/", accounts.accept_invitation, name="accept_invitation"),
     re_path(_LIST + r"/$", fees.fee_list_page, name="fee_list"),
     re_path(_LIST + r"\.(?P<fmt>csv|xlsx)$", fees.fee_list_download, name="fee_list_download"),
 ]

@@ -45,6 +45,7 @@ from .models import (
     Ruling,
     Team,
     TeamCompetition,
+    TeamEntryRequest,
     TeamFinalOffer,
     TeamFinalSeat,
     TeamHeat,
@@ -622,4 +623,19 @@ class RosterChangeRequestAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHi
     )
 
     def has_add_permission(self, request):
+        return False
+
+
+@admin.register(TeamEntryRequest)
+class TeamEntryRequestAdmin(SimpleHistoryAdmin):
+    """R-TEAM-REG-2: captains' requests to the heat responsible (teams.services.entry_requests),
+    read only: the heat responsible answers on /klubb/."""
+
+    list_display = ["name", "heat", "status", "requested_by", "requested_at", "decided_by", "team"]
+    list_filter = ["status", "heat"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

@@ -662,3 +662,39 @@ class RosterChangeRequestPlayer(models.Model):
     @property
     def chain_key(self) -> str:
         return self.seat.chain_key
+
+
+class TeamEntryRequest(Decided):
+    """R-TEAM-REG-2: a team is entered with the heat responsible of the heat. A captain who
+    cannot enter the team directly asks for it here, with the entry's data and proposed
+    roster; the heat responsible (or an official of an arranging club, or TK) confirms it with
+    one click, which enters the team through ``teams.services.entries.enter_team`` and all its
+    checks (``team`` is then the team made), or refuses it with a reason (the ``Decided``
+    fields: ``requested_by`` is the captain, who becomes the team's ``captain_user``)."""
+
+    heat = models.ForeignKey(
+        TeamHeat, on_delete=models.CASCADE, related_name="entry_requests", verbose_name=_("heat")
+    )
+    name = models.CharField(_("lagnamn"), max_length=80)
+    captain_mid = models.CharField(_("lagkaptenens MID"), max_length=20)
+    address = models.CharField(_("adress"), max_length=200)
+    phone = models.CharField(_("telefon"), max_length=30)
+    email = models.EmailField(_("e-post"))
+    player_mids = models.JSONField(_("spelare (MID)"), default=list)
+    team = models.OneToOneField(
+        Team,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="entry_request",
+        verbose_name=_("anmält lag"),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("laganmälan via heatansvarig")
+        verbose_name_plural = _("laganmälningar via heatansvarig")
+        ordering = ["-requested_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} → {self.heat}"

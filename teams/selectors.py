@@ -14,8 +14,17 @@ from django.db.models import Prefetch, Q
 
 from clubs.i18n import render_with_clause
 from clubs.models import Player, Season
+from clubs.permissions import club_ids_of, is_tk
 from clubs.selectors import player_infos_for
-from teams.models import Dispensation, ExternalTeamPlay, Lineup, Match, RosterEntry, Team
+from teams.models import (
+    Dispensation,
+    ExternalTeamPlay,
+    Lineup,
+    Match,
+    RosterEntry,
+    Team,
+    TeamEntryRequest,
+)
 from ubf.rules.eligibility import (
     check_district_balance,
     check_membership,
@@ -248,3 +257,17 @@ def team_dm_status(team: Team) -> TeamDmStatus:
 def _team_row(team: Team):
     (row,) = team_rows(Team.objects.filter(pk=team.pk), team.competition.season)
     return row
+
+
+def entry_requests_to_answer(user):
+    """R-TEAM-REG-2: the open team entry requests of the heats ``user`` answers for (the heat
+    responsible, an official of an arranging club, TK: all), oldest first, in one query."""
+    if user is None or not user.is_authenticated:
+        return []
+    qs = TeamEntryRequest.objects.filter(status=TeamEntryRequest.Status.REQUESTED)
+    if not is_tk(user):
+        qs = qs.filter(
+            Q(heat__responsible_user=user)
+            | Q(heat__organisers__club_id__in=list(club_ids_of(user)))
+        )
+    return list(qs.select_related("heat", "requested_by").distinct().order_by("requested_at", "id"))

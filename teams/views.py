@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -17,7 +18,15 @@ from clubs import clock, windows
 from clubs.models import HeatStatus, Player, Season
 from clubs.permissions import can_manage_team, can_manage_team_heat, club_ids_of, is_tk
 from clubs.services.base import ServiceError
-from teams.models import Dispensation, Lineup, Match, RosterChangeRequest, Team, TeamHeat
+from teams.models import (
+    Dispensation,
+    Lineup,
+    Match,
+    RosterChangeRequest,
+    Team,
+    TeamEntryRequest,
+    TeamHeat,
+)
 from teams.services.change_requests import request_roster_change
 from teams.services.entries import (
     enter_team,
@@ -25,6 +34,11 @@ from teams.services.entries import (
     request_extra_player,
     team_occasions,
     update_roster,
+)
+from teams.services.entry_requests import (
+    confirm_team_entry,
+    refuse_team_entry,
+    request_team_entry,
 )
 
 from .forms import (
@@ -77,11 +91,34 @@ def _my_teams_and_heats(user, season: Season):
 @login_required
 def index(request):
     season = Season.current()
-    rows, heats = [], []
+    rows, heats, open_heats = [], [], []
     if season is not None:
         teams, heats = _my_teams_and_heats(request.user, season)
         rows = team_rows(teams, season)
-    return render(request, "teams/index.html", {"season": season, "rows": rows, "heats": heats})
+        managed = {h.pk for h in heats}
+        today = clock.today()
+        open_heats = [
+            h
+            for h in TeamHeat.objects.filter(competition__season=season)
+            .exclude(status__in=_CLOSED_HEAT)
+            .select_related("competition__season")
+            .order_by("first_date", "name")
+            if h.pk not in managed and windows.heat_windows(h)["entries"].is_open(today)
+        ]
+    my_requests = TeamEntryRequest.objects.filter(requested_by=request.user).select_related(
+        "heat", "team"
+    )
+    return render(
+        request,
+        "teams/index.html",
+        {
+            "season": season,
+            "rows": rows,
+            "heats": heats,
+            "open_heats": open_heats,
+            "entry_requests": list(my_requests[:20]),
+        },
+    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -93,7 +130,7 @@ def index(request):
 def enter(request, heat_id: int):
     heat = get_object_or_404(TeamHeat.objects.select_related("competition__season"), pk=heat_id)
     if not can_manage_team_heat(request.user, heat):
-        raise PermissionDenied
+        return _ask_for_entry(request, heat)
     form = EnterTeamForm(request.POST or None)
     if is_tk(request.user):
         form.fields["reason"] = tk_reason_field()
@@ -123,6 +160,81 @@ def enter(request, heat_id: int):
         },
         status=400 if errors or form.errors else 200,
     )
+
+
+def _ask_for_entry(request, heat: TeamHeat):
+    """R-TEAM-REG-2: a captain enters the team with the heat responsible: the same form, sent
+    as a request that the heat responsible confirms (``teams.services.entry_requests``)."""
+    form = EnterTeamForm(request.POST or None)
+    errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            asked = request_team_entry(request.user, heat, **form.cleaned_data)
+        except ServiceError as exc:
+            errors = exc.messages()
+        else:
+            messages.success(
+                request,
+                _(
+                    "Anmälan av %(team)s är skickad till heatansvarig för %(heat)s (%(name)s). "
+                    "Du ser beskedet här under Mina lag."
+                )
+                % {"team": asked.name, "heat": heat.name, "name": heat.responsible_name},
+            )
+            return redirect("teams:index")
+    return render(
+        request,
+        "teams/request_entry.html",
+        {
+            "heat": heat,
+            "form": form,
+            "errors": errors,
+            "deadline": windows.label(windows.heat_windows(heat)["entries"]),
+        },
+        status=400 if errors or form.errors else 200,
+    )
+
+
+@login_required
+def answer_entry_request(request, request_id: int):
+    """The heat responsible's one click on /klubb/: confirm (the team is entered by
+    ``enter_team``, every check) or refuse with a reason. Refusals are shown; nothing saved."""
+    if request.method != "POST":
+        return redirect("portal:dashboard")
+    asked = get_object_or_404(TeamEntryRequest.objects.select_related("heat"), pk=request_id)
+    if not can_manage_team_heat(request.user, asked.heat):
+        raise PermissionDenied
+    back = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = ""
+    try:
+        if request.POST.get("action") == "refuse":
+            refuse_team_entry(request.user, asked, request.POST.get("reason", ""))
+            messages.success(
+                request,
+                _("Anmälan av %(team)s är avböjd; lagkaptenen ser ditt skäl.")
+                % {"team": asked.name},
+            )
+        else:
+            outcome = confirm_team_entry(request.user, asked)
+            messages.success(
+                request,
+                _("%(team)s är anmält till %(heat)s som lag nr %(number)s.")
+                % {
+                    "team": outcome.team.name,
+                    "heat": asked.heat.name,
+                    "number": outcome.team.number,
+                },
+            )
+            _show_warnings(request, outcome.warnings)
+    except ServiceError as exc:
+        messages.error(
+            request,
+            _("Anmälan av %(team)s gick inte igenom. Inget har sparats.") % {"team": asked.name},
+        )
+        for text in exc.messages():
+            messages.error(request, text)
+    return redirect(back or "portal:dashboard")
 
 
 # ------------------------------------------------------------------------------------------
@@ -260,6 +372,13 @@ def roster(request, team_id: int):
 # ------------------------------------------------------------------------------------------
 
 
+def _unchanged(form, initial: dict) -> bool:
+    """The line-up form sends what is already saved (a save that would change nothing)."""
+    saved = {k: set(v) for k, v in initial.items()}
+    sent = {k: set(form.cleaned_data.get(k) or ()) for k in initial}
+    return any(saved.values()) and saved == sent
+
+
 @login_required
 def lineup(request, team_id: int, match_id: int):
     team = _team(team_id)
@@ -324,6 +443,9 @@ def lineup(request, team_id: int, match_id: int):
         else:
             _asked(request)
             return redirect("teams:lineup", team_id=team.pk, match_id=match.pk)
+    elif request.method == "POST" and not asking and form.is_valid() and _unchanged(form, initial):
+        messages.info(request, _("Inget har ändrats: laguppställningen var redan sparad så."))
+        return redirect("teams:lineup", team_id=team.pk, match_id=match.pk)
     elif request.method == "POST" and not asking and form.is_valid():
         try:
             outcome = record_lineup(

@@ -6,7 +6,8 @@ second day, 5 Mar 2017, after round 7 of 9) the demo is loaded into a throwaway 
 (``manage.py migrate`` and ``load_demo`` with DEMO_DATE), served by ``manage.py runserver`` on a
 free port, and photographed by Debian's Chromium through Playwright (as tests/browser does).
 Long pages are cut at a fixed height, so the PNGs stay small. The club page (/klubb/) and TK's
-queue (/tk/) are taken logged in as the demo's ``klubb`` and ``tk``.
+queue (/tk/) are taken logged in as the demo's ``klubb`` and ``tk``, the captain's team page
+(/mitt-lag/<id>/) as ``kapten``.
 
     .venv/bin/python tools/screenshots.py [--out docs/screenshots]
 """
@@ -30,7 +31,7 @@ WIDTHS = {390: 844, 1280: 900}
 #: The tallest part of a page kept, in CSS pixels, per width.
 MAX_HEIGHT = {390: 2000, 1280: 1400}
 #: The demo's logins (ubf/demo/season.py, PASSWORDS).
-LOGINS = {"klubb": "dm-klubb-2016", "tk": "dm-tk-2016"}
+LOGINS = {"klubb": "dm-klubb-2016", "tk": "dm-tk-2016", "kapten": "dm-kapten-2016"}
 
 
 def _free_port() -> int:
@@ -96,6 +97,8 @@ def _pages(page, base: str) -> list[tuple[str, str, str | None]]:
         ("avgifter", _first_link("/klubb/", "a[href^='/avgifter/heat/parkval/']"), "klubb"),
         ("tk", "/tk/", "tk"),
         ("tk-sasong", "/tk/sasong/", "tk"),
+        # the captain's team page: the first team /mitt-lag/ lists (found once logged in)
+        ("mitt-lag", _first_link("/mitt-lag/", "main h2 a[href^='/mitt-lag/']"), "kapten"),
     ]
     return shots
 

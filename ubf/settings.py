@@ -5,6 +5,7 @@ the console, DEBUG on). DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL 
 broker. DEBUG=false is production: SECRET_KEY and ALLOWED_HOSTS are then required.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "simple_history",
+    "axes",
     "clubs",
     "pairs",
     "teams",
@@ -76,6 +78,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "ubf.urls"
@@ -126,6 +130,29 @@ _cache_default = (
 )
 CACHES = {"default": env.cache("CACHE_URL", default=_cache_default)}
 CACHES["default"].setdefault("KEY_PREFIX", "ubf")
+
+# --- Login throttling (django-axes) -----------------------------------------------------------
+# The site's login and /admin/: after 5 failed attempts for one username from one IP address,
+# that username is locked from that address for 15 minutes (templates/registration/lockout.html,
+# in Swedish, in the site's layout). Axes' backend comes first so that every authenticate()
+# is checked; it needs the request, which Django's login views pass.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "portal.accounts.lockout"
+AXES_VERBOSE = False
+#: Password-reset mails to one address within an hour (portal.views.account, the cache).
+UBF_PASSWORD_RESET_MAILS_PER_HOUR = env.int("UBF_PASSWORD_RESET_MAILS_PER_HOUR", default=3)
+#: Days an invitation link (clubs.Invitation) stays valid.
+UBF_INVITATION_DAYS = env.int("UBF_INVITATION_DAYS", default=14)
+
+#: A refused form token gets the site's 403 page, in the reader's language.
+CSRF_FAILURE_VIEW = "portal.accounts.csrf_failure"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,9 +1,12 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView
+
+from portal.accounts import ThrottledPasswordResetForm
 
 admin.site.site_header = _("UBF DM – tävlingskommittén")
 admin.site.site_title = "UBF DM"
@@ -13,6 +16,12 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    # The reset form sends at most UBF_PASSWORD_RESET_MAILS_PER_HOUR mails to one address.
+    path(
+        "konto/password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=ThrottledPasswordResetForm),
+        name="password_reset",
+    ),
     path("konto/", include("django.contrib.auth.urls")),
     path("resultat/", include("results.urls")),
     path("", include("portal.urls")),

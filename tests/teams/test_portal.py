@@ -16,14 +16,9 @@ from teams.models import Dispensation, Lineup, RosterEntry, Team
 from teams.selectors import team_dm_status, team_may_start, team_rows
 from teams.services.entries import record_lineup
 from tests.factories import (
-    ClubFactory,
     MatchFactory,
-    SeasonFactory,
-    TeamCompetitionFactory,
     TeamFactory,
-    TeamHeatFactory,
     UserFactory,
-    entry_world,
     member,
 )
 from tests.factories import world_member as p
@@ -37,25 +32,8 @@ def _today():
         yield
 
 
-@pytest.fixture
-def w():
-    season = SeasonFactory()
-    club = ClubFactory(name="BK Uppsala")
-    comp = TeamCompetitionFactory(season=season)
-    responsible = UserFactory()
-    heat = TeamHeatFactory(competition=comp, organisers=[club], responsible_user=responsible)
-    other_heat = TeamHeatFactory(competition=comp, organisers=[ClubFactory(name="Enköpings BK")])
-    w = entry_world(season, club, comp=comp, heat=heat, other_heat=other_heat)
-    w.responsible = responsible
-    w.captain = UserFactory()
-    w.team = TeamFactory(heat=heat, players=6, captain_user=w.captain, name="Uppsala 1")
-    w.opponent = TeamFactory(heat=heat, players=4, name="Uppsala 2")
-    w.match = MatchFactory(home=w.team, away=w.opponent, played_on=date(2016, 11, 5))
-    w.other_captain = UserFactory()
-    w.other_team = TeamFactory(
-        heat=other_heat, players=4, captain_user=w.other_captain, name="Enköping 1"
-    )
-    return w
+# The world ``w`` (a heat, its responsible, two captains' teams, a match) is the fixture of
+# tests/teams/conftest.py, shared with test_entry_requests.py.
 
 
 def mids(w, n, **kw):
@@ -106,10 +84,11 @@ def messages_of(response) -> list[str]:
 
 EXPECTED = {
     # role: statuses for (index, enter, roster, lineup)
-    "captain": (200, 403, 200, 200),
+    # a captain's "enter" is the page to ask the heat responsible (R-TEAM-REG-2)
+    "captain": (200, 200, 200, 200),
     "heat_responsible": (200, 200, 200, 200),
     "club_official": (200, 200, 200, 200),  # an official of the arranging club
-    "other_captain": (200, 403, 403, 403),
+    "other_captain": (200, 200, 403, 403),
     "tk": (200, 200, 200, 200),
 }
 
@@ -163,8 +142,9 @@ def test_index_lists_own_teams_only_for_a_captain(w, client):
     assert captain.mid in html and captain.full_name in html
     club = captain.representations.get().club.name
     assert club in html
-    # a captain may not enter teams: no heat to enter into
-    assert reverse("teams:enter", args=[w.heat.pk]) not in html
+    # a captain may not enter teams: the heats open for entry are offered to ask the heat
+    # responsible instead (R-TEAM-REG-2, teams/test_entry_requests.py)
+    assert "Anmäl lag till heatansvarig" in html
 
 
 def test_index_for_heat_responsible_and_tk(w, client):
@@ -172,7 +152,6 @@ def test_index_for_heat_responsible_and_tk(w, client):
     html = client.get(urls(w)["index"]).content.decode()
     assert "Uppsala 1" in html and "Uppsala 2" in html and "Enköping 1" not in html
     assert reverse("teams:enter", args=[w.heat.pk]) in html
-    assert reverse("teams:enter", args=[w.other_heat.pk]) not in html
     client.force_login(w.tk)
     html = client.get(urls(w)["index"]).content.decode()
     assert "Enköping 1" in html and reverse("teams:enter", args=[w.other_heat.pk]) in html
