@@ -57,7 +57,9 @@ def test_the_413_page_is_in_english_on_request(client, tk):
     client.force_login(tk)
     response = post_with_length(client, f"/resultat/par/{heat.id}/?lang=en", 200 * MB)
     assert response.status_code == 413
-    assert "What you sent is 200.0 MB; at most 5.1 MB is accepted here." in response.content.decode()
+    assert (
+        "What you sent is 200.0 MB; at most 5.1 MB is accepted here." in response.content.decode()
+    )
 
 
 @pytest.mark.django_db

@@ -33,15 +33,15 @@ def _raises(exc):
     return boom
 
 
-def test_an_unforeseen_error_in_validation_is_a_swedish_refusal_and_logged(
-    tk, monkeypatch, caplog
-):
+def test_an_unforeseen_error_in_validation_is_a_swedish_refusal_and_logged(tk, monkeypatch, caplog):
     heat, _ = pair_heat_for("pairs_howell_usebio.xml")
     monkeypatch.setattr(uploads, "validate_pairs", _raises(decimal.InvalidOperation("x")))
     before = counts()
-    with caplog.at_level(logging.ERROR, logger="results.services.uploads"):
-        with pytest.raises(UploadRejected) as exc:
-            upload_pair_heat(tk, heat, data=data("pairs_howell_usebio.xml"), filename="h.xml")
+    with (
+        caplog.at_level(logging.ERROR, logger="results.services.uploads"),
+        pytest.raises(UploadRejected) as exc,
+    ):
+        upload_pair_heat(tk, heat, data=data("pairs_howell_usebio.xml"), filename="h.xml")
     (p,) = exc.value.problems
     assert p.message_sv.startswith("Filen kunde inte läsas: InvalidOperation")
     assert p.message_en.startswith("The file could not be read: InvalidOperation")
