@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 from clubs import clock
 from clubs.permissions import is_tk
 from clubs.services.base import ServiceError
+from clubs.spreadsheets import safe_cell
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
 from pairs.services.decisions import record_offer_answer
 from pairs.services.heats import decide_heat_change as decide_pair_heat_change
@@ -184,12 +185,6 @@ def decide(request):
     return redirect(f"{reverse('portal:tk_queue')}#{decision.group}")
 
 
-def _cell(value: str) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (=, +, -, @ at the start)."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 @login_required
 def log(request, fmt: str = ""):
     """/tk/logg/ (and /tk/logg.csv): TK's decisions in words, newest first; ``?kind=`` one
@@ -209,7 +204,7 @@ def log(request, fmt: str = ""):
         writer.writerow([_("Tid"), _("Vem"), _("Beslut"), _("Motivering"), _("Regel")])
         for r in rows:
             at = timezone.localtime(r.at).strftime("%Y-%m-%d %H:%M")
-            writer.writerow([_cell(v) for v in (at, r.who, r.sentence, r.reason, r.clause)])
+            writer.writerow([safe_cell(v) for v in (at, r.who, r.sentence, r.reason, r.clause)])
         return response
     return render(
         request,
