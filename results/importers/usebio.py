@@ -545,14 +545,16 @@ def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent 
 def parse_usebio_pairs(data: bytes | str) -> ParsedPairEvent:
     """A matchpointed pairs heat from USEBIO XML bytes. Raises ImportFailed."""
     result = parse_usebio(data, "pairs")
-    assert isinstance(result, ParsedPairEvent)
+    if not isinstance(result, ParsedPairEvent):  # parse_usebio refuses a file of another kind
+        raise TypeError(type(result).__name__)
     return result
 
 
 def parse_usebio_teams(data: bytes | str) -> ParsedTeamEvent:
     """A team event from USEBIO XML bytes. Raises ImportFailed."""
     result = parse_usebio(data, "teams")
-    assert isinstance(result, ParsedTeamEvent)
+    if not isinstance(result, ParsedTeamEvent):
+        raise TypeError(type(result).__name__)
     return result
 
 
