@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import DataError
+from django.utils.html import escape
 
 import results.services.uploads as uploads
 from results.models import ResultUpload
@@ -129,4 +131,51 @@ def test_a_value_postgresql_refuses_is_a_refusal_without_an_orphan_file(tk, monk
     with pytest.raises(UploadRejected) as exc:
         upload_pair_heat(tk, heat, data=data("pairs_howell_usebio.xml"), filename="h.xml")
     assert exc.value.problems[0].message_sv.startswith("Filen kunde inte sparas: DataError")
+    assert counts() == before and media_files() == []
+
+
+# Over HTTP (issue 14: board 0, MP 1e9999 or negative IMPs in a CSV gave 500).
+@pytest.mark.parametrize(
+    ("fixture_name", "old", "new", "expected"),
+    [
+        (
+            "pairs_ruter_mitchell.pbn",
+            b'[Board "1"]',
+            b'[Board "0"]',
+            'kolumnen Board har värdet "0", som inte är ett bricknummer (1–999).',
+        ),
+        (
+            "pairs_ruter_mitchell.pbn",
+            b"  9.0  3.0  75  25",
+            b"  1e9999  3.0  75  25",
+            'kolumnen MP_NS har värdet "1e9999", som inte är ett tal.',
+        ),
+        (
+            "teams.csv",
+            b"1;1;2;59;29;",
+            b"1;1;2;-59;29;",
+            'Kolumnen imps_home har värdet "-59", som inte är IMP för en match (0–2400).',
+        ),
+    ],
+)
+def test_the_issues_files_over_http_are_a_400_page_in_swedish(
+    client, tk, fixture_name, old, new, expected
+):
+    raw = data(fixture_name)
+    assert old in raw
+    if fixture_name.endswith(".csv"):
+        heat, _, _ = team_heat_for(fixture_name, 24)
+        url = f"/resultat/lag/{heat.id}/"
+    else:
+        heat, _ = pair_heat_for(fixture_name)
+        url = f"/resultat/par/{heat.id}/"
+    client.force_login(tk)
+    before = counts()
+    response = client.post(
+        url, {"file": SimpleUploadedFile(fixture_name, raw.replace(old, new, 1))}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Filen lästes inte in. Inget har sparats." in html
+    assert escape(expected) in html
     assert counts() == before and media_files() == []
