@@ -1,8 +1,17 @@
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
-from results.importers.detect import DEFAULT_MAX_BYTES
+from clubs.i18n import render
+from results.importers.detect import DEFAULT_MAX_BYTES, too_large
+
+
+def _not_too_large(file) -> None:
+    """A file over the limit is refused by its size, before anything reads it."""
+    large = too_large(file.size, DEFAULT_MAX_BYTES)
+    if large is not None:
+        raise ValidationError(render(large), code="too-large")
 
 
 class ResultFileForm(forms.Form):
@@ -12,6 +21,7 @@ class ResultFileForm(forms.Form):
         label=_("Resultatfil"),
         help_text=_("PBN från Ruter, USEBIO (XML) eller CSV för lag. Högst %(mb)s MB.")
         % {"mb": DEFAULT_MAX_BYTES // (1024 * 1024)},
+        validators=[_not_too_large],
     )
 
 

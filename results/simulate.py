@@ -153,7 +153,7 @@ def edge(strength_ns: float, strength_ew: float) -> float:
 
 
 def _rng(*parts: object) -> random.Random:
-    return random.Random("/".join(str(p) for p in parts))
+    return random.Random("/".join(str(p) for p in parts))  # noqa: S311 (demo data, seeded)
 
 
 def _cents(value: Fraction) -> Decimal:

@@ -5,7 +5,10 @@ the language cookie, as Django's set_language view does. The browser's Accept-La
 is ignored, so a phone set to English still gets the Swedish site until its owner switches.
 """
 
+from decimal import Decimal
+
 from django.conf import settings
+from django.shortcuts import render
 from django.utils import translation
 
 from clubs import clock
@@ -86,3 +89,47 @@ class HeadWithoutBodyMiddleware:
             response.content = b""
             response["Content-Length"] = length
         return response
+
+
+class RequestBodyLimitMiddleware:
+    """A request body is capped before anything reads it (issue 14): a POST whose
+    ``Content-Length`` is over the limit for its path is answered 413 with a page in the
+    reader's language, and its body is never read (Django would otherwise parse a 200 MB
+    upload into a temporary file before the form could refuse it).
+
+    The limit is ``settings.REQUEST_BODY_LIMITS`` (path prefix → bytes; the result uploads
+    under ``/resultat/``: the largest result file plus room for the form) or else
+    ``settings.REQUEST_BODY_MAX_BYTES``. A body without a length is not read by Django at all
+    (it reads ``Content-Length`` bytes), and the memory a body may take is capped by
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` / ``FILE_UPLOAD_MAX_MEMORY_SIZE``. Placed after the
+    authentication middleware (lazy, it reads no body), so the page has its navigation."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads no body for a length it cannot read either
+        limit = self.limit(request.path)
+        if length > limit:
+            return render(
+                request,
+                "413.html",
+                {"size_mb": _mb(length), "limit_mb": _mb(limit)},
+                status=413,
+            )
+        return self.get_response(request)
+
+    @staticmethod
+    def limit(path: str) -> int:
+        for prefix, limit in settings.REQUEST_BODY_LIMITS.items():
+            if path.startswith(prefix):
+                return limit
+        return settings.REQUEST_BODY_MAX_BYTES
+
+
+def _mb(size: int) -> Decimal:
+    """Megabytes with one decimal (the page's ``|num`` writes them in the reader's language)."""
+    return (Decimal(size) / (1024 * 1024)).quantize(Decimal("0.1"))

@@ -12,6 +12,8 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from results.importers.detect import DEFAULT_MAX_BYTES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -75,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ubf.middleware.RequestBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -186,6 +189,18 @@ STORAGES = {
         )
     },
 }
+
+# --- Request bodies (issue 14): capped before they are read ----------------------------------
+# ubf.middleware.RequestBodyLimitMiddleware answers 413 to a Content-Length over the limit for
+# the path before anything reads the body: the result uploads take the largest result file
+# (results.importers.detect.DEFAULT_MAX_BYTES, 5 MB) plus room for the form, every other page
+# (a heat's invitation PDF) 10 MB. Of a body within the limit, form fields may take 1 MB of
+# memory and a file 1 MB before Django writes it to a temporary file instead.
+RESULT_UPLOAD_MAX_BYTES = DEFAULT_MAX_BYTES
+REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=10 * 1024 * 1024)
+REQUEST_BODY_LIMITS = {"/resultat/": RESULT_UPLOAD_MAX_BYTES + 64 * 1024}
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "portal:landing"

@@ -33,6 +33,7 @@ from clubs.models import Player, Season
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.selectors import player_infos_for
 from clubs.services.base import ServiceError, raise_on_errors, record_decision, require
+from clubs.spreadsheets import safe_cell, text_cells
 from pairs.models import PairEntry
 from pairs.selectors import final_seat_holders
 from portal.models import FeeStatus
@@ -683,17 +684,20 @@ def fee_list_csv(fee_list: FeeList) -> str:
     buf = io.StringIO()
     buf.write("\ufeff")
     writer = csv.writer(buf, delimiter=";", lineterminator="\r\n")
-    writer.writerow([str(h) for h in HEADER])
+    writer.writerow([safe_cell(h) for h in HEADER])
     for r in _rows_for_export(fee_list):
         writer.writerow(
             [
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                kr(r[4]),
-                r[5].isoformat() if r[5] else "",
-                r[6].isoformat() if r[6] else "",
+                safe_cell(v)
+                for v in (
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    kr(r[4]),
+                    r[5].isoformat() if r[5] else "",
+                    r[6].isoformat() if r[6] else "",
+                )
             ]
         )
     return buf.getvalue()
@@ -713,12 +717,14 @@ def fee_list_xlsx(fee_list: FeeList) -> bytes:
     ws.title = _("Avgifter")
     wb.properties.title = fee_list.title
     ws.append([str(h) for h in HEADER])
+    text_cells(ws[1])
     for cell in ws[1]:
         cell.font = Font(bold=True)
     rows = _rows_for_export(fee_list)
     for r in rows:
         ws.append([r[0], r[1], r[2], r[3], float(r[4]), r[5], r[6]])
         n = ws.max_row
+        text_cells(ws[n])  # a team named "=HYPERLINK(...)" stays text
         ws.cell(n, 5).number_format = KR_FORMAT
         for col in (6, 7):
             if r[col - 1] is not None:

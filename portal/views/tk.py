@@ -26,6 +26,7 @@ from clubs.models import Competition, Season
 from clubs.permissions import is_tk
 from clubs.services.base import ServiceError
 from clubs.services.season import configure_season, current_values
+from clubs.spreadsheets import safe_cell
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
 from pairs.services.decisions import record_offer_answer
 from pairs.services.heats import decide_heat_change as decide_pair_heat_change
@@ -370,12 +371,6 @@ def season_view(request):
     return render(request, "portal/tk_season.html", {"form": form, "season": season}, status=status)
 
 
-def _cell(value: str) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (=, +, -, @ at the start)."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 @login_required
 def log(request, fmt: str = ""):
     """/tk/logg/ (and /tk/logg.csv): TK's decisions in words, newest first; ``?kind=`` one
@@ -395,7 +390,7 @@ def log(request, fmt: str = ""):
         writer.writerow([_("Tid"), _("Vem"), _("Beslut"), _("Motivering"), _("Regel")])
         for r in rows:
             at = timezone.localtime(r.at).strftime("%Y-%m-%d %H:%M")
-            writer.writerow([_cell(v) for v in (at, r.who, r.sentence, r.reason, r.clause)])
+            writer.writerow([safe_cell(v) for v in (at, r.who, r.sentence, r.reason, r.clause)])
         return response
     return render(
         request,

@@ -51,6 +51,14 @@ from collections import Counter
 from ubf.rules.i18n import gettext_noop
 
 from .model import (
+    BOARD_COUNT,
+    BOARD_IMPS,
+    BOARD_NUMBER,
+    MATCH_IMPS,
+    ROUND,
+    SCORE,
+    VICTORY_POINTS,
+    Bounds,
     ImportFailed,
     ImportProblem,
     ParsedMatch,
@@ -62,6 +70,8 @@ from .model import (
     parse_decimal,
     parse_int,
     problem,
+    refused_as,
+    shown,
     split_names,
 )
 
@@ -133,22 +143,21 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
     teams: dict[str, ParsedTeam] = {}
     matches: list[dict] = []
     board_rows: list[tuple[int, list[str]]] = []
+    refused_matches: set[tuple[int, str, str]] = set()
 
     def err(line: int, template: str, params=None, code: str = "csv-bad-value") -> None:
         errors.append(problem(template, params=params, line=line, element=f"rad {line}", code=code))
 
-    def number(line: int, column: str, value: str, whole: bool = False):
+    def number(line: int, column: str, value: str, bounds: Bounds, whole: bool = False):
+        """The number in a cell within its column's ``bounds`` (``None``: empty or refused)."""
         try:
-            return parse_int(value) if whole else parse_decimal(value)
-        except ValueError:
+            return parse_int(value, bounds) if whole else parse_decimal(value, bounds)
+        except ValueError as exc:
+            what = refused_as(exc, gettext_noop("ett heltal") if whole else gettext_noop("ett tal"))
             err(
                 line,
                 gettext_noop('Kolumnen %(column)s har värdet "%(value)s", som inte är %(what)s.'),
-                params={
-                    "column": column,
-                    "value": value,
-                    "what": gettext_noop("ett heltal") if whole else gettext_noop("ett tal"),
-                },
+                params={"column": column, "value": shown(value), "what": what},
             )
             return None
 
@@ -208,13 +217,13 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
             )
             continue
         values = {name: cells[k] for name, k in header.items()}
-        rnd = number(index, "round", values["round"], whole=True)
+        rnd = number(index, "round", values["round"], ROUND, whole=True)
         home, away = values["home"], values["away"]
-        ih = number(index, "imps_home", values["imps_home"])
-        ia = number(index, "imps_away", values["imps_away"])
-        vh = number(index, "vp_home", values.get("vp_home", ""))
-        va = number(index, "vp_away", values.get("vp_away", ""))
-        nb = number(index, "boards", values.get("boards", ""), whole=True)
+        ih = number(index, "imps_home", values["imps_home"], MATCH_IMPS)
+        ia = number(index, "imps_away", values["imps_away"], MATCH_IMPS)
+        vh = number(index, "vp_home", values.get("vp_home", ""), VICTORY_POINTS)
+        va = number(index, "vp_away", values.get("vp_away", ""), VICTORY_POINTS)
+        nb = number(index, "boards", values.get("boards", ""), BOARD_COUNT, whole=True)
         if not home or not away:
             err(index, gettext_noop("Hemma- eller bortalaget saknas."))
             continue
@@ -222,6 +231,8 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
             err(index, gettext_noop("Lag %(home)s möter sig självt."), params={"home": home})
             continue
         if rnd is None or ih is None or ia is None:
+            if rnd is not None:
+                refused_matches.add((rnd, home, away))  # its board rows say no more
             if rnd is None and not values["round"]:
                 err(index, gettext_noop("Rondnumret saknas."))
             if (ih is None and not values["imps_home"]) or (ia is None and not values["imps_away"]):
@@ -250,14 +261,16 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
                 code="csv-row-width",
             )
             continue
-        rnd = number(index, "round", cells[1], whole=True)
-        bn = number(index, "board_number", cells[4], whole=True)
-        s1 = number(index, "score_ns_room1", cells[5], whole=True)
-        s2 = number(index, "score_ns_room2", cells[6], whole=True)
-        bi = number(index, "imps_home", cells[7]) if len(cells) > 7 else None
+        rnd = number(index, "round", cells[1], ROUND, whole=True)
+        bn = number(index, "board_number", cells[4], BOARD_NUMBER, whole=True)
+        s1 = number(index, "score_ns_room1", cells[5], SCORE, whole=True)
+        s2 = number(index, "score_ns_room2", cells[6], SCORE, whole=True)
+        bi = number(index, "imps_home", cells[7], BOARD_IMPS) if len(cells) > 7 else None
         if rnd is None or bn is None:
             continue
         m = index_of.get((rnd, cells[2], cells[3]))
+        if m is None and (rnd, cells[2], cells[3]) in refused_matches:
+            continue
         if m is None:
             err(
                 index,

@@ -6,7 +6,9 @@
 
 It enforces a size limit before anything else (default 5 MB), refuses binary files (NUL
 bytes; recognised kinds such as Excel/zip, PDF and Bridgemate/Access ``.bws`` get their own
-message), decodes text as UTF-8 (with or without BOM), then Windows-1252, then Latin-1,
+message, sniffed from the first bytes) and then names whose extension is no result file's
+(:data:`ALLOWED_EXTENSIONS`: ``.pbn``, ``.xml``, ``.usebio``, ``.csv``, ``.txt`` or none),
+decodes text as UTF-8 (with or without BOM), then Windows-1252, then Latin-1,
 detects the format from the content (``<`` → USEBIO XML; ``%`` or ``[`` → PBN; the "CSV för
 lag" header → CSV) and from the file name's extension when the content does not say, and
 calls the matching parser. Every failure is an :class:`~.model.ImportFailed` with a Swedish
@@ -18,19 +20,21 @@ from __future__ import annotations
 import codecs
 from dataclasses import replace
 
-from ubf.rules.i18n import gettext_noop
+from ubf.rules.i18n import Number, gettext_noop
 
 from .csv_teams import is_csv_teams, parse_csv_teams
-from .model import ImportFailed, ParsedPairEvent, ParsedTeamEvent, fail
+from .model import ImportFailed, ImportProblem, ParsedPairEvent, ParsedTeamEvent, fail, problem
 from .pbn import parse_pbn_pairs, parse_pbn_teams
 from .usebio import parse_usebio
 
 __all__ = [
+    "ALLOWED_EXTENSIONS",
     "DEFAULT_MAX_BYTES",
     "FORMATS",
     "KINDS",
     "ImportFailed",
     "check_bytes",
+    "check_name",
     "decode_text",
     "detect_format",
     "parse_upload",
@@ -40,6 +44,8 @@ DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 KINDS = ("pairs", "teams")
 FORMATS = ("pbn", "usebio", "csv")
 _EXTENSIONS = {".pbn": "pbn", ".xml": "usebio", ".usebio": "usebio", ".csv": "csv", ".txt": "csv"}
+#: The extensions an uploaded file may have ("" = none: the content decides).
+ALLOWED_EXTENSIONS = ("", *_EXTENSIONS)
 _SIGNATURES = (
     (b"PK\x03\x04", gettext_noop("en zip-fil eller ett Excel/Word-dokument (.xlsx/.docx)")),
     (b"%PDF", gettext_noop("en PDF-fil")),
@@ -51,8 +57,23 @@ _SIGNATURES = (
 )  # fmt: skip
 
 
-def _mb(size: int) -> str:
-    return f"{size / (1024 * 1024):.1f}".replace(".", ",")
+def _mb(size: int) -> Number:
+    return Number(f"{size / (1024 * 1024):.1f}".replace(".", ","))
+
+
+def too_large(size: int, max_bytes: int = DEFAULT_MAX_BYTES) -> ImportProblem | None:
+    """The problem of a file of ``size`` bytes over ``max_bytes``, else ``None`` (the upload
+    form asks it of the uploaded file's size, before reading it)."""
+    if size <= max_bytes:
+        return None
+    return problem(
+        gettext_noop(
+            "Filen är för stor (%(size)s MB). Största tillåtna storlek är %(largest)s MB; en "
+            "resultatfil för en heat är normalt under 1 MB. Är det rätt fil?"
+        ),
+        params={"size": _mb(size), "largest": _mb(max_bytes)},
+        code="too-large",
+    )
 
 
 def check_bytes(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
@@ -60,15 +81,9 @@ def check_bytes(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError("data must be bytes")
     size = len(data)
-    if size > max_bytes:
-        raise fail(
-            gettext_noop(
-                "Filen är för stor (%(size)s MB). Största tillåtna storlek är %(largest)s MB; en "
-                "resultatfil för en heat är normalt under 1 MB. Är det rätt fil?"
-            ),
-            params={"size": _mb(size), "largest": _mb(max_bytes)},
-            code="too-large",
-        )
+    large = too_large(size, max_bytes)
+    if large is not None:
+        raise ImportFailed(large)
     if size == 0 or not bytes(data[:4096]).strip(b" \t\r\n\xef\xbb\xbf"):
         raise fail(
             gettext_noop("Filen är tom."),
@@ -89,14 +104,34 @@ def check_bytes(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
             )
     nul = bytes(data).find(b"\x00")
     if nul >= 0:
-        raise fail(
-            gettext_noop(
-                "Filen är en binärfil (den innehåller NUL-tecken, första vid byte %(nul)s), inte en "
-                "textfil. Ladda upp PBN-, USEBIO XML- eller CSV-filen från resultatprogrammet."
-            ),
-            params={"nul": nul},
-            code="binary",
-        )
+        raise _binary(nul)
+
+
+def _binary(nul: int) -> ImportFailed:
+    return fail(
+        gettext_noop(
+            "Filen är en binärfil (den innehåller NUL-tecken, första vid byte %(nul)s), inte en "
+            "textfil. Ladda upp PBN-, USEBIO XML- eller CSV-filen från resultatprogrammet."
+        ),
+        params={"nul": nul},
+        code="binary",
+    )
+
+
+def check_name(filename: str) -> None:
+    """Refuse a file whose extension is no result file's (``heat.exe``, ``lista.docx``); a
+    name without one is read by its content."""
+    ext = _extension(filename)
+    if ext in ALLOWED_EXTENSIONS or len(ext) > 12 or " " in ext:
+        return  # "Heat 3. Final" has a dot but no extension
+    raise fail(
+        gettext_noop(
+            "Filtypen %(ext)s tas inte emot. Ladda upp en PBN-fil (.pbn), en USEBIO XML-fil "
+            "(.xml) eller, för lag, en CSV-fil (.csv)."
+        ),
+        params={"ext": ext},
+        code="file-type",
+    )
 
 
 def decode_text(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, str]:
@@ -105,12 +140,16 @@ def decode_text(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str
     data = bytes(data)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
-            return data.decode("utf-16"), "utf-16"
+            text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise fail(
                 gettext_noop("Filen börjar som UTF-16 men innehåller ogiltiga tecken."),
                 code="encoding",
             ) from exc
+        nul = text.find("\x00")
+        if nul >= 0:  # a NUL character, not a NUL byte of UTF-16: no text file has one
+            raise _binary(2 + 2 * nul)
+        return text, "utf-16"
     for encoding in ("utf-8-sig", "cp1252", "latin-1"):
         try:
             return data.decode(encoding), encoding
@@ -178,6 +217,7 @@ def parse_upload(
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     check_bytes(data, max_bytes=max_bytes)
+    check_name(filename)
     data = bytes(data)
     fmt = detect_format(data, filename)
     notes: list[str] = []

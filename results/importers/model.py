@@ -434,25 +434,118 @@ def normalize_declarer(text: str | None) -> str | None:
     raise ValueError(text)
 
 
-def parse_decimal(text: str | None) -> Decimal | None:
-    """``"12.5"``, ``"12,5"`` (Swedish decimal comma), ``"-"``/``"?"``/``""`` → ``None``."""
+# --------------------------------------------------------------------------- bounded numbers
+# Every number of a result file is read here, as text checked before it is converted: an
+# optional sign, at most MAX_DIGITS digits before the decimal point and MAX_DECIMALS after it,
+# nothing else (no exponent, no "inf"/"nan", no digit strings thousands long). So "1e999999" or
+# a 5,000-digit "score" is refused as "not a number" and never reaches Decimal or int, whose
+# work would grow with the number (a traveller with tricks 1e999999 cost 38 s of CPU in int()).
+# Each field then has its range (:class:`Bounds`), checked by the same call.
+
+MAX_DIGITS = 7
+MAX_DECIMALS = 6
+_NUMBER_RE = re.compile(
+    rf"[+-]?(?:\d{{1,{MAX_DIGITS}}}(?:\.\d{{0,{MAX_DECIMALS}}})?|\.\d{{1,{MAX_DECIMALS}}})",
+    re.ASCII,
+)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The range of one field of a result file, both ends included.
+
+    ``what`` is a ``gettext_noop`` phrase that names the field with its range ("ett bricknummer
+    (1–999)"): the parsers' existing "... har värdet "x", som inte är %(what)s." problem says it
+    for a value that is no number and for one out of range alike, with its line and column.
+    """
+
+    what: str
+    low: Decimal
+    high: Decimal
+
+    def __contains__(self, value: Decimal | int) -> bool:
+        return self.low <= value <= self.high
+
+
+class OutOfRange(ValueError):
+    """A number that is read but lies outside its field's :class:`Bounds`."""
+
+    def __init__(self, text: str | None, bounds: Bounds):
+        self.bounds = bounds
+        super().__init__(text)
+
+
+def refused_as(exc: ValueError, default: str) -> str:
+    """What a refused value should have been: its field with the range for a number out of
+    range (``"ett bricknummer (1–999)"``), else ``default`` (``"ett tal"``, a gettext_noop
+    phrase) for text that is no number at all."""
+    return exc.bounds.what if isinstance(exc, OutOfRange) else default
+
+
+def _bounds(what: str, low: int | str, high: int | str) -> Bounds:
+    return Bounds(what, Decimal(low), Decimal(high))
+
+
+# The ranges (docs/result-formats.md, "Gränser för talen"). Scores: the largest a board can
+# give either way is 7600 (7NTXX vulnerable down 13); IMPs: 24 a board (Law 78B, MAX_IMPS), so
+# a match of at most 100 boards has at most 2400; VP: the WBF 20-point scale (R-TEAM-VP-1),
+# 25 for files still on the old scale (they then fail the VP check, with its own message).
+BOARD_NUMBER = _bounds(gettext_noop("ett bricknummer (1–999)"), 1, 999)
+TRICKS = _bounds(gettext_noop("ett antal stick (0–13)"), 0, 13)
+SCORE = _bounds(gettext_noop("en poäng (−7600 till 7600)"), -7600, 7600)
+BOARD_IMPS = _bounds(gettext_noop("IMP för en bricka (−24 till 24)"), -24, 24)
+MATCH_IMPS = _bounds(gettext_noop("IMP för en match (0–2400)"), 0, 2400)
+VICTORY_POINTS = _bounds(gettext_noop("segerpoäng (0–25)"), 0, 25)
+MATCHPOINTS = _bounds(gettext_noop("matchpoäng för en bricka (0–1000)"), 0, 1000)
+TOTAL_MATCHPOINTS = _bounds(gettext_noop("en poängsumma (0–999999)"), 0, 999999)
+PERCENTAGE = _bounds(gettext_noop("en procentsats (0–100)"), 0, 100)
+RANK = _bounds(gettext_noop("en placering (1–9999)"), 1, 9999)
+BOARD_COUNT = _bounds(gettext_noop("ett antal brickor (0–999)"), 0, 999)
+ROUND = _bounds(gettext_noop("ett rondnummer (1–99)"), 1, 99)
+TABLE = _bounds(gettext_noop("ett bordsnummer (1–999)"), 1, 999)
+
+#: A pair number ("7", "1NS", "12A"): at most this many characters, letters and digits.
+MAX_PAIR_NUMBER = 10
+_PAIR_NUMBER_RE = re.compile(rf"[0-9A-Za-zÅÄÖåäö]{{1,{MAX_PAIR_NUMBER}}}")
+PAIR_NUMBER_WHAT = gettext_noop("ett parnummer (högst 10 bokstäver och siffror)")
+
+
+def shown(text: str | None, limit: int = 40) -> str:
+    """A file's value as a problem quotes it: cut after ``limit`` characters ("99999…"), so a
+    20 KB cell makes a one-line message."""
+    text = text or ""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def valid_pair_number(text: str | None) -> bool:
+    """True for a pair number the heat could have: 1–10 letters and digits (``"1NS"``)."""
+    return bool(text) and _PAIR_NUMBER_RE.fullmatch(text) is not None
+
+
+def parse_decimal(text: str | None, bounds: Bounds | None = None) -> Decimal | None:
+    """``"12.5"``, ``"12,5"`` (Swedish decimal comma), ``"-"``/``"?"``/``""`` → ``None``.
+
+    ValueError for anything that is not a plain number of at most :data:`MAX_DIGITS` digits
+    (and :data:`MAX_DECIMALS` decimals); :class:`OutOfRange` (a ValueError) for a number
+    outside ``bounds``.
+    """
     if text is None:
         return None
-    raw = text.strip().replace("\u2212", "-").replace(",", ".").replace("%", "")
+    raw = text.strip().replace("\u2212", "-").replace(",", ".").replace("%", "").strip()
     if raw in ("", "-", "?"):
         return None
-    try:
-        value = Decimal(raw)
-    except ArithmeticError as exc:
-        raise ValueError(text) from exc
-    if not value.is_finite():
+    if _NUMBER_RE.fullmatch(raw) is None:
         raise ValueError(text)
+    value = Decimal(raw)
+    if bounds is not None and value not in bounds:
+        raise OutOfRange(text, bounds)
     return value
 
 
-def parse_int(text: str | None) -> int | None:
-    """A whole number, or ``None`` for empty/``-``/``?``; ValueError otherwise."""
-    value = parse_decimal(text)
+def parse_int(text: str | None, bounds: Bounds | None = None) -> int | None:
+    """A whole number, or ``None`` for empty/``-``/``?``; ValueError otherwise (as
+    :func:`parse_decimal`, and for a fraction)."""
+    value = parse_decimal(text, bounds)
     if value is None:
         return None
     if value != value.to_integral_value():

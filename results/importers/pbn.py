@@ -49,8 +49,24 @@ from ubf.rules.i18n import gettext_noop
 from ubf.rules.scoring import board_vulnerability, contract_score, imps
 
 from .model import (
+    BOARD_COUNT,
+    BOARD_IMPS,
+    BOARD_NUMBER,
+    MATCH_IMPS,
+    MATCHPOINTS,
+    PAIR_NUMBER_WHAT,
+    PERCENTAGE,
+    RANK,
+    ROUND,
+    SCORE,
+    TABLE,
+    TOTAL_MATCHPOINTS,
+    TRICKS,
+    VICTORY_POINTS,
+    Bounds,
     ImportFailed,
     ImportProblem,
+    OutOfRange,
     ParsedBoard,
     ParsedMatch,
     ParsedPair,
@@ -70,8 +86,11 @@ from .model import (
     parse_decimal,
     parse_int,
     problem,
+    refused_as,
+    shown,
     split_contract,
     split_names,
+    valid_pair_number,
     zero_mids,
 )
 
@@ -450,7 +469,7 @@ class _Collector:
                 gettext_noop(
                     '%(element)s: kolumnen %(column)s har värdet "%(text)s", som inte är %(what)s.'
                 ),
-                params={"element": element, "column": column, "text": text, "what": what},
+                params={"element": element, "column": column, "text": shown(text), "what": what},
                 line=line,
                 element=element,
                 code="pbn-bad-value",
@@ -462,24 +481,41 @@ class _Collector:
             raise ImportFailed(self.errors)
 
 
-def _cell_decimal(c: _Collector, cell: Cell | None, line: int, element: str, column: str):
+def _cell_decimal(
+    c: _Collector, cell: Cell | None, line: int, element: str, column: str, bounds: Bounds
+):
+    """A number cell within its field's ``bounds`` (``None`` when empty or refused)."""
     if cell is None or cell.empty:
         return None
     try:
-        return parse_decimal(cell.text)
-    except ValueError:
-        c.bad_value(line, element, column, cell.text, gettext_noop("ett tal"))
+        return parse_decimal(cell.text, bounds)
+    except ValueError as exc:
+        c.bad_value(line, element, column, cell.text, refused_as(exc, gettext_noop("ett tal")))
         return None
 
 
-def _cell_int(c: _Collector, cell: Cell | None, line: int, element: str, column: str):
+def _cell_int(
+    c: _Collector, cell: Cell | None, line: int, element: str, column: str, bounds: Bounds
+):
+    """A whole-number cell within its field's ``bounds`` (``None`` when empty or refused)."""
     if cell is None or cell.empty:
         return None
     text = cell.text.rstrip("=").strip()  # "3=" for a shared rank
     try:
-        return parse_int(text)
-    except ValueError:
-        c.bad_value(line, element, column, cell.text, gettext_noop("ett heltal"))
+        return parse_int(text, bounds)
+    except ValueError as exc:
+        what = refused_as(exc, gettext_noop("ett heltal"))
+        c.bad_value(line, element, column, cell.text, what)
+        return None
+
+
+def _board_number(c: _Collector, game: PbnGame, text: str, element: str) -> int | None:
+    """A game's ``Board`` tag: a board number 1–999 (``None`` when refused)."""
+    try:
+        return parse_int(text, BOARD_NUMBER)
+    except ValueError as exc:
+        what = refused_as(exc, gettext_noop("ett bricknummer"))
+        c.bad_value(game.start_line, element, "Board", text, what)
         return None
 
 
@@ -717,15 +753,15 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
     # ---- boards
     boards: dict[int, list[TravellerLine]] = {}
     board_lines: dict[int, int] = {}
+    refused_boards = 0  # games whose Board is no board number (their own problem says so)
     for g in games:
         board_text = (g.get("board") or "").strip()
         if not board_text:
             continue
         element = f"Board {board_text}"
-        try:
-            number = int(board_text)
-        except ValueError:
-            c.bad_value(g.start_line, element, "Board", board_text, gettext_noop("ett bricknummer"))
+        number = _board_number(c, g, board_text, element)
+        if number is None:
+            refused_boards += 1
             continue
         st = g.tags.get("scoretable")
         if st is None:
@@ -755,7 +791,8 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
                 code="pbn-no-boards",
             )
         )
-    over = [p for p in pairs if p.boards_played is not None and p.boards_played > len(boards)]
+    in_file = len(boards) + refused_boards
+    over = [p for p in pairs if p.boards_played is not None and p.boards_played > in_file]
     if boards and over:
         most = max(p.boards_played for p in over)
         c.errors = [
@@ -889,10 +926,8 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
     pairs: list[ParsedPair] = []
     for (line_no, row), direction in zip(rows, directions):
         number = row["pairid"].text.strip()
-        if not number or row["pairid"].empty:
-            c.bad_value(
-                line_no, element, "PairId", row["pairid"].text, gettext_noop("ett parnummer")
-            )
+        if not number or row["pairid"].empty or not valid_pair_number(number):
+            c.bad_value(line_no, element, "PairId", row["pairid"].text, PAIR_NUMBER_WHAT)
             continue
         if suffix and direction and not number.upper().endswith(("NS", "EW")):
             number = f"{number}{direction}"
@@ -907,19 +942,33 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
             ParsedPair(
                 number=number,
                 players=tuple(players),
-                total=_cell_decimal(c, row.get(total_col), line_no, element, total_col or ""),
-                percentage=_cell_decimal(c, row.get(pct_col), line_no, element, pct_col or ""),
-                rank=_cell_int(c, row.get(rank_col), line_no, element, rank_col),
+                total=_cell_decimal(
+                    c, row.get(total_col), line_no, element, total_col or "", TOTAL_MATCHPOINTS
+                ),
+                percentage=_cell_decimal(
+                    c, row.get(pct_col), line_no, element, pct_col or "", PERCENTAGE
+                ),
+                rank=_cell_int(c, row.get(rank_col), line_no, element, rank_col, RANK),
                 boards_played=_cell_int(
-                    c, row.get(boards_col) if boards_col else None, line_no, element, boards_col
+                    c,
+                    row.get(boards_col) if boards_col else None,
+                    line_no,
+                    element,
+                    boards_col,
+                    BOARD_COUNT,
                 ),
                 declared_qualifier=qualifier,
                 line=line_no,
                 cumulative_total=_cell_decimal(
-                    c, row.get(cumulative[0]), line_no, element, cumulative[0] or ""
+                    c,
+                    row.get(cumulative[0]),
+                    line_no,
+                    element,
+                    cumulative[0] or "",
+                    TOTAL_MATCHPOINTS,
                 ),
                 cumulative_percentage=_cell_decimal(
-                    c, row.get(cumulative[1]), line_no, element, cumulative[1] or ""
+                    c, row.get(cumulative[1]), line_no, element, cumulative[1] or "", PERCENTAGE
                 ),
                 cumulative_boards=_cell_int(
                     c,
@@ -927,6 +976,7 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
                     line_no,
                     element,
                     cumulative[2],
+                    BOARD_COUNT,
                 ),
             )
         )
@@ -977,6 +1027,12 @@ def _parse_score_table(
     for line_no, row in rows:
         ns = row["pairid_ns"].text.strip()
         ew = row["pairid_ew"].text.strip()
+        bad = [(col, v) for col, v in (("PairId_NS", ns), ("PairId_EW", ew)) if v]
+        bad = [(col, v) for col, v in bad if not valid_pair_number(v)]
+        for col, v in bad:
+            c.bad_value(line_no, element, col, v, PAIR_NUMBER_WHAT)
+        if bad:
+            continue
         if suffix_directions:
             ns = ns if ns.upper().endswith("NS") else ns + "NS"
             ew = ew if ew.upper().endswith("EW") else ew + "EW"
@@ -1010,16 +1066,7 @@ def _parse_score_table(
                 c.bad_value(
                     line_no, element, "Declarer", decl_cell.text, gettext_noop("N, E, S eller W")
                 )
-        tricks = _cell_int(c, row.get("result"), line_no, element, "Result")
-        if tricks is not None and not 0 <= tricks <= 13:
-            c.bad_value(
-                line_no,
-                element,
-                "Result",
-                str(tricks),
-                gettext_noop("ett antal stick 0-13"),
-            )
-            tricks = None
+        tricks = _cell_int(c, row.get("result"), line_no, element, "Result", TRICKS)
 
         score_ns, adj = _score_ns_from_row(c, row, line_no, element)
         if adj:
@@ -1034,11 +1081,11 @@ def _parse_score_table(
                 declarer=declarer,
                 tricks=tricks,
                 score_ns=score_ns,
-                mp_ns=_cell_decimal(c, row.get("mp_ns"), line_no, element, "MP_NS"),
-                mp_ew=_cell_decimal(c, row.get("mp_ew"), line_no, element, "MP_EW"),
+                mp_ns=_cell_decimal(c, row.get("mp_ns"), line_no, element, "MP_NS", MATCHPOINTS),
+                mp_ew=_cell_decimal(c, row.get("mp_ew"), line_no, element, "MP_EW", MATCHPOINTS),
                 adjusted=adjusted,
-                round=_cell_int(c, row.get("round"), line_no, element, "Round"),
-                table=_cell_int(c, row.get("table"), line_no, element, "Table"),
+                round=_cell_int(c, row.get("round"), line_no, element, "Round", ROUND),
+                table=_cell_int(c, row.get("table"), line_no, element, "Table", TABLE),
                 line=line_no,
             )
         )
@@ -1074,7 +1121,10 @@ def _score_ns_from_row(
             adjusted = art
             continue
         try:
-            value = parse_int(cell.text)
+            value = parse_int(cell.text, SCORE)
+        except OutOfRange:
+            c.bad_value(line_no, element, _SCORE_COLUMN_NAMES[column], cell.text, SCORE.what)
+            continue
         except ValueError:
             c.bad_value(
                 line_no,
@@ -1144,7 +1194,9 @@ def parse_score_tag(value: str, declarer: str | None) -> int:
     if not parts:
         raise ValueError(value)
     if len(parts) == 1:
-        number = int(parts[0])
+        number = parse_int(parts[0], SCORE)
+        if number is None:
+            raise ValueError(value)
         if number == 0:
             return 0
         if declarer is None:
@@ -1156,7 +1208,10 @@ def parse_score_tag(value: str, declarer: str | None) -> int:
         side = side.upper()
         if side not in ("NS", "EW"):
             raise ValueError(value)
-        found[side] = int(next(it))
+        number = parse_int(next(it, ""), SCORE)
+        if number is None:
+            raise ValueError(value)
+        found[side] = number
     if "NS" in found:
         if "EW" in found and found["EW"] != -found["NS"]:
             raise ValueError(value)
@@ -1260,10 +1315,8 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
         if not board_text:
             continue
         element = f"Board {board_text} (rad {g.start_line})"
-        try:
-            number = int(board_text)
-        except ValueError:
-            c.bad_value(g.start_line, element, "Board", board_text, gettext_noop("ett bricknummer"))
+        number = _board_number(c, g, board_text, element)
+        if number is None:
             continue
         home = (g.get("hometeam") or "").strip()
         away = (g.get("visitteam") or g.get("awayteam") or "").strip()
@@ -1311,14 +1364,16 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
         rnd = 1
         if not no_round:
             try:
-                rnd = int((g.get("round") or "").strip())
-            except ValueError:
+                rnd = parse_int((g.get("round") or "").strip(), ROUND)
+                if rnd is None:
+                    raise ValueError("")
+            except ValueError as exc:
                 c.bad_value(
                     g.start_line,
                     f"Board {number}",
                     "Round",
                     g.get("round") or "",
-                    gettext_noop("ett rondnummer"),
+                    refused_as(exc, gettext_noop("ett rondnummer")),
                 )
                 continue
         home_id = name_to_id.get(home, home)
@@ -1330,10 +1385,9 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
             try:
                 imp_ns = _parse_score_decimal(imp_text)
                 imp_home = imp_ns if room == "open" else -imp_ns
-            except ValueError:
-                c.bad_value(
-                    g.start_line, f"Board {number}", "ScoreIMP", imp_text, gettext_noop("IMP")
-                )
+            except ValueError as exc:
+                what = refused_as(exc, gettext_noop("IMP"))
+                c.bad_value(g.start_line, f"Board {number}", "ScoreIMP", imp_text, what)
         key = (rnd, home_id, away_id)
         match_line.setdefault(key, g.start_line)
         per_board = rooms.setdefault(key, {}).setdefault(number, {})
@@ -1459,7 +1513,7 @@ def _parse_match_table(c: _Collector, games: list[PbnGame], name_to_id: dict[str
             c.extend(problems)
             for line_no, row in rows:
                 el = tag.name
-                rnd = _cell_int(c, row["round"], line_no, el, "Round")
+                rnd = _cell_int(c, row["round"], line_no, el, "Round", ROUND)
                 home = row["teamid_home"].text.strip()
                 away = row["teamid_away"].text.strip()
                 out.append(
@@ -1468,11 +1522,21 @@ def _parse_match_table(c: _Collector, games: list[PbnGame], name_to_id: dict[str
                         "round": rnd,
                         "home": name_to_id.get(home, home),
                         "away": name_to_id.get(away, away),
-                        "ih": _cell_decimal(c, row.get("imp_home"), line_no, el, "IMP_Home"),
-                        "ia": _cell_decimal(c, row.get("imp_away"), line_no, el, "IMP_Away"),
-                        "vh": _cell_decimal(c, row.get("vp_home"), line_no, el, "VP_Home"),
-                        "va": _cell_decimal(c, row.get("vp_away"), line_no, el, "VP_Away"),
-                        "boards": _cell_int(c, row.get("boards"), line_no, el, "Boards"),
+                        "ih": _cell_decimal(
+                            c, row.get("imp_home"), line_no, el, "IMP_Home", MATCH_IMPS
+                        ),
+                        "ia": _cell_decimal(
+                            c, row.get("imp_away"), line_no, el, "IMP_Away", MATCH_IMPS
+                        ),
+                        "vh": _cell_decimal(
+                            c, row.get("vp_home"), line_no, el, "VP_Home", VICTORY_POINTS
+                        ),
+                        "va": _cell_decimal(
+                            c, row.get("vp_away"), line_no, el, "VP_Away", VICTORY_POINTS
+                        ),
+                        "boards": _cell_int(
+                            c, row.get("boards"), line_no, el, "Boards", BOARD_COUNT
+                        ),
                     }
                 )
     return out
@@ -1512,7 +1576,7 @@ def _parse_score_decimal(value: str) -> Decimal:
     """NS value of a ``ScoreIMP``-style tag: ``"NS 10"``, ``"EW -3.5"``, ``"NS 3 EW -3"``."""
     parts = value.replace(",", ".").split()
     if len(parts) == 1:
-        d = parse_decimal(parts[0])
+        d = parse_decimal(parts[0], BOARD_IMPS)
         if d is None:
             raise ValueError(value)
         return d
@@ -1522,7 +1586,7 @@ def _parse_score_decimal(value: str) -> Decimal:
         side = side.upper()
         if side not in ("NS", "EW"):
             raise ValueError(value)
-        d = parse_decimal(next(it, ""))
+        d = parse_decimal(next(it, ""), BOARD_IMPS)
         if d is None:
             raise ValueError(value)
         found[side] = d
@@ -1568,10 +1632,10 @@ def _game_score_ns(c: _Collector, g: PbnGame, board: int) -> int | None:
         return 0
     result = (g.get("result") or "").strip()
     try:
-        tricks = parse_int(result)
+        tricks = parse_int(result, TRICKS)
     except ValueError:
         tricks = None
-    if declarer is None or tricks is None or not 0 <= tricks <= 13:
+    if declarer is None or tricks is None:
         c.errors.append(
             problem(
                 gettext_noop(

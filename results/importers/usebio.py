@@ -46,8 +46,24 @@ from ubf.rules.i18n import Message, Text, gettext_noop
 from ubf.rules.scoring import imps
 
 from .model import (
+    BOARD_COUNT,
+    BOARD_IMPS,
+    BOARD_NUMBER,
+    MATCH_IMPS,
+    MATCHPOINTS,
+    PAIR_NUMBER_WHAT,
+    PERCENTAGE,
+    RANK,
+    ROUND,
+    SCORE,
+    TABLE,
+    TOTAL_MATCHPOINTS,
+    TRICKS,
+    VICTORY_POINTS,
+    Bounds,
     ImportFailed,
     ImportProblem,
+    OutOfRange,
     ParsedBoard,
     ParsedMatch,
     ParsedPair,
@@ -68,6 +84,9 @@ from .model import (
     parse_decimal,
     parse_int,
     problem,
+    refused_as,
+    shown,
+    valid_pair_number,
 )
 from .pbn import parse_artificial
 
@@ -283,7 +302,7 @@ class _Reader:
         self.errors.append(
             problem(
                 gettext_noop('%(path)s har värdet "%(value)s", som inte är %(what)s.'),
-                params={"path": path, "value": value, "what": what},
+                params={"path": path, "value": shown(value), "what": what},
                 line=line,
                 element=path,
                 code="usebio-bad-value",
@@ -303,21 +322,30 @@ class _Reader:
             )
         )
 
-    def decimal(self, elem: ET.Element, tag: str) -> Decimal | None:
+    def decimal(self, elem: ET.Element, tag: str, bounds: Bounds) -> Decimal | None:
+        """The number in ``tag`` within its field's ``bounds`` (``None``: absent or refused)."""
         raw = self.text(elem, tag)
         try:
-            return parse_decimal(raw)
-        except ValueError:
-            self.bad(elem, tag, raw or "", gettext_noop("ett tal"))
+            return parse_decimal(raw, bounds)
+        except ValueError as exc:
+            self.bad(elem, tag, raw or "", refused_as(exc, gettext_noop("ett tal")))
             return None
 
-    def integer(self, elem: ET.Element, tag: str) -> int | None:
+    def integer(self, elem: ET.Element, tag: str, bounds: Bounds) -> int | None:
+        """The whole number in ``tag`` within ``bounds`` (``None``: absent or refused)."""
         raw = self.text(elem, tag)
         try:
-            return parse_int(raw)
-        except ValueError:
-            self.bad(elem, tag, raw or "", gettext_noop("ett heltal"))
+            return parse_int(raw, bounds)
+        except ValueError as exc:
+            self.bad(elem, tag, raw or "", refused_as(exc, gettext_noop("ett heltal")))
             return None
+
+    def pair_number(self, elem: ET.Element, tag: str) -> str | None:
+        """A pair number (``None`` when absent; refused when it is no pair number)."""
+        raw = self.text(elem, tag)
+        if raw is not None and not valid_pair_number(raw):
+            self.bad(elem, tag, raw, PAIR_NUMBER_WHAT)
+        return raw
 
     def players(self, parent: ET.Element) -> tuple[ParsedPlayer, ...]:
         out = []
@@ -517,14 +545,16 @@ def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent 
 def parse_usebio_pairs(data: bytes | str) -> ParsedPairEvent:
     """A matchpointed pairs heat from USEBIO XML bytes. Raises ImportFailed."""
     result = parse_usebio(data, "pairs")
-    assert isinstance(result, ParsedPairEvent)
+    if not isinstance(result, ParsedPairEvent):  # parse_usebio refuses a file of another kind
+        raise TypeError(type(result).__name__)
     return result
 
 
 def parse_usebio_teams(data: bytes | str) -> ParsedTeamEvent:
     """A team event from USEBIO XML bytes. Raises ImportFailed."""
     result = parse_usebio(data, "teams")
-    assert isinstance(result, ParsedTeamEvent)
+    if not isinstance(result, ParsedTeamEvent):
+        raise TypeError(type(result).__name__)
     return result
 
 
@@ -561,7 +591,7 @@ def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
 
     raw_pairs = []
     for pe in pair_elems:
-        number = r.text(pe, "PAIR_NUMBER")
+        number = r.pair_number(pe, "PAIR_NUMBER")
         if number is None:
             r.missing(pe, "PAIR_NUMBER")
             continue
@@ -602,10 +632,10 @@ def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
             ParsedPair(
                 number=number,
                 players=r.players(pe),
-                total=r.decimal(pe, "TOTAL_SCORE"),
-                percentage=r.decimal(pe, "PERCENTAGE"),
+                total=r.decimal(pe, "TOTAL_SCORE", TOTAL_MATCHPOINTS),
+                percentage=r.decimal(pe, "PERCENTAGE", PERCENTAGE),
                 rank=_place(r, pe),
-                boards_played=r.integer(pe, "BOARDS_PLAYED"),
+                boards_played=r.integer(pe, "BOARDS_PLAYED", BOARD_COUNT),
                 declared_qualifier=None
                 if qualifier is None
                 else qualifier.upper() in ("Y", "J", "JA", "YES", "1"),
@@ -615,7 +645,7 @@ def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
 
     boards: dict[int, list[TravellerLine]] = {}
     for be in board_elems:
-        number = r.integer(be, "BOARD_NUMBER")
+        number = r.integer(be, "BOARD_NUMBER", BOARD_NUMBER)
         if number is None:
             if r.text(be, "BOARD_NUMBER") is None:
                 r.missing(be, "BOARD_NUMBER")
@@ -646,15 +676,15 @@ def _place(r: _Reader, elem: ET.Element) -> int | None:
         return None
     digits = raw.rstrip("=").strip()
     try:
-        return parse_int(digits)
-    except ValueError:
-        r.bad(elem, "PLACE", raw, gettext_noop("en placering"))
+        return parse_int(digits, RANK)
+    except ValueError as exc:
+        r.bad(elem, "PLACE", raw, refused_as(exc, gettext_noop("en placering")))
         return None
 
 
 def _traveller(r: _Reader, te: ET.Element, suffix: bool) -> TravellerLine | None:
-    ns = r.text(te, "NS_PAIR_NUMBER")
-    ew = r.text(te, "EW_PAIR_NUMBER")
+    ns = r.pair_number(te, "NS_PAIR_NUMBER")
+    ew = r.pair_number(te, "EW_PAIR_NUMBER")
     if ns is None or ew is None:
         r.missing(te, "NS_PAIR_NUMBER" if ns is None else "EW_PAIR_NUMBER")
         return None
@@ -675,15 +705,14 @@ def _traveller(r: _Reader, te: ET.Element, suffix: bool) -> TravellerLine | None
         declarer = normalize_declarer(raw_decl)
     except ValueError:
         r.bad(te, "PLAYED_BY", raw_decl or "", gettext_noop("N, E, S eller W"))
-    tricks = r.integer(te, "TRICKS")
-    if tricks is not None and not 0 <= tricks <= 13:
-        r.bad(te, "TRICKS", str(tricks), gettext_noop("ett antal stick 0-13"))
-        tricks = None
+    tricks = r.integer(te, "TRICKS", TRICKS)
     raw_score = r.text(te, "SCORE")
     score = None
     if raw_score is not None:
         try:
-            score = parse_int(raw_score)
+            score = parse_int(raw_score, SCORE)
+        except OutOfRange:
+            r.bad(te, "SCORE", raw_score, SCORE.what)
         except ValueError:
             adjusted = parse_artificial(raw_score)
             if adjusted is None:
@@ -716,11 +745,11 @@ def _traveller(r: _Reader, te: ET.Element, suffix: bool) -> TravellerLine | None
         declarer=declarer,
         tricks=tricks,
         score_ns=score,
-        mp_ns=r.decimal(te, "NS_MATCH_POINTS"),
-        mp_ew=r.decimal(te, "EW_MATCH_POINTS"),
+        mp_ns=r.decimal(te, "NS_MATCH_POINTS", MATCHPOINTS),
+        mp_ew=r.decimal(te, "EW_MATCH_POINTS", MATCHPOINTS),
         adjusted=adjusted,
-        round=r.integer(te, "ROUND_NUMBER"),
-        table=r.integer(te, "TABLE_NUMBER"),
+        round=r.integer(te, "ROUND_NUMBER", ROUND),
+        table=r.integer(te, "TABLE_NUMBER", TABLE),
         line=line,
     )
 
@@ -828,7 +857,7 @@ def _parse_teams(doc: XmlDocument, event: ET.Element) -> ParsedTeamEvent:
 
 
 def _match(r: _Reader, me: ET.Element, scores_are_vp: bool) -> ParsedMatch | None:
-    rnd = r.integer(me, "ROUND_NUMBER")
+    rnd = r.integer(me, "ROUND_NUMBER", ROUND)
     home = r.text(me, "TEAM")
     away = r.text(me, "OPPOSING_TEAM")
     ok = True
@@ -839,8 +868,10 @@ def _match(r: _Reader, me: ET.Element, scores_are_vp: bool) -> ParsedMatch | Non
             ok = False
     if not ok:
         return None
-    team_score = r.decimal(me, "TEAM_SCORE")
-    opp_score = r.decimal(me, "OPPOSING_TEAM_SCORE")
+    # TEAM_SCORE is VP, or the match's IMPs when MATCH_SCORING_METHOD says IMPs.
+    score_bounds = VICTORY_POINTS if scores_are_vp else MATCH_IMPS
+    team_score = r.decimal(me, "TEAM_SCORE", score_bounds)
+    opp_score = r.decimal(me, "OPPOSING_TEAM_SCORE", score_bounds)
     boards: list[ParsedTeamBoard] = []
     net: list[Decimal] = []
     for be in me.findall(".//BOARD"):
@@ -852,8 +883,8 @@ def _match(r: _Reader, me: ET.Element, scores_are_vp: bool) -> ParsedMatch | Non
             net.append(b.imps_home)
         elif b.score_ns_room1 is not None and b.score_ns_room2 is not None:
             net.append(Decimal(imps(b.score_ns_room1 - b.score_ns_room2)))
-    ext_home = r.decimal(me, "TEAM_IMPS")
-    ext_away = r.decimal(me, "OPPOSING_TEAM_IMPS")
+    ext_home = r.decimal(me, "TEAM_IMPS", MATCH_IMPS)
+    ext_away = r.decimal(me, "OPPOSING_TEAM_IMPS", MATCH_IMPS)
     if ext_home is not None and ext_away is not None:
         imps_home, imps_away = ext_home, ext_away
     elif boards:
@@ -875,9 +906,11 @@ def _match(r: _Reader, me: ET.Element, scores_are_vp: bool) -> ParsedMatch | Non
             )
         )
         return None
-    start = r.integer(me, "START_BOARD_NUMBER")
-    end = r.integer(me, "END_BOARD_NUMBER")
-    board_count = len(boards) if boards else (end - start + 1 if start and end else None)
+    start = r.integer(me, "START_BOARD_NUMBER", BOARD_NUMBER)
+    end = r.integer(me, "END_BOARD_NUMBER", BOARD_NUMBER)
+    board_count = (
+        len(boards) if boards else (end - start + 1 if start and end and end >= start else None)
+    )
     line, _ = r.where(me)
     return ParsedMatch(
         round=rnd,
@@ -894,7 +927,7 @@ def _match(r: _Reader, me: ET.Element, scores_are_vp: bool) -> ParsedMatch | Non
 
 
 def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
-    number = r.integer(be, "BOARD_NUMBER")
+    number = r.integer(be, "BOARD_NUMBER", BOARD_NUMBER)
     if number is None:
         if r.text(be, "BOARD_NUMBER") is None:
             r.missing(be, "BOARD_NUMBER")
@@ -934,9 +967,9 @@ def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
         raw = r.text(te, "SCORE")
         score = None
         try:
-            score = parse_int(raw)
-        except ValueError:
-            r.bad(te, "SCORE", raw or "", gettext_noop("en poäng"))
+            score = parse_int(raw, SCORE)
+        except ValueError as exc:
+            r.bad(te, "SCORE", raw or "", refused_as(exc, gettext_noop("en poäng")))
         if score is None and raw is None:
             try:
                 if normalize_contract(r.text(te, "CONTRACT")) == "Pass":
@@ -953,7 +986,7 @@ def _team_board(r: _Reader, be: ET.Element) -> ParsedTeamBoard | None:
         number=number,
         score_ns_room1=s1,
         score_ns_room2=s2,
-        imps_home=r.decimal(be, "IMPS"),
+        imps_home=r.decimal(be, "IMPS", BOARD_IMPS),
         points_home=ph,
         points_away=pa,
         contract_room1=c1,

@@ -6,16 +6,27 @@ the players' MIDs; teams by their number in the heat (or in the final). Never by
 Nothing is saved unless everything checks out. An identical re-upload changes nothing; a
 corrected one replaces the earlier results in one transaction, and both files stay in the
 history (the earlier one marked superseded).
+
+Bad input costs no more than a clear refusal (issue 14): the importers bound every number
+before converting it, and whatever error is still left in reading or checking a file
+(:func:`_read`) becomes an :class:`UploadRejected` with "Filen kunde inte läsas: …", logged with
+its traceback, never a server error. The file is written to media last, after its rows, and
+deleted again when the transaction does not commit (:func:`_saving`), so a refused or failed
+upload leaves no file behind; a row the database still refuses (``DataError``) is a refusal too.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from typing import TypeVar
 
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import DataError, transaction
 from django.db.models import Q
 
 from clubs import clock, windows
@@ -37,7 +48,7 @@ from results.importers import (
     validate_teams,
 )
 from results.importers.detect import DEFAULT_MAX_BYTES, detect_format
-from results.importers.model import problem
+from results.importers.model import problem, shown
 from results.models import (
     PairFinalResult,
     PairFinalTraveller,
@@ -55,6 +66,8 @@ from ubf.rules.vp import victory_points
 from ubf.rules.windows import BEFORE, RESULTS_UPLOAD, Window
 
 CENT = Decimal("0.01")
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class UploadRejected(Exception):
@@ -125,11 +138,61 @@ def _checksum(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _parse(data: bytes, filename: str, kind: str):
+def _unreadable(exc: BaseException, template: str) -> UploadRejected:
+    """The refusal for an error the importers did not foresee: its kind and first words, no
+    more (the traceback goes to the log)."""
+    detail = shown(f"{type(exc).__name__}: {exc}".rstrip(": "), 120)
+    return UploadRejected([problem(template, params={"error": detail}, code="unreadable")])
+
+
+def _read(function: Callable[..., T], *args, **kwargs) -> T:
+    """Run a pure importer step (parse, validate, compute) on an uploaded file: its
+    ``ImportFailed`` is the refusal it describes, and any other error in it (an arithmetic
+    error, a case no check foresaw) is logged with its traceback and refused as "Filen kunde
+    inte läsas: …", never a server error. Nothing has been written yet when it runs."""
     try:
-        return parse_upload(data, filename, kind, max_bytes=DEFAULT_MAX_BYTES)
+        return function(*args, **kwargs)
     except ImportFailed as exc:
         raise UploadRejected(exc.problems) from exc
+    except Exception as exc:
+        log.exception("result file: %s failed", getattr(function, "__name__", function))
+        raise _unreadable(exc, _UNREADABLE) from exc
+
+
+_UNREADABLE = gettext_noop(
+    "Filen kunde inte läsas: %(error)s. Exportera filen på nytt från resultatprogrammet och "
+    "ladda upp den igen; hör av dig till TK om felet kvarstår."
+)
+_UNSTORABLE = gettext_noop(
+    "Filen kunde inte sparas: %(error)s. Inget sparades. Kontrollera filen i "
+    "resultatprogrammet; hör av dig till TK om felet kvarstår."
+)
+
+
+def _parse(data: bytes, filename: str, kind: str):
+    return _read(parse_upload, data, filename, kind, max_bytes=DEFAULT_MAX_BYTES)
+
+
+@contextmanager
+def _saving() -> Iterator[list]:
+    """One transaction for an upload's rows and its file. :func:`_store` writes the file last
+    and notes it in the list this yields; when the block does not commit (an error, a row the
+    database refuses), the file is deleted again, so no orphan stays in media. A ``DataError``
+    (a value the database cannot hold) is refused as "Filen kunde inte sparas: …".
+
+    The upload services run outside any transaction (the views, the demo's loader per file),
+    so this block's commit is the real one."""
+    written: list = []
+    try:
+        with transaction.atomic():
+            yield written
+    except BaseException as exc:
+        for stored in written:
+            stored.storage.delete(stored.name)
+        if isinstance(exc, DataError):
+            log.exception("result file: the database refused its rows")
+            raise _unreadable(exc, _UNSTORABLE) from exc
+        raise
 
 
 def _errors_or_warnings(problems: list[ImportProblem]) -> list[ImportProblem]:
@@ -139,10 +202,21 @@ def _errors_or_warnings(problems: list[ImportProblem]) -> list[ImportProblem]:
     return problems
 
 
+_SUFFIXES = {"pbn": ".pbn", "usebio": ".xml", "csv": ".csv"}
+
+
+def _original_name(filename: str) -> str:
+    """The uploader's file name as the history and the notes show it: printable characters
+    (no NUL, which PostgreSQL refuses in text), at most 200."""
+    return "".join(c for c in filename if c.isprintable())[:200] or "-"
+
+
 def _store(data: bytes, filename: str, *, user, checksum: str, warnings, **target) -> ResultUpload:
+    """The upload's row; its file is written by :func:`_keep_file` once its rows are in."""
+    fmt = detect_format(data, filename)
     upload = ResultUpload(
-        original_name=filename[:200],
-        format=detect_format(data, filename),
+        original_name=_original_name(filename),
+        format=fmt,
         checksum=checksum,
         size=len(data),
         uploaded_by=user if getattr(user, "is_authenticated", False) else None,
@@ -150,9 +224,23 @@ def _store(data: bytes, filename: str, *, user, checksum: str, warnings, **targe
         warnings=problem_dicts(warnings),
         **target,
     )
-    upload.file.save(filename, ContentFile(data), save=False)
+    # The stored name is ours (the checksum and the format), never the uploader's: a name of
+    # no valid characters ("€", "..") would fail in the storage, a long one be cut.
+    upload.file.name = upload.file.field.generate_filename(
+        upload, f"{checksum[:16]}{_SUFFIXES.get(fmt, '.txt')}"
+    )
     upload.save()
     return upload
+
+
+def _keep_file(upload: ResultUpload, data: bytes, written: list) -> None:
+    """Write the upload's file, after its rows (inside :func:`_saving`, which deletes it again
+    if the transaction does not commit)."""
+    name = upload.file.name
+    upload.file.save(name.rsplit("/", 1)[-1], ContentFile(data), save=False)
+    written.append(upload.file)
+    if upload.file.name != name:  # the storage chose another name (one was taken)
+        ResultUpload.objects.filter(pk=upload.pk).update(file=upload.file.name)
 
 
 # --------------------------------------------------------------------------------------------
@@ -382,6 +470,7 @@ def upload_pair_heat(
     missing from one session is not ranked (R-PAIR-RES-1, a warning), and a session-2 file
     with cumulative totals (Magic Contest) is checked against our sum (a warning)."""
     require(can_manage_pair_heat(user, heat))
+    filename = _original_name(filename)
     _before_play(windows.heat_windows(heat)[RESULTS_UPLOAD])
     session = _session_of(heat, session)
     checksum = _checksum(data)
@@ -415,7 +504,7 @@ def upload_pair_heat(
             )
 
     event = _parse(data, filename, "pairs")
-    problems = list(validate_pairs(event))
+    problems = list(_read(validate_pairs, event))
     entries = {
         e.pair_number: e
         for e in heat.entries.select_related("player1", "player2").exclude(pair_number="")
@@ -451,7 +540,7 @@ def upload_pair_heat(
                 )
             )
         by_number[pair.number] = entry
-    scores = compute_pair_scores(event)
+    scores = _read(compute_pair_scores, event)
     mine = {
         n: (_cents(s.total), _cents(s.raw_total), _cents(s.maximum))
         for n, s in scores.items()
@@ -467,7 +556,7 @@ def upload_pair_heat(
             file2 = event if session == 2 else _stored_event(other)
             if file2 is not None and any(p.cumulative_total is not None for p in file2.pairs):
                 first, second = (mine, theirs) if session == 1 else (theirs, mine)
-                mismatch = _cumulative_problem(file2.pairs, first, second)
+                mismatch = _read(_cumulative_problem, file2.pairs, first, second)
                 if mismatch is not None:
                     problems.append(mismatch)
         whole = list(accepted.filter(session__isnull=True))
@@ -486,7 +575,7 @@ def upload_pair_heat(
             )
     warnings = _errors_or_warnings(problems)
 
-    with transaction.atomic():
+    with _saving() as written:
         upload, _previous = _replace_accepted(
             heat.competition_id,
             replaced,
@@ -535,6 +624,7 @@ def upload_pair_heat(
                     )
                 )
         PairTraveller.objects.bulk_create(travellers, batch_size=2000)
+        _keep_file(upload, data, written)
         request_recompute(heat.competition_id, heat_ids=[heat.id])
     return UploadOutcome(upload, warnings=upload.warnings)
 
@@ -549,6 +639,7 @@ def upload_pair_final(
     that holds no seat, is refused. Stores PairFinalResult and PairFinalTraveller rows (the
     travellers give R-PAIR-TIE-1 for SM places) and schedules the competition's recompute."""
     require(is_tk(user))
+    filename = _original_name(filename)
     _before_play(windows.pair_final_upload_window(competition))
     checksum = _checksum(data)
     current = competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED).first()
@@ -556,7 +647,7 @@ def upload_pair_final(
         return UploadOutcome(current, unchanged=True, warnings=current.warnings)
 
     event = _parse(data, filename, "pairs")
-    problems = list(validate_pairs(event))
+    problems = list(_read(validate_pairs, event))
     holders = {h.key: h.playing for h in final_seat_holders(competition)}
     key_of: dict[str, str] = {}  # pair number in the file -> key
     line_of: dict[str, int | None] = {}
@@ -619,7 +710,7 @@ def upload_pair_final(
                     code="missing-pair",
                 )
             )
-    scores = compute_pair_scores(event)
+    scores = _read(compute_pair_scores, event)
     warnings = _errors_or_warnings(problems)
 
     players = {p.mid: p for pair in holders.values() for p in pair}
@@ -630,7 +721,7 @@ def upload_pair_final(
             club__district__code=UBF,
         ).values_list("player__mid", flat=True)
     )
-    with transaction.atomic():
+    with _saving() as written:
         upload, _previous = _replace_accepted(
             competition.pk,
             competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED),
@@ -681,6 +772,7 @@ def upload_pair_final(
             ],
             batch_size=2000,
         )
+        _keep_file(upload, data, written)
         request_recompute(competition.id, heat_ids=[])
     return UploadOutcome(upload, warnings=upload.warnings)
 
@@ -703,6 +795,7 @@ def upload_team_results(
     optionally one ``round``, from the heat responsible, an organiser or TK (final: TK)."""
     if (heat is None) == (competition is None):
         raise ValueError("give exactly one of heat or competition")
+    filename = _original_name(filename)
     if heat is not None:
         require(can_manage_team_heat(user, heat))
         _before_play(windows.heat_windows(heat)[RESULTS_UPLOAD])
@@ -733,7 +826,7 @@ def upload_team_results(
         return UploadOutcome(current, unchanged=True, warnings=current.warnings)
 
     event = _parse(data, filename, "teams")
-    problems = list(validate_teams(event, expected_boards=expected_boards))
+    problems = list(_read(validate_teams, event, expected_boards=expected_boards))
     for team in event.teams:
         if team.id not in teams:
             problems.append(
@@ -772,8 +865,8 @@ def upload_team_results(
                 )
             )
     by_pair = {(m.home_id, m.away_id): m for m in scheduled}
-    updates: list[tuple[Match, dict, bool]] = []
-    for summary in team_match_summary(event, boards_per_match=expected_boards):
+    updates: list[tuple[Match, dict, bool, tuple]] = []
+    for summary in _read(team_match_summary, event, boards_per_match=expected_boards):
         where = f"rond {summary['round']}: {summary['home']}–{summary['away']}"
         match_name = Message(
             gettext_noop("rond %(round)s: %(home)s–%(away)s"),
@@ -819,10 +912,10 @@ def upload_team_results(
                 )
             )
             continue
-        updates.append((match, summary, swapped))
+        updates.append((match, summary, swapped, _read(_match_points, summary, swapped, match)))
     warnings = _errors_or_warnings(problems)
 
-    with transaction.atomic():
+    with _saving() as written:
         upload, previous = _replace_accepted(
             competition.pk,
             ResultUpload.objects.filter(status=ResultUpload.Status.ACCEPTED, round=round, **target),
@@ -835,8 +928,8 @@ def upload_team_results(
             warnings=warnings,
         )
         touched = set()
-        for match, summary, swapped in updates:
-            _apply_match(match, summary, swapped, upload)
+        for match, summary, swapped, points in updates:
+            _apply_match(match, summary, swapped, upload, points)
             touched.add(match.id)
         for old in previous:
             # Matches the earlier file had and the corrected one does not: back to unplayed.
@@ -846,16 +939,27 @@ def upload_team_results(
                 match.imps_home = match.imps_away = match.vp_home = match.vp_away = None
                 match.save()
             old.matches.clear()
+        _keep_file(upload, data, written)
         request_recompute(competition.id, heat_ids=[heat.id if heat else "final"])
     return UploadOutcome(upload, warnings=upload.warnings)
 
 
-def _apply_match(match: Match, summary: dict, swapped: bool, upload: ResultUpload) -> None:
+def _match_points(summary: dict, swapped: bool, match: Match) -> tuple:
+    """(IMPs home, IMPs away, VP home, VP away) of a match as scheduled (the file's teams may
+    be the other way round), computed before anything is written (R-TEAM-VP-1)."""
+    imps_home, imps_away = Decimal(summary["imps_home"]), Decimal(summary["imps_away"])
+    if swapped:
+        imps_home, imps_away = imps_away, imps_home
+    return (imps_home, imps_away, *victory_points(imps_home, imps_away, match.boards))
+
+
+def _apply_match(
+    match: Match, summary: dict, swapped: bool, upload: ResultUpload, points: tuple
+) -> None:
     def side(a, b):
         return (b, a) if swapped else (a, b)
 
-    imps_home, imps_away = side(Decimal(summary["imps_home"]), Decimal(summary["imps_away"]))
-    vp_home, vp_away = victory_points(imps_home, imps_away, match.boards)
+    imps_home, imps_away, vp_home, vp_away = points
     match.imps_home, match.imps_away = imps_home, imps_away
     match.vp_home, match.vp_away = vp_home, vp_away
     match.status = Match.Status.PLAYED

@@ -177,7 +177,8 @@ def seeded_schedule(entries_by_seed: Sequence[Hashable], rounds: int) -> list[Ro
         score = _score(totals, counts, scale)
         if best is None or score < best[0]:
             best = (score, [all_rounds[i] for i in chosen])
-    assert best is not None
+    if best is None:  # the loop above runs at least once
+        raise ValueError("no rounds to schedule")
     improved = _improve_by_swaps(best[1], index, scale)
     iterations = max(12000, min(20000, 200 * n * rounds))
     return _orient(_anneal(improved, index, scale, iterations))
@@ -248,7 +249,7 @@ def _anneal(
     result is deterministic), to get out of the plateaus the plain local search stops on.
     The best schedule seen (by the exact balance score) is kept."""
     n = len(index)
-    rng = random.Random(0)
+    rng = random.Random(0)  # noqa: S311 (a fixed seed: a deterministic schedule, no secret)
     rounds = [[[index[h], None if a is None else index[a]] for h, a in r] for r in schedule]
     totals = [0] * n
     counts = [0] * n
