@@ -86,3 +86,17 @@ class HeadWithoutBodyMiddleware:
             response.content = b""
             response["Content-Length"] = length
         return response
+
+
+class PermissionsPolicyMiddleware:
+    """The ``Permissions-Policy`` header (``settings.PERMISSIONS_POLICY``) on every response,
+    cached public pages included (placed before the cache's fast path)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.policy = settings.PERMISSIONS_POLICY
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.headers.setdefault("Permissions-Policy", self.policy)
+        return response

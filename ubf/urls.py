@@ -1,9 +1,10 @@
-from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView
+
+handler500 = "ubf.views.server_error"
 
 admin.site.site_header = _("UBF DM – tävlingskommittén")
 admin.site.site_title = "UBF DM"
@@ -18,8 +19,5 @@ urlpatterns = [
     path("", include("portal.urls")),
     path("mitt-lag/", include("teams.urls")),
 ]
-
-if settings.DEBUG:
-    from django.conf.urls.static import static
-
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+# Uploaded result files (players' names and MIDs) are never served from MEDIA_URL, not even
+# with DEBUG: ``results:upload_file`` hands them to those who may see them.
