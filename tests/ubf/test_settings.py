@@ -70,13 +70,23 @@ def test_production_refuses_to_start_without_secret_key():
     assert "SECRET_KEY" in out.stderr
 
 
-def test_production_check_deploy_has_no_warnings():
+def test_production_check_deploy_has_no_warnings(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
     env.update(
         DEBUG="false",
         SECRET_KEY="x" * 20 + "-prod-secret-key-with-enough-entropy-" + "7q!Zr#9kLm2@",
         ALLOWED_HOSTS="dm.upplandsbridge.se",
+        STATIC_ROOT=str(tmp_path / "static"),
     )
+    # the production steps: collectstatic first (without its manifest the check fails)
+    collected = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert collected.returncode == 0, collected.stderr
     out = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
