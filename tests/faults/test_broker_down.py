@@ -39,7 +39,8 @@ def broker_down(settings):
     def down():
         app.conf.CELERY_TASK_ALWAYS_EAGER = False
         app.conf.broker_url = DEAD
-        app._pool = None  # no connection kept from an earlier broker
+        app._pool = None  # no connection or producer kept from an earlier broker
+        app.amqp._producer_pool = None
 
     def up():
         app.conf.CELERY_TASK_ALWAYS_EAGER = True
@@ -49,6 +50,7 @@ def broker_down(settings):
     app.conf.CELERY_TASK_ALWAYS_EAGER = saved["CELERY_TASK_ALWAYS_EAGER"]
     app.conf.broker_url = saved["broker_url"]
     app._pool = None
+    app.amqp._producer_pool = None
 
 
 @pytest.fixture
