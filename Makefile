@@ -4,6 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# DEBUG defaults to off (production: SECRET_KEY, ALLOWED_HOSTS, collected static files). The
+# demo and the developer's commands below turn it on explicitly; pytest does so in pyproject.
+DEV := DEBUG=true
 
 .PHONY: demo test install lint pytest migrate messages clean serve browser screenshots
 
@@ -17,7 +20,7 @@ install: $(STAMP)
 
 migrate: install
 	mkdir -p var
-	$(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py migrate --noinput
 
 # The demo season as of one day inside it: heats played and uploaded, a pair heat open for
 # entries, heat registration open (Open), a team heat with its last day to play (its rosters
@@ -25,14 +28,14 @@ migrate: install
 DEMO_DATE ?= 2016-11-18
 
 demo: migrate
-	DEMO_DATE=$(DEMO_DATE) $(PY) manage.py load_demo
-	DEMO_DATE=$(DEMO_DATE) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	$(DEV) DEMO_DATE=$(DEMO_DATE) $(PY) manage.py load_demo
+	$(DEV) DEMO_DATE=$(DEMO_DATE) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(PY) manage.py makemigrations --check --dry-run
+	$(DEV) $(PY) manage.py makemigrations --check --dry-run
 
 pytest: install
 	$(VENV)/bin/pytest
@@ -53,11 +56,11 @@ browser: install
 # Every public page of the demo at 390 px and 1280 px, at two demo dates, into docs/screenshots/
 # (a throwaway database, runserver, Debian's Chromium: see tools/screenshots.py).
 screenshots: install
-	$(PY) tools/screenshots.py
+	$(DEV) $(PY) tools/screenshots.py
 
 messages: install
-	$(PY) manage.py makemessages -l sv -l en --ignore='.venv/*' --ignore='var/*'
-	$(PY) manage.py compilemessages --ignore='.venv/*'
+	$(DEV) $(PY) manage.py makemessages -l sv -l en --ignore='.venv/*' --ignore='var/*'
+	$(DEV) $(PY) manage.py compilemessages --ignore='.venv/*'
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache

@@ -45,6 +45,7 @@ if not os.environ.get("DATABASE_URL"):
 MEDIA = Path(tempfile.mkdtemp(prefix="ubf-bench-media-"))
 os.environ["MEDIA_ROOT"] = str(MEDIA)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ubf.settings")
+os.environ.setdefault("DEBUG", "true")  # the embedded mode (DEBUG defaults to off)
 
 import django  # noqa: E402
 

@@ -166,6 +166,7 @@ def measure_site(size: str, args, build) -> list[tuple]:
         "CACHE_URL": cache,
         "CELERY_BROKER_URL": "",
         "DJANGO_SETTINGS_MODULE": "ubf.settings",
+        "DEBUG": "true",  # building the site; the server below runs with DEBUG off
     }
     base.pop("DEMO_DATE", None)
     prod = {

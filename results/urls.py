@@ -9,4 +9,5 @@ urlpatterns = [
     path("lag/<int:heat_id>/", views.upload_team_heat_view, name="upload_team_heat"),
     path("lagfinal/<int:competition_id>/", views.upload_team_final_view, name="upload_team_final"),
     path("parfinal/<int:competition_id>/", views.upload_pair_final_view, name="upload_pair_final"),
+    path("fil/<int:upload_id>/", views.upload_file_view, name="upload_file"),
 ]

@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import get_language, ngettext
@@ -87,9 +88,7 @@ def _handle(request, *, target_label, history, allowed, do_upload, done_url, for
                     request, _("Filen är identisk med den senast inlästa. Inget ändrades.")
                 )
             else:
-                messages.success(
-                    request, _("Resultaten är inlästa. Ställningen räknas om och visas strax.")
-                )
+                messages.success(request, _("Sparat, resultatlistan uppdateras snart."))
             for w in outcome.warnings:
                 messages.warning(
                     request, f"{w.get('where') + ': ' if w.get('where') else ''}{w['text']}"
@@ -175,3 +174,32 @@ def upload_pair_final_view(request, competition_id: int):
         ),
         done_url="/par/",
     )
+
+
+def may_download(user, upload: ResultUpload) -> bool:
+    """Who may have an uploaded file (names and MIDs of players): TK, and those who may upload
+    the heat's results. A final's file: TK only."""
+    if is_tk(user):
+        return True
+    if upload.heat_id is None:
+        return False
+    pair_heat = PairHeat.objects.filter(pk=upload.heat_id).first()
+    if pair_heat is not None:
+        return can_manage_pair_heat(user, pair_heat)
+    team_heat = TeamHeat.objects.filter(pk=upload.heat_id).first()
+    return team_heat is not None and can_manage_team_heat(user, team_heat)
+
+
+@login_required
+def upload_file_view(request, upload_id: int):
+    """An uploaded result file, to those who may see it (never from ``/media/``)."""
+    upload = get_object_or_404(ResultUpload, pk=upload_id)
+    if not may_download(request.user, upload):
+        raise PermissionDenied
+    try:
+        handle = upload.file.open("rb")
+    except (OSError, ValueError) as exc:
+        raise Http404(_("Filen finns inte längre.")) from exc
+    response = FileResponse(handle, as_attachment=True, filename=upload.original_name)
+    response["Cache-Control"] = "private, no-store"
+    return response

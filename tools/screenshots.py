@@ -121,6 +121,7 @@ def take(day: str, out: Path, browser, only: set[str] | None = None) -> list[Pat
             "DATABASE_URL": f"sqlite:///{tmp}/demo.sqlite3",
             "DEMO_DATE": day,
             "CELERY_BROKER_URL": "",
+            "DEBUG": "true",  # the demo's mode, said explicitly (DEBUG defaults to off)
         }
         env.pop("UBF_CLOCK_OVERRIDE", None)
         print(f"{day}: loading the demo into a throwaway database", flush=True)

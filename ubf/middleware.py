@@ -133,3 +133,15 @@ class RequestBodyLimitMiddleware:
 def _mb(size: int) -> Decimal:
     """Megabytes with one decimal (the page's ``|num`` writes them in the reader's language)."""
     return (Decimal(size) / (1024 * 1024)).quantize(Decimal("0.1"))
+class PermissionsPolicyMiddleware:
+    """The ``Permissions-Policy`` header (``settings.PERMISSIONS_POLICY``) on every response,
+    cached public pages included (placed before the cache's fast path)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.policy = settings.PERMISSIONS_POLICY
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.headers.setdefault("Permissions-Policy", self.policy)
+        return response

@@ -1,8 +1,10 @@
 """Settings, all from the environment (django-environ).
 
-No variables at all: the embedded mode (SQLite under var/, Celery tasks in-process, mail to
-the console, DEBUG on). DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL and a real
-broker. DEBUG=false is production: SECRET_KEY and ALLOWED_HOSTS are then required.
+Fails safe: without DEBUG=true this is production (DEBUG off), which needs SECRET_KEY and
+ALLOWED_HOSTS and refuses to start without the collected static files (``ubf.checks``).
+DEBUG=true, which ``make demo``, the Makefile's other commands and the test suite set
+explicitly, is the embedded mode (SQLite under var/, Celery tasks in-process, mail to the
+console). DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL and a real broker.
 """
 
 from datetime import timedelta
@@ -20,7 +22,7 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 env.read_env(BASE_DIR / ".env") if (BASE_DIR / ".env").exists() else None
 
-DEBUG = env.bool("DEBUG", default=True)
+DEBUG = env.bool("DEBUG", default=False)
 PRODUCTION = not DEBUG
 
 if PRODUCTION:
@@ -58,6 +60,7 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "simple_history",
     "axes",
+    "csp",
     "clubs",
     "pairs",
     "teams",
@@ -69,6 +72,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "ubf.middleware.HeadWithoutBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "ubf.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "ubf.middleware.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -221,6 +226,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task whose worker was killed outright (acks_late: not yet acknowledged) goes back to the
+# queue once the visibility timeout has passed: 5 minutes, not kombu's default of an hour.
+# It must stay longer than the longest task (a whole recompute takes seconds).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+}
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = dict(CELERY_BROKER_TRANSPORT_OPTIONS)
+#: A recompute still pending this many minutes after it was asked for is sent again by the
+#: sweep (results.recompute.requeue_pending): its task was lost to a broker outage.
+UBF_REQUEUE_AFTER_MINUTES = env.int("UBF_REQUEUE_AFTER_MINUTES", default=3)
 from celery.schedules import crontab  # noqa: E402
 
 CELERY_BEAT_SCHEDULE: dict = {
@@ -229,7 +244,38 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "portal.tasks.send_due_reminders",
         "schedule": crontab(hour=7, minute=0),
     },
+    # Recomputes pending longer than UBF_REQUEUE_AFTER_MINUTES are sent again (broker outage).
+    "requeue-pending-recomputes": {
+        "task": "results.recompute.requeue_pending",
+        "schedule": 60.0 * UBF_REQUEUE_AFTER_MINUTES,
+    },
 }
+
+# --- Content-Security-Policy (django-csp) and Permissions-Policy (ubf.middleware) -----------
+# Scripts only from the site's own static files: no inline script, no eval (the templates'
+# behaviour lives in static/js/ubf.js). Inline styles stay allowed: the admin's templates and
+# htmx's indicator style use them.
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+#: Browser features the site never uses, switched off for every page.
+PERMISSIONS_POLICY = (
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), magnetometer=(), "
+    "gyroscope=(), accelerometer=()"
+)
 
 # --- DRF -------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -253,6 +299,10 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
     CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# Error pages and error mails never show the settings (the broker's and database's URLs,
+# passwords included), not even the DEBUG page of the demo.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "ubf.errors.NoSettingsExceptionReporterFilter"
 
 LOGGING = {
     "version": 1,

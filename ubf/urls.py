@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -7,6 +6,8 @@ from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView
 
 from portal.accounts import ThrottledPasswordResetForm
+
+handler500 = "ubf.views.server_error"
 
 admin.site.site_header = _("UBF DM – tävlingskommittén")
 admin.site.site_title = "UBF DM"
@@ -27,8 +28,5 @@ urlpatterns = [
     path("", include("portal.urls")),
     path("mitt-lag/", include("teams.urls")),
 ]
-
-if settings.DEBUG:
-    from django.conf.urls.static import static
-
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+# Uploaded result files (players' names and MIDs) are never served from MEDIA_URL, not even
+# with DEBUG: ``results:upload_file`` hands them to those who may see them.

@@ -25,6 +25,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from clubs import clock
+from clubs.locks import lock_row
 from clubs.models import Club, Decided, Decision, HeatChangeRequest, HeatStatus
 from clubs.permissions import can_act_for_club, is_tk
 from clubs.recompute import request_recompute
@@ -50,9 +51,12 @@ def get_obj(model, obj_or_id):
 
 
 def locked(model, obj_or_id, *related: str):
-    """Re-read a row for update inside the service's transaction (a no-op lock on SQLite)."""
+    """Re-read a row for update inside the service's transaction (a no-op lock on SQLite); a
+    row of a competition (a heat, a team) after the competition's row (``clubs.locks``)."""
     pk = obj_or_id.pk if isinstance(obj_or_id, model) else obj_or_id
     qs = model.objects.select_related(*related) if related else model.objects.all()
+    if any(f.name == "competition" for f in model._meta.concrete_fields):
+        return lock_row(qs, pk)
     return qs.select_for_update(of=("self",)).get(pk=pk)
 
 

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs import clock, seats, windows
+from clubs.locks import lock_row
 from clubs.models import Representation
 from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
@@ -41,9 +42,7 @@ def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
     """R-REPL-1, R-REPL-7: the pair holding ``seat`` (through its club or heat organiser) or
     TK gives it up. The seat becomes vacated, a direct qualifier's place is marked declined,
     the decision is recorded, and the recompute offers the seat down the chain."""
-    seat = (
-        FinalSeat.objects.select_for_update().select_related("competition__season").get(pk=seat.pk)
-    )
+    seat = lock_row(FinalSeat.objects.select_related("competition__season"), seat.pk)
     season = seat.competition.season
     holder = seat.entry or seat.direct_qualifier
     require(holder is not None and can_act_for_pair(user, holder, season) or is_tk(user))
@@ -87,10 +86,10 @@ def record_offer_answer(
     """R-REPL-5: record the answer to an offer (accepted or declined), when it was given and
     who recorded it. An answered offer is not changed again (R-REPL-6: accepted offers never
     move); the recompute moves the chain on."""
-    offer = (
-        Offer.objects.select_for_update()
-        .select_related("seat__competition__season", "entry__heat")
-        .get(pk=offer.pk)
+    offer = lock_row(
+        Offer.objects.select_related("seat__competition__season", "entry__heat"),
+        offer.pk,
+        competition="seat__competition_id",
     )
     season = offer.seat.competition.season
     require(can_act_for_pair(user, offer.entry, season))
@@ -162,9 +161,7 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
     """R-REPL-5 (and R-REPL-3, R-REPL-7: "TK decides"): TK offers ``seat`` to ``entry`` out of
     the chain's order, with a recorded reason. The offer is then answered as any other."""
     require(is_tk(user), gettext_noop("Endast UBF TK kan göra avsteg (R-REPL-5)."))
-    seat = (
-        FinalSeat.objects.select_for_update().select_related("competition__season").get(pk=seat.pk)
-    )
+    seat = lock_row(FinalSeat.objects.select_related("competition__season"), seat.pk)
     season = seat.competition.season
     problems = reason_required(reason, "R-REPL-5")
     if entry.heat.competition_id != seat.competition_id:

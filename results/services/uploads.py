@@ -31,6 +31,7 @@ from django.db.models import Q
 
 from clubs import clock, windows
 from clubs.i18n import render
+from clubs.locks import lock_competition
 from clubs.models import Representation
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
@@ -57,7 +58,7 @@ from results.models import (
     ResultUpload,
     pair_key,
 )
-from results.services.recompute.common import lock_competition
+from results.recompute import ask_again_if_pending
 from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
 from ubf.rules.eligibility import check_session_entry
 from ubf.rules.i18n import Message, gettext_noop
@@ -105,12 +106,14 @@ def _replace_accepted(
     """Store a file in place of the ``accepted`` uploads it corrects; inside the caller's
     transaction.
 
-    Locks the competition's row first, the one lock order of every upload and recompute, so
-    that uploads and recomputes of one competition run one after the other. The earlier
+    Locks the competition's row and then the heat's (``clubs.locks``, the one lock order of
+    every upload, recompute and TK decision), so that uploads and recomputes of one
+    competition run one after the other. The earlier
     uploads are marked superseded and the result rows they carried (``results``: related
     names) are deleted; their raw files stay in the history. Returns the new upload and the
     superseded ones, newest first."""
-    lock_competition(competition_id)
+    heat = fields.get("heat")
+    lock_competition(competition_id, heat_ids=[heat.pk] if heat is not None else ())
     previous = list(accepted)
     for old in previous:
         for name in results:
@@ -125,6 +128,15 @@ def _replace_accepted(
         **fields,
     )
     return upload, previous
+
+
+def _unchanged(current: ResultUpload) -> UploadOutcome:
+    """The file is the accepted one: nothing is saved, but a recompute still pending (its task
+    lost while the broker was down) is asked for again."""
+    heat_ids = [current.heat_id] if current.heat_id else None
+    with transaction.atomic():
+        ask_again_if_pending(current.competition_id, heat_ids)
+    return UploadOutcome(current, unchanged=True, warnings=current.warnings)
 
 
 def _cents(value) -> Decimal:
@@ -481,7 +493,7 @@ def upload_pair_heat(
         else accepted.filter(session=session)
     ).first()
     if current is not None and current.checksum == checksum:
-        return UploadOutcome(current, unchanged=True, warnings=current.warnings)
+        return _unchanged(current)
     if session is not None:
         twin = accepted.filter(session=3 - session, checksum=checksum).first()
         if twin is not None:
@@ -644,7 +656,7 @@ def upload_pair_final(
     checksum = _checksum(data)
     current = competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED).first()
     if current is not None and current.checksum == checksum:
-        return UploadOutcome(current, unchanged=True, warnings=current.warnings)
+        return _unchanged(current)
 
     event = _parse(data, filename, "pairs")
     problems = list(_read(validate_pairs, event))
@@ -823,7 +835,7 @@ def upload_team_results(
         status=ResultUpload.Status.ACCEPTED, round=round, **target
     ).first()
     if current is not None and current.checksum == checksum:
-        return UploadOutcome(current, unchanged=True, warnings=current.warnings)
+        return _unchanged(current)
 
     event = _parse(data, filename, "teams")
     problems = list(_read(validate_teams, event, expected_boards=expected_boards))

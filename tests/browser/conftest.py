@@ -70,13 +70,23 @@ def browser():
 
 
 def _page(browser, live_server, viewport, locale):
-    """A fresh browser context (no cookies) on the live server. A script error on the page or
-    a server error (a traceback, status 500) fails the test even where no assertion looks."""
+    """A fresh browser context (no cookies) on the live server. A script error on the page, a
+    policy violation on the console (CSP, Permissions-Policy) or a server error (a traceback,
+    status 500) fails the test even where no assertion looks."""
     context = browser.new_context(base_url=live_server.url, viewport=viewport, locale=locale)
     context.set_default_timeout(15_000)
     page = context.new_page()
     broken: list[str] = []
     page.on("pageerror", lambda exc: broken.append(f"script error: {exc}"))
+    # The Content-Security-Policy (no inline script) and the Permissions-Policy: anything
+    # they block or cannot parse is reported on the console and fails the test.
+    page.on(
+        "console",
+        lambda msg: broken.append(f"console: {msg.text}")
+        if msg.type == "error"
+        and any(w in msg.text for w in ("Content Security Policy", "Permissions-Policy"))
+        else None,
+    )
     page.on(
         "response",
         lambda r: broken.append(f"{r.status} {r.request.method} {r.url}")

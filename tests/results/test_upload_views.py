@@ -50,7 +50,7 @@ def test_official_uploads_and_sees_confirmation(
             f"/resultat/par/{heat.id}/", {"file": SimpleUploadedFile(NAME, raw)}, follow=True
         )
     html = response.content.decode()
-    assert "Resultaten är inlästa" in html
+    assert "Sparat, resultatlistan uppdateras snart." in html
     assert PairResult.objects.filter(heat=heat).count() == 10
 
 

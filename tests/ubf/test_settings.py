@@ -33,8 +33,15 @@ SHOW = (
 )
 
 
-def test_no_variables_means_sqlite_eager_console_mail_swedish():
+def test_no_variables_means_production_which_refuses_to_start_without_its_secrets():
+    # fails safe: DEBUG defaults to off, and production needs SECRET_KEY and ALLOWED_HOSTS
     out = run_python(SHOW)
+    assert out.returncode != 0
+    assert "SECRET_KEY" in out.stderr
+
+
+def test_debug_true_means_sqlite_eager_console_mail_swedish():
+    out = run_python(SHOW, DEBUG="true")
     assert out.returncode == 0, out.stderr
     engine, eager, debug, lang, tz, mail = out.stdout.split()
     assert engine == "django.db.backends.sqlite3"
@@ -47,6 +54,7 @@ def test_no_variables_means_sqlite_eager_console_mail_swedish():
 def test_database_url_selects_postgresql_and_broker_disables_eager():
     out = run_python(
         SHOW,
+        DEBUG="true",
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/ubf",
         CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
     )
@@ -62,13 +70,23 @@ def test_production_refuses_to_start_without_secret_key():
     assert "SECRET_KEY" in out.stderr
 
 
-def test_production_check_deploy_has_no_warnings():
+def test_production_check_deploy_has_no_warnings(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
     env.update(
         DEBUG="false",
         SECRET_KEY="x" * 20 + "-prod-secret-key-with-enough-entropy-" + "7q!Zr#9kLm2@",
         ALLOWED_HOSTS="dm.upplandsbridge.se",
+        STATIC_ROOT=str(tmp_path / "static"),
     )
+    # the production steps: collectstatic first (without its manifest the check fails)
+    collected = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert collected.returncode == 0, collected.stderr
     out = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from clubs import clock
+from clubs.locks import lock_competition  # noqa: F401  (re-exported: the first lock)
 from clubs.models import Competition
 from results.models import (
     RecomputeStatus,
@@ -15,16 +16,16 @@ from results.models import (
 log = logging.getLogger(__name__)
 
 
-def lock_competition(competition_id: int) -> None:
-    """Lock the competition's row (``clubs.Competition``) for this transaction: the first lock
-    every upload and recompute of a competition takes, so they never wait on each other in
-    opposite orders."""
-    Competition.objects.select_for_update().get(pk=competition_id)
-
-
-def recompute_status(**which) -> RecomputeStatus:
-    status, _ = RecomputeStatus.objects.get_or_create(**which)
-    return status
+def finish(competition: Competition, started_at) -> None:
+    """Record a recompute as done: the status row is the last lock of the recompute's
+    transaction (``clubs.locks``), so a TK decision that holds a row the recompute writes and
+    then asks for a recompute never waits on it in the opposite order."""
+    status, _ = RecomputeStatus.objects.get_or_create(competition=competition)
+    status.started_at = started_at
+    status.finished_at = clock.now()
+    status.runs += 1
+    status.last_error = ""
+    status.save(update_fields=["started_at", "finished_at", "runs", "last_error"])
 
 
 def save_snapshots(existing, snapshots: list[StandingSnapshot]) -> None:

@@ -31,7 +31,7 @@ from results.models import (
     StandingSnapshot,
 )
 from results.services.allocation import Venue, allocate_final, step_reasons, venue_key
-from results.services.recompute.common import lock_competition, recompute_status, save_snapshots
+from results.services.recompute.common import finish, lock_competition, save_snapshots
 from ubf.rules.allocation import final_size_pairs
 from ubf.rules.heats import PairHeatEntries, qualifying_pairs
 from ubf.rules.i18n import Message, as_data, gettext_noop
@@ -62,9 +62,7 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
     with transaction.atomic():
         lock_competition(pair_competition_id)
         competition = PairCompetition.objects.select_related("season").get(pk=pair_competition_id)
-        status = recompute_status(competition=competition)
-        status.started_at = clock.now()
-        status.save(update_fields=["started_at"])
+        started_at = clock.now()
         rules = competition.season.rules()
 
         heats = list(
@@ -219,10 +217,7 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         }
         run.save(update_fields=["explanation"])
 
-        status.finished_at = clock.now()
-        status.runs += 1
-        status.last_error = ""
-        status.save(update_fields=["finished_at", "runs", "last_error"])
+        finish(competition, started_at)
 
 
 def _venue_from_snapshot(heat, key: str, snapshot: StandingSnapshot, names: dict) -> Venue:

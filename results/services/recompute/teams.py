@@ -20,7 +20,7 @@ from results.models import (
     StandingSnapshot,
 )
 from results.services.allocation import Venue, allocate_final, step_reasons, venue_key
-from results.services.recompute.common import lock_competition, recompute_status, save_snapshots
+from results.services.recompute.common import finish, lock_competition, save_snapshots
 from teams.models import (
     Lineup,
     Match,
@@ -76,9 +76,7 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
     with transaction.atomic():
         lock_competition(team_competition_id)
         competition = TeamCompetition.objects.select_related("season").get(pk=team_competition_id)
-        status = recompute_status(competition=competition)
-        status.started_at = clock.now()
-        status.save(update_fields=["started_at"])
+        started_at = clock.now()
 
         rules = competition.season.rules()
         teams = {t.id: t for t in Team.objects.filter(competition=competition)}
@@ -185,10 +183,7 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
 
         _allocate_team_final(competition, teams, by_heat)
 
-        status.finished_at = clock.now()
-        status.runs += 1
-        status.last_error = ""
-        status.save(update_fields=["finished_at", "runs", "last_error"])
+        finish(competition, started_at)
 
 
 def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], by_heat) -> None:

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs import clock, seats, windows
+from clubs.locks import lock_row
 from clubs.recompute import request_recompute
 from clubs.services.base import (
     error,
@@ -34,10 +35,8 @@ def record_team_offer_answer(
     the number of the team it replaces, and takes that team's place in the final's matches not
     yet played. Declined: the recompute offers the seat to the next team of the chain."""
     _require_tk(user, "R-REPL-5")
-    offer = (
-        TeamFinalOffer.objects.select_for_update()
-        .select_related("competition__season", "team", "seat")
-        .get(pk=offer.pk)
+    offer = lock_row(
+        TeamFinalOffer.objects.select_related("competition__season", "team", "seat"), offer.pk
     )
     when = answered_at or clock.now()
     # R-REPL-5: answers count up to the final's first day; after it TK gives a reason.

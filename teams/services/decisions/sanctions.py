@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from clubs import clock
+from clubs.locks import lock_row
 from clubs.models import Membership, Player
 from clubs.permissions import can_manage_team, is_tk
 from clubs.recompute import request_recompute
@@ -134,7 +135,7 @@ def impose_penalty(
     conversion, by the recompute). A second penalty for the same team, match and clause is
     refused (see :func:`penalty_problems`)."""
     _require_tk(user, clause)
-    team = Team.objects.select_for_update().get(pk=team.pk)
+    team = lock_row(Team.objects.all(), team.pk)
     season = team.competition.season
     problems = reason_required(reason, clause)
     problems += penalty_problems(team, match, vp, clause)
@@ -291,7 +292,7 @@ def disqualify_team(user, team: Team, *, clause: str, reason: str):
     into W.O.s for the opponents (:func:`ubf.rules.sanctions.apply_disqualification`) while
     masterpoints keep the results played. Fees are not refunded."""
     _require_tk(user, clause if clause in DISQUALIFYING_CLAUSES else "R-TEAM-RES-4")
-    team = Team.objects.select_for_update().get(pk=team.pk)
+    team = lock_row(Team.objects.all(), team.pk)
     season = team.competition.season
     problems = reason_required(reason, "R-TEAM-RES-4")
     if clause not in DISQUALIFYING_CLAUSES:

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from clubs.decision_log import decision_log
 from clubs.i18n import render
+from clubs.locks import lock_row
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
 from clubs.services.base import (
@@ -83,7 +84,7 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
     ``force_majeure`` records TK's finding; the W.O. still counts (the regulations make no
     exception)."""
     _require_wo_power(user)
-    match = Match.objects.select_for_update().select_related("competition__season").get(pk=match.pk)
+    match = lock_row(Match.objects.select_related("competition__season"), match.pk)
     season = match.competition.season
     rules = season.rules()
     problems = walkover_problems(match, offender, reason)
@@ -169,7 +170,9 @@ def revoke_walkover(user, walkover: WalkOver, *, reason: str):
     """R-TEAM-WO-1: TK withdraws a W.O. it awarded (with a reason): the match gets back its
     earlier status and figures, and an exclusion that rested on it (R-TEAM-WO-3) is lifted."""
     _require_wo_power(user)
-    walkover = WalkOver.objects.select_for_update().select_related("match").get(pk=walkover.pk)
+    walkover = lock_row(
+        WalkOver.objects.select_related("match"), walkover.pk, competition="match__competition_id"
+    )
     problems = reason_required(reason, "R-TEAM-WO-1")
     if walkover.status != GRANTED:
         problems.append(
