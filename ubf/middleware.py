@@ -18,7 +18,10 @@ class QueryLanguageMiddleware:
         self.codes = {code for code, _ in settings.LANGUAGES}
 
     def __call__(self, request):
-        request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
+        if not request.path.startswith("/api/"):
+            # The site stays Swedish whatever the browser prefers; the API answers a program
+            # in the language it asks for (Accept-Language), as its errors' contract says.
+            request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
         lang = request.GET.get("lang")
         if lang not in self.codes:
             return self.get_response(request)
