@@ -7,7 +7,7 @@ service's violations) and ``errors`` (a form field's messages)."""
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
@@ -114,25 +114,56 @@ def exception_handler(exc, context):
             status.HTTP_400_BAD_REQUEST, "invalid", _("Ogiltig begäran"), first, errors=errors
         )
     if isinstance(exc, exceptions.APIException):
-        headers = {}
-        if getattr(exc, "auth_header", None):
-            headers["WWW-Authenticate"] = exc.auth_header
-        if getattr(exc, "wait", None) is not None:
-            headers["Retry-After"] = str(int(exc.wait))
-        titles = {
-            401: _("Inte inloggad"),
-            403: _("Ingen behörighet"),
-            405: _("Metoden är inte tillåten"),
-            406: _("Kan inte svara i det formatet"),
-            415: _("Fel innehållstyp"),
-            429: _("För många anrop"),
-        }
-        detail = exc.detail if isinstance(exc.detail, str) else _flat(exc.detail)
-        return problem_response(
-            exc.status_code,
-            exc.default_code.replace("_", "-"),
-            titles.get(exc.status_code, _("Ogiltig begäran")),
-            str(detail) if isinstance(detail, str) else "",
-            headers=headers,
-        )
+        return _api_exception(exc, context)
     return None
+
+
+def _api_exception(exc, context):
+    """DRF's own refusals (401, 405, 406, 415, 429, …) with their text in our catalogue."""
+    request = context.get("request")
+    headers = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None) is not None:
+        headers["Retry-After"] = str(int(exc.wait))
+    titles = {
+        401: _("Inte inloggad"),
+        403: _("Ingen behörighet"),
+        405: _("Metoden är inte tillåten"),
+        406: _("Kan inte svara i det formatet"),
+        415: _("Fel innehållstyp"),
+        429: _("För många anrop"),
+    }
+    details = {
+        exceptions.NotAuthenticated: _(
+            "Logga in, eller skicka en API-nyckel: Authorization: Token <nyckel>."
+        ),
+        exceptions.MethodNotAllowed: _("Metoden %(method)s är inte tillåten här.")
+        % {"method": getattr(request, "method", "")},
+        exceptions.UnsupportedMediaType: _(
+            "Skicka JSON (application/json) eller ett formulär (multipart/form-data)."
+        ),
+        exceptions.NotAcceptable: _("API:t svarar med JSON (application/json)."),
+        exceptions.ParseError: _("Begäran kunde inte läsas: kontrollera JSON-texten."),
+    }
+    detail = next((t for k, t in details.items() if isinstance(exc, k)), None)
+    if detail is None and isinstance(exc, exceptions.Throttled):
+        detail = _("För många anrop. Försök igen om %(seconds)s sekunder.") % {
+            "seconds": int(exc.wait or 1)
+        }
+    if detail is None:
+        detail = str(exc.detail) if isinstance(exc.detail, str) else ""
+    return problem_response(
+        exc.status_code,
+        exc.default_code.replace("_", "-"),
+        titles.get(exc.status_code, _("Ogiltig begäran")),
+        detail,
+        headers=headers,
+    )
+
+
+def not_found(request, *args, **kwargs):
+    """A path under /api/ that names nothing: a problem detail, not the site's HTML page."""
+    title = _("Finns inte")
+    body = {"type": TYPE_BASE + "not-found", "title": title, "status": 404, "detail": title}
+    return JsonResponse(body | {"clause": ""}, status=404, content_type=CONTENT_TYPE)

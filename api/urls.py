@@ -1,9 +1,9 @@
 """/api/v1/: the REST API (docs/architecture.md, "The API")."""
 
-from django.urls import path
+from django.urls import path, re_path
 from rest_framework.routers import DefaultRouter
 
-from . import views
+from . import problems, views
 
 app_name = "api"
 
@@ -24,4 +24,5 @@ router.register("offers/teams", views.TeamOfferViewSet, basename="team-offer")
 urlpatterns = [
     path("calendar/", views.CalendarView.as_view(), name="calendar"),
     *router.urls,
+    re_path(r"^.*$", problems.not_found),
 ]

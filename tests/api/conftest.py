@@ -1,5 +1,5 @@
-"""Shared set-up of the API tests: a DRF test client, TK, and tokens made through the
-service TK uses (``api.services.create_token``)."""
+"""Shared set-up of the API tests: a DRF test client and tokens made through the
+service TK uses (``api.services.create_token``); ``tk`` is tests/conftest.py's."""
 
 from __future__ import annotations
 
@@ -7,17 +7,11 @@ import pytest
 from rest_framework.test import APIClient
 
 from api.services import create_token
-from tests.factories import UserFactory
 
 
 @pytest.fixture
 def api():
     return APIClient()
-
-
-@pytest.fixture
-def tk():
-    return UserFactory(username="tk", is_superuser=True, is_staff=True)
 
 
 @pytest.fixture
