@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import django_filters as df
+from django import forms
 from django.db.models import Q
 
 from clubs.models import Competition, Heat, HeatStatus, Season
@@ -11,6 +12,28 @@ from results.models import AllocationRun, StandingSnapshot
 from teams.models import Match, Team, TeamFinalSeat
 
 KINDS = [(k.value, k.label) for k in Competition.Kind]
+#: The largest id a filter takes (PostgreSQL's integer): beyond it the database cannot compare.
+MAX_ID = 2**31 - 1
+
+
+class IdFilter(df.NumberFilter):
+    """An object's id: a whole number from 1 to MAX_ID (else 400, not a database error)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", MAX_ID)
+        super().__init__(*args, **kwargs)
+
+
+class CountFilter(IdFilter):
+    """A round's number and the like: 0 to 999."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", 999)
+        super().__init__(*args, **kwargs)
 
 
 class SeasonFilter(df.FilterSet):
@@ -33,7 +56,7 @@ class CompetitionFilter(df.FilterSet):
 
 
 class HeatFilter(df.FilterSet):
-    competition = df.NumberFilter(method="by_competition")
+    competition = IdFilter(method="by_competition")
     season = df.CharFilter(method="by_season")
     kind = df.ChoiceFilter(choices=KINDS)
     status = df.ChoiceFilter(choices=HeatStatus.choices)
@@ -53,13 +76,19 @@ class HeatFilter(df.FilterSet):
 
 
 class TeamFilter(df.FilterSet):
+    competition = IdFilter()
+    heat = IdFilter()
+
     class Meta:
         model = Team
         fields = ["competition", "heat", "in_final", "status"]
 
 
 class MatchFilter(df.FilterSet):
-    team = df.NumberFilter(method="by_team")
+    competition = IdFilter()
+    heat = IdFilter()
+    round = CountFilter()
+    team = IdFilter(method="by_team")
 
     class Meta:
         model = Match
@@ -70,12 +99,17 @@ class MatchFilter(df.FilterSet):
 
 
 class StandingFilter(df.FilterSet):
+    competition = IdFilter()
+    heat = IdFilter()
+
     class Meta:
         model = StandingSnapshot
         fields = ["competition", "heat", "scope"]
 
 
 class AllocationFilter(df.FilterSet):
+    competition = IdFilter()
+
     class Meta:
         model = AllocationRun
         fields = ["competition"]
@@ -84,6 +118,7 @@ class AllocationFilter(df.FilterSet):
 class _SeatFilter(df.FilterSet):
     """``?held=true``: the final's seat holders now (a seat not vacated, with a holder)."""
 
+    competition = IdFilter()
     held = df.BooleanFilter(method="by_held", label="held")
     HOLDER = Q()
 

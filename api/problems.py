@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
@@ -162,6 +163,7 @@ def _api_exception(exc, context):
     )
 
 
+@csrf_exempt
 def not_found(request, *args, **kwargs):
     """A path under /api/ that names nothing: a problem detail, not the site's HTML page."""
     title = _("Finns inte")

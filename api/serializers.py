@@ -353,7 +353,7 @@ MIDS = serializers.ListField(child=serializers.CharField(max_length=12), max_len
 
 
 class PairEntryInput(serializers.Serializer):
-    heat = serializers.IntegerField(min_value=1)
+    heat = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     mid1 = serializers.CharField(max_length=12)
     mid2 = serializers.CharField(max_length=12)
     pair_number = serializers.CharField(max_length=10, required=False, allow_blank=True)
@@ -371,7 +371,7 @@ class PairEntryResult(serializers.Serializer):
 
 
 class TeamEntryInput(serializers.Serializer):
-    heat = serializers.IntegerField(min_value=1)
+    heat = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     name = serializers.CharField(max_length=80)
     captain_mid = serializers.CharField(max_length=12)
     address = serializers.CharField(max_length=200)
@@ -392,7 +392,7 @@ class RosterInput(serializers.Serializer):
 
 
 class LineupInput(serializers.Serializer):
-    team = serializers.IntegerField(min_value=1)
+    team = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     half1_mids = serializers.ListField(child=serializers.CharField(max_length=12), max_length=8)
     half2_mids = serializers.ListField(
         child=serializers.CharField(max_length=12), max_length=8, required=False, default=list

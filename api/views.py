@@ -9,15 +9,14 @@ import hashlib
 
 from django.db.models import Prefetch
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
-from rest_framework.generics import ListAPIView
+from rest_framework.generics import ListAPIView, get_object_or_404
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -47,13 +46,8 @@ from . import serializers as s
 from .idempotency import idempotent
 from .problems import CONTENT_TYPE
 
-PROBLEMS = {
-    400: OpenApiResponse(s.Problem, description="problem details (RFC 9457)"),
-    401: OpenApiResponse(s.Problem, description="not signed in / unknown token"),
-    403: OpenApiResponse(s.Problem, description="no permission / outside the token's scope"),
-    404: OpenApiResponse(s.Problem, description="no such object"),
-    422: OpenApiResponse(s.Problem, description="Idempotency-Key used for another request"),
-}
+#: The refusals are documented for every operation by ``api.schema.problem_responses``.
+PROBLEMS: dict = {}
 IDEMPOTENCY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,
@@ -108,7 +102,7 @@ def _upload_answer(outcome) -> Response:
 
 UPLOAD = extend_schema(
     request={"multipart/form-data": s.ResultFileInput},
-    responses={200: s.UploadSerializer, 201: s.UploadSerializer, **PROBLEMS},
+    responses={200: s.UploadSerializer, 201: s.UploadSerializer},
     parameters=[IDEMPOTENCY],
 )
 
@@ -224,7 +218,7 @@ class TeamViewSet(ProblemsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
 
     @extend_schema(
         request=s.TeamEntryInput,
-        responses={201: s.TeamSerializer, **PROBLEMS},
+        responses={201: s.TeamSerializer},
         parameters=[IDEMPOTENCY],
     )
     @idempotent
@@ -257,7 +251,7 @@ class TeamViewSet(ProblemsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
 
     @extend_schema(
         request=s.RosterInput,
-        responses={200: s.TeamSerializer, **PROBLEMS},
+        responses={200: s.TeamSerializer},
         parameters=[IDEMPOTENCY],
     )
     @action(
@@ -297,7 +291,7 @@ class MatchViewSet(ReadOnly):
 
     @extend_schema(
         request=s.LineupInput,
-        responses={200: s.LineupResult, **PROBLEMS},
+        responses={200: s.LineupResult},
         parameters=[IDEMPOTENCY],
     )
     @action(
@@ -401,7 +395,7 @@ class PairEntryViewSet(ProblemsMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         request=s.PairEntryInput,
-        responses={201: s.PairEntryResult, **PROBLEMS},
+        responses={201: s.PairEntryResult},
         parameters=[IDEMPOTENCY],
     )
     @idempotent
@@ -443,7 +437,7 @@ def _answer_view(model, service, scope_of):
 
         @extend_schema(
             request=s.OfferAnswerInput,
-            responses={200: s.OfferAnswerResult, **PROBLEMS},
+            responses={200: s.OfferAnswerResult},
             parameters=[IDEMPOTENCY],
         )
         @action(detail=True, methods=["post"])
@@ -486,7 +480,7 @@ class CalendarView(ProblemsMixin, ListAPIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("season", OpenApiTypes.STR, description="2016-2017")],
-        responses={200: s.CalendarEventSerializer(many=True), 404: PROBLEMS[404]},
+        responses={200: s.CalendarEventSerializer(many=True)},
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)

@@ -230,6 +230,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {"MatchStatusEnum": "teams.models.Match.Status"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.problem_responses",
+    ],
 }
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"

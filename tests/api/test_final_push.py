@@ -22,10 +22,10 @@ from tests.portal.test_live_standings import _unplay_last_round
 pytestmark = pytest.mark.django_db
 
 ROUND_3 = (
-    "round;home;away;imps_home;imps_away;vp_home;vp_away;boards\n"
-    "3;1;4;35;15;15,00;5,00;16\n"
-    "3;2;3;40;26;13,75;6,25;16\n"
-).encode()
+    b"round;home;away;imps_home;imps_away;vp_home;vp_away;boards\n"
+    b"3;1;4;35;15;15,00;5,00;16\n"
+    b"3;2;3;40;26;13,75;6,25;16\n"
+)
 
 
 @pytest.fixture
