@@ -416,17 +416,3 @@ class OfferAnswerResult(serializers.Serializer):
     id = serializers.IntegerField()
     answer = serializers.CharField()
     answered_at = serializers.DateTimeField(allow_null=True)
-
-
-class Problem(serializers.Serializer):
-    """RFC 9457 problem details, as every error is answered."""
-
-    type = serializers.CharField()
-    title = serializers.CharField()
-    status = serializers.IntegerField()
-    detail = serializers.CharField()
-    clause = serializers.CharField()
-    problems = ProblemLine(many=True, required=False)
-    errors = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()), required=False
-    )

@@ -46,8 +46,8 @@ from . import serializers as s
 from .idempotency import idempotent
 from .problems import CONTENT_TYPE
 
-#: The refusals are documented for every operation by ``api.schema.problem_responses``.
-PROBLEMS: dict = {}
+# The refusals (problem details) are documented for every operation by
+# ``api.schema.problem_responses``.
 IDEMPOTENCY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,
