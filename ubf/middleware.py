@@ -21,7 +21,10 @@ class QueryLanguageMiddleware:
         self.codes = {code for code, _ in settings.LANGUAGES}
 
     def __call__(self, request):
-        request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
+        if not request.path.startswith("/api/"):
+            # The site stays Swedish whatever the browser prefers; the API answers a program
+            # in the language it asks for (Accept-Language), as its errors' contract says.
+            request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
         lang = request.GET.get("lang")
         if lang not in self.codes:
             return self.get_response(request)
@@ -133,6 +136,8 @@ class RequestBodyLimitMiddleware:
 def _mb(size: int) -> Decimal:
     """Megabytes with one decimal (the page's ``|num`` writes them in the reader's language)."""
     return (Decimal(size) / (1024 * 1024)).quantize(Decimal("0.1"))
+
+
 class PermissionsPolicyMiddleware:
     """The ``Permissions-Policy`` header (``settings.PERMISSIONS_POLICY``) on every response,
     cached public pages included (placed before the cache's fast path)."""

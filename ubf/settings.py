@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_filters",
     "crispy_forms",
     "crispy_bootstrap5",
     "simple_history",
@@ -66,6 +68,7 @@ INSTALLED_APPS = [
     "teams",
     "results",
     "portal",
+    "api",
     "ubf",
 ]
 
@@ -278,11 +281,48 @@ PERMISSIONS_POLICY = (
 )
 
 # --- DRF -------------------------------------------------------------------------------------
+# The API (api/, docs/architecture.md "The API"): scoring programs authenticate with a token
+# (api.ApiToken, created by TK), the site with its session; errors are problem details.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pages",
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "api.throttling.AnonThrottle",
+        "api.throttling.UserThrottle",
+        "api.throttling.TokenThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("UBF_API_RATE_ANON", default="120/min"),
+        "user": env.str("UBF_API_RATE_USER", default="600/min"),
+        "token": env.str("UBF_API_RATE_TOKEN", default="600/min"),
+    },
+    "EXCEPTION_HANDLER": "api.problems.exception_handler",
 }
-SPECTACULAR_SETTINGS = {"TITLE": "UBF DM API", "VERSION": "0.1.0"}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "UBF DM API",
+    "VERSION": "1.0.0",
+    "DESCRIPTION": "DM Par och DM Lag: public reads, authenticated writes (docs/architecture.md).",
+    # Swagger UI from the sidecar package: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {"MatchStatusEnum": "teams.models.Match.Status"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.problem_responses",
+    ],
+}
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

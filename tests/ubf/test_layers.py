@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["ubf", "clubs", "pairs", "teams", "results", "portal"]
+PACKAGES = ["ubf", "clubs", "pairs", "teams", "results", "portal", "api"]
 LINT = Path(sys.executable).with_name("lint-imports")
 
 pytestmark = pytest.mark.skipif(not LINT.exists(), reason="import-linter is not installed")
@@ -41,6 +41,7 @@ def _lint(cwd: Path) -> subprocess.CompletedProcess:
         ("pairs", "from teams.models import TeamHeat"),  # pairs and teams are independent
         ("teams", "def f():\n    from portal.services import fees\n"),  # even inside a function
         ("results", "from portal.models import FeeStatus"),  # results -> portal
+        ("portal", "from api.models import ApiToken"),  # portal -> api
     ],
 )
 def test_an_upward_import_breaks_the_layers_contract(tmp_path, lower, upward):

@@ -1,0 +1,418 @@
+"""What the API shows and reads. Public data read-only; a team's address, phone and e-mail
+only to TK and the team itself (its captain's account); nothing else personal is shown."""
+
+from __future__ import annotations
+
+from django.utils.translation import get_language
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from clubs.i18n import render
+from clubs.models import Competition, Heat, Season
+from clubs.permissions import is_tk
+from results.models import AllocationRun, ResultUpload, StandingSnapshot
+from teams.models import BoardResult, Match, Team
+
+
+def _lang() -> str:
+    return (get_language() or "sv")[:2]
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Season
+        fields = ["id", "name", "start_year", "is_current"]
+
+
+class CompetitionSerializer(serializers.ModelSerializer):
+    season = serializers.CharField(source="season.name")
+    kind = serializers.CharField()
+    name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Competition
+        fields = ["id", "season", "discipline", "kind", "name"]
+
+    def get_name(self, obj) -> str:
+        return str(obj)
+
+
+def heat_child(heat: Heat):
+    """The PairHeat or TeamHeat of a heat row (selected with it by the view)."""
+    return heat.teamheat if heat.kind == Heat.Kind.TEAMS else heat.pairheat
+
+
+class HeatSerializer(serializers.ModelSerializer):
+    competition = serializers.SerializerMethodField()
+    organisers = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Heat
+        fields = [
+            "id",
+            "competition",
+            "kind",
+            "name",
+            "venue",
+            "first_date",
+            "last_date",
+            "status",
+            "organisers",
+        ]
+
+    def get_competition(self, obj) -> int:
+        return heat_child(obj).competition_id
+
+    def get_organisers(self, obj) -> list[str]:
+        return sorted(c.name for c in heat_child(obj).clubs.all())
+
+
+class TeamRef(serializers.ModelSerializer):
+    class Meta:
+        model = Team
+        fields = ["id", "name"]
+
+
+class PlayerLine(serializers.Serializer):
+    mid = serializers.CharField()
+    name = serializers.CharField()
+
+
+def may_see_contact(user, team: Team) -> bool:
+    """Personal data (address, phone, e-mail) is for TK and the team itself."""
+    if user is None or not user.is_authenticated:
+        return False
+    return team.captain_user_id == user.id or is_tk(user)
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    captain = serializers.CharField(source="captain.full_name")
+    players = serializers.SerializerMethodField()
+    address = serializers.CharField(required=False, allow_null=True)
+    phone = serializers.CharField(required=False, allow_null=True)
+    email = serializers.CharField(required=False, allow_null=True)
+
+    class Meta:
+        model = Team
+        fields = [
+            "id",
+            "competition",
+            "heat",
+            "number",
+            "name",
+            "status",
+            "in_final",
+            "final_number",
+            "captain",
+            "players",
+            "address",
+            "phone",
+            "email",
+        ]
+
+    @extend_schema_field(PlayerLine(many=True))
+    def get_players(self, obj):
+        return [{"mid": r.player.mid, "name": r.player.full_name} for r in obj.roster.all()]
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        request = self.context.get("request")
+        if not may_see_contact(getattr(request, "user", None), obj):
+            for name in ("address", "phone", "email"):
+                data[name] = None
+        return data
+
+
+class BoardSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BoardResult
+        fields = [
+            "board_number",
+            "score_ns_room1",
+            "score_ns_room2",
+            "contract_room1",
+            "declarer_room1",
+            "contract_room2",
+            "declarer_room2",
+            "imps_home",
+            "imps_away",
+        ]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    home = TeamRef()
+    away = TeamRef()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "competition",
+            "stage",
+            "heat",
+            "round",
+            "home",
+            "away",
+            "boards",
+            "played_on",
+            "status",
+            "imps_home",
+            "imps_away",
+            "vp_home",
+            "vp_away",
+        ]
+
+
+class MatchDetailSerializer(MatchSerializer):
+    board_results = BoardSerializer(many=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "board_results"]
+
+
+class StandingSerializer(serializers.ModelSerializer):
+    rows = serializers.JSONField(source="data")
+
+    class Meta:
+        model = StandingSnapshot
+        fields = [
+            "id",
+            "scope",
+            "competition",
+            "heat",
+            "computed_at",
+            "provisional",
+            "rounds_played",
+            "rows",
+        ]
+
+
+class ExplainedLine(serializers.Serializer):
+    clause = serializers.CharField()
+    text = serializers.CharField()
+
+
+def _line(x: dict) -> dict:
+    return {"clause": x.get("clause", ""), "text": render(x.get("message"), _lang())}
+
+
+class AllocationSerializer(serializers.ModelSerializer):
+    venues = serializers.SerializerMethodField()
+    lots = serializers.SerializerMethodField()
+    lines = serializers.SerializerMethodField()
+    chain = serializers.SerializerMethodField()
+
+    class Meta:
+        model = AllocationRun
+        fields = [
+            "id",
+            "competition",
+            "computed_at",
+            "provisional",
+            "final_size",
+            "seats",
+            "qualifying_entries",
+            "venues",
+            "lots",
+            "lines",
+            "chain",
+        ]
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_venues(self, obj):
+        return obj.explanation.get("venues", [])
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_lots(self, obj):
+        return obj.explanation.get("lots", [])
+
+    @extend_schema_field(ExplainedLine(many=True))
+    def get_lines(self, obj):
+        return [_line(x) for x in obj.explanation.get("lines", [])]
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_chain(self, obj):
+        return [
+            {
+                "seat": c.get("seat"),
+                "status": c.get("status"),
+                "holder": c.get("holder"),
+                "ask": c.get("ask"),
+                "pending": c.get("pending"),
+                "steps": [_line(s) for s in c.get("steps", [])],
+            }
+            for c in obj.explanation.get("chain", [])
+        ]
+
+
+class OfferSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    to = serializers.CharField()
+    offered_at = serializers.DateTimeField()
+    answer = serializers.CharField()
+    answered_at = serializers.DateTimeField(allow_null=True)
+    reason = serializers.CharField()
+
+
+class SeatSerializer(serializers.Serializer):
+    """A final seat, pairs or teams (``clubs.models.FinalSeatBase``): who holds it, why, the
+    seat it replaces and the offers made for it (the replacement chain)."""
+
+    id = serializers.IntegerField()
+    competition = serializers.IntegerField(source="competition_id")
+    source = serializers.CharField()
+    status = serializers.CharField()
+    key = serializers.CharField(source="chain_key")
+    held = serializers.BooleanField(source="is_held")
+    holder = serializers.CharField(source="holder_name")
+    origin_heat = serializers.IntegerField(source="origin_heat_id", allow_null=True)
+    replaces = serializers.IntegerField(source="replaces_id", allow_null=True)
+    reason = serializers.SerializerMethodField()
+    offers = serializers.SerializerMethodField()
+
+    def get_reason(self, obj) -> str:
+        return obj.reason_text(_lang())
+
+    @extend_schema_field(OfferSerializer(many=True))
+    def get_offers(self, obj):
+        return [
+            {
+                "id": o.pk,
+                "to": str(getattr(o, o.HOLDER_FIELD)),
+                "offered_at": o.offered_at,
+                "answer": o.answer,
+                "answered_at": o.answered_at,
+                "reason": o.reason_text(_lang()),
+            }
+            for o in obj.offers.all()
+        ]
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        data["offers"] = OfferSerializer(data["offers"], many=True).data
+        return data
+
+
+class CalendarEventSerializer(serializers.Serializer):
+    uid = serializers.CharField()
+    kind = serializers.CharField()
+    competition = serializers.IntegerField(source="competition.pk")
+    competition_label = serializers.CharField()
+    title = serializers.CharField()
+    venue = serializers.CharField()
+    first = serializers.DateField()
+    last = serializers.DateField()
+    status = serializers.CharField()
+    path = serializers.CharField()
+
+
+# --- writes --------------------------------------------------------------------------------
+
+
+class ResultFileInput(serializers.Serializer):
+    file = serializers.FileField()
+    #: The file's SHA-256 as the program computed it: a file changed on the way is refused.
+    checksum = serializers.RegexField(r"^[0-9a-fA-F]{64}$", required=False)
+    session = serializers.IntegerField(required=False, min_value=1, max_value=2)
+    round = serializers.IntegerField(required=False, min_value=1, max_value=99)
+
+
+class ProblemLine(serializers.Serializer):
+    text = serializers.CharField()
+    where = serializers.CharField()
+    clause = serializers.CharField()
+    severity = serializers.CharField()
+
+
+class UploadSerializer(serializers.ModelSerializer):
+    unchanged = serializers.SerializerMethodField()
+    warnings = ProblemLine(many=True)
+
+    class Meta:
+        model = ResultUpload
+        fields = [
+            "id",
+            "competition",
+            "heat",
+            "round",
+            "session",
+            "status",
+            "format",
+            "checksum",
+            "original_name",
+            "uploaded_at",
+            "unchanged",
+            "warnings",
+        ]
+
+    def get_unchanged(self, obj) -> bool:
+        return bool(self.context.get("unchanged"))
+
+
+MIDS = serializers.ListField(child=serializers.CharField(max_length=12), max_length=12)
+
+
+class PairEntryInput(serializers.Serializer):
+    heat = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    mid1 = serializers.CharField(max_length=12)
+    mid2 = serializers.CharField(max_length=12)
+    pair_number = serializers.CharField(max_length=10, required=False, allow_blank=True)
+    session = serializers.IntegerField(required=False, min_value=1, max_value=2, default=1)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class PairEntryResult(serializers.Serializer):
+    id = serializers.IntegerField()
+    heat = serializers.IntegerField()
+    pair_number = serializers.CharField(allow_null=True)
+    players = PlayerLine(many=True)
+    status = serializers.CharField()
+    warnings = ProblemLine(many=True)
+
+
+class TeamEntryInput(serializers.Serializer):
+    heat = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    name = serializers.CharField(max_length=80)
+    captain_mid = serializers.CharField(max_length=12)
+    address = serializers.CharField(max_length=200)
+    phone = serializers.CharField(max_length=30)
+    email = serializers.EmailField()
+    player_mids = serializers.ListField(child=serializers.CharField(max_length=12), max_length=12)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class RosterInput(serializers.Serializer):
+    add_mids = serializers.ListField(
+        child=serializers.CharField(max_length=12), max_length=12, required=False, default=list
+    )
+    remove_mids = serializers.ListField(
+        child=serializers.CharField(max_length=12), max_length=12, required=False, default=list
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class LineupInput(serializers.Serializer):
+    team = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    half1_mids = serializers.ListField(child=serializers.CharField(max_length=12), max_length=8)
+    half2_mids = serializers.ListField(
+        child=serializers.CharField(max_length=12), max_length=8, required=False, default=list
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class LineupResult(serializers.Serializer):
+    match = serializers.IntegerField()
+    team = serializers.IntegerField()
+    halves = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    warnings = ProblemLine(many=True)
+
+
+class OfferAnswerInput(serializers.Serializer):
+    answer = serializers.ChoiceField(choices=["accepted", "declined"])
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class OfferAnswerResult(serializers.Serializer):
+    id = serializers.IntegerField()
+    answer = serializers.CharField()
+    answered_at = serializers.DateTimeField(allow_null=True)
