@@ -1,16 +1,22 @@
 from django import forms
 from django.utils.formats import date_format
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from results.importers.detect import DEFAULT_MAX_BYTES
 
 
+def _file_help() -> str:
+    # Filled in when the form is shown, in the reader's language (a lazy msgid with "%" at
+    # import time would be Swedish for good).
+    return gettext("PBN från Ruter, USEBIO (XML) eller CSV för lag. Högst %(mb)s MB.") % {
+        "mb": DEFAULT_MAX_BYTES // (1024 * 1024)
+    }
+
+
 class ResultFileForm(forms.Form):
-    file = forms.FileField(
-        label=_("Resultatfil"),
-        help_text=_("PBN från Ruter, USEBIO (XML) eller CSV för lag. Högst %(mb)s MB.")
-        % {"mb": DEFAULT_MAX_BYTES // (1024 * 1024)},
-    )
+    file = forms.FileField(label=_("Resultatfil"), help_text=lazy(_file_help, str)())
     round = forms.IntegerField(
         label=_("Rond"),
         required=False,
