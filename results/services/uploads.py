@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from clubs import clock, windows
-from clubs.i18n import render
+from clubs.i18n import render, with_clause
 from clubs.models import Representation
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
@@ -73,10 +73,11 @@ class UploadOutcome:
 
 def problem_dicts(problems, language: str = "sv") -> list[dict]:
     """Problems as stored on a ResultUpload and shown on the upload page, rendered in
-    ``language`` from the catalogue (docs/translation.md)."""
+    ``language`` from the catalogue (docs/translation.md). ``text`` ends with the clause, once
+    (``clubs.i18n.with_clause``); ``where`` is the line, shown once before it."""
     return [
         {
-            "text": render(p, language),
+            "text": with_clause(render(p, language), p.clause or ""),
             "where": render(p.location, language) if p.location else "",
             "clause": p.clause or "",
             "severity": str(p.severity),
