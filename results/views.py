@@ -91,9 +91,8 @@ def _handle(request, *, target_label, history, allowed, do_upload, done_url, for
                     request, _("Resultaten är inlästa. Ställningen räknas om och visas strax.")
                 )
             for w in outcome.warnings:
-                messages.warning(
-                    request, f"{w.get('where') + ': ' if w.get('where') else ''}{w['text']}"
-                )
+                text = w.get("shown") or w["text"]  # an upload stored before "shown": text
+                messages.warning(request, f"{w['where']}: {text}" if w.get("where") else text)
             return redirect(done_url)
     return render(
         request,

@@ -73,17 +73,20 @@ class UploadOutcome:
 
 def problem_dicts(problems, language: str = "sv") -> list[dict]:
     """Problems as stored on a ResultUpload and shown on the upload page, rendered in
-    ``language`` from the catalogue (docs/translation.md). ``text`` ends with the clause, once
-    (``clubs.i18n.with_clause``); ``where`` is the line, shown once before it."""
-    return [
-        {
-            "text": with_clause(render(p, language), p.clause or ""),
-            "where": render(p.location, language) if p.location else "",
-            "clause": p.clause or "",
-            "severity": str(p.severity),
-        }
-        for p in problems
-    ]
+    ``language`` from the catalogue (docs/translation.md): ``text`` the message, ``where`` the
+    line, ``clause``; ``shown`` is the text as a page shows it after ``where``, with the
+    clause once (``clubs.i18n.with_clause``: not again when the message names it)."""
+    return [_problem_dict(p, render(p, language), language) for p in problems]
+
+
+def _problem_dict(p, text: str, language: str) -> dict:
+    return {
+        "text": text,
+        "shown": with_clause(text, p.clause or ""),
+        "where": render(p.location, language) if p.location else "",
+        "clause": p.clause or "",
+        "severity": str(p.severity),
+    }
 
 
 def _replace_accepted(

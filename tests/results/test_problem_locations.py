@@ -52,7 +52,13 @@ def test_a_file_with_one_bad_row_names_the_row_once(client, lang, expected, line
 
 def test_problem_dicts_keep_the_line_apart_from_the_text():
     (d,) = problem_dicts([problem(gettext_noop("Filen är tom."), line=2, code="x")], "sv")
-    assert (d["where"], d["text"]) == ("rad 2", "Filen är tom.")
+    assert (d["where"], d["text"], d["shown"]) == ("rad 2", "Filen är tom.", "Filen är tom.")
+
+
+def test_a_clause_the_message_does_not_name_is_shown_after_it():
+    p = problem(gettext_noop("Filen är tom."), clause="R-GEN-3")
+    (d,) = problem_dicts([p], "sv")
+    assert (d["text"], d["shown"]) == ("Filen är tom.", "Filen är tom. (R-GEN-3)")
 
 
 def test_a_clause_the_message_already_names_is_not_added_again():
@@ -68,11 +74,17 @@ def test_a_clause_the_message_already_names_is_not_added_again():
     )
     (sv,) = problem_dicts([p], "sv")
     (en,) = problem_dicts([p], "en")
-    assert sv["text"] == (
-        "Matchen 1-2 har 12 brickor, men heatens matcher ska ha 16 brickor (R-TEAM-KVAL-5)."
+    assert (
+        sv["shown"]
+        == sv["text"]
+        == ("Matchen 1-2 har 12 brickor, men heatens matcher ska ha 16 brickor (R-TEAM-KVAL-5).")
     )
-    assert en["text"] == (
-        "The match 1-2 has 12 boards, but the heat's matches must have 16 boards (R-TEAM-KVAL-5)."
+    assert (
+        en["shown"]
+        == en["text"]
+        == (
+            "The match 1-2 has 12 boards, but the heat's matches must have 16 boards (R-TEAM-KVAL-5)."
+        )
     )
 
 
