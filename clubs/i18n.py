@@ -25,8 +25,8 @@ def render(message: Any, language: str | None = None) -> str:
             return render(message)
     if not message:
         return ""  # gettext("") would be the catalogue's header
-    if isinstance(message, str):
-        return gettext(message)
+    if isinstance(message, str) and not hasattr(message, "template"):
+        return gettext(message)  # a bare msgid (an ImportNote is a str with a template)
     if isinstance(message, Mapping):  # ubf.rules.i18n.as_data, as a snapshot stores it
         template, params = gettext(message["template"]), message.get("params") or {}
     else:
@@ -39,10 +39,20 @@ def render(message: Any, language: str | None = None) -> str:
 def render_with_clause(violation: Any, language: str | None = None) -> str:
     """The message followed by its clause ID in brackets, as forms and pages show it; once,
     when the message itself already ends with it ("… (R-GEN-3)." stays as it is)."""
-    text = render(violation, language)
-    clause = getattr(violation, "clause", "")
-    if not clause or text.rstrip(" .").endswith(f"({clause})"):
+    return with_clause(render(violation, language), getattr(violation, "clause", "") or "")
+
+
+def with_clause(text: str, clause: str) -> str:
+    """``text`` followed by `` (clause)``, unless it already names the clause in its closing
+    brackets ("… (R-TEAM-KVAL-5)." or "… (R-REPL-7, R-REPL-5)."): the one place that appends
+    a clause, so no page shows "(R-GEN-3). (R-GEN-3)"."""
+    if not clause:
         return text
+    tail = text.rstrip(" .")
+    if tail.endswith(")"):
+        inside = tail[tail.rfind("(") + 1 : -1]
+        if clause in (c.strip() for c in inside.split(",")):
+            return text
     return f"{text} ({clause})"
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from clubs import clock
-from clubs.i18n import render
+from clubs.i18n import render, with_clause
 from ubf.rules.i18n import as_data, from_data
 from ubf.rules.people import normalise_mid
 from ubf.rules.season import DEFAULT_RULES, SeasonRules
@@ -555,7 +555,7 @@ class Explained(models.Model):
         with names already in its params) and the clause ID that governs it."""
         data = message if isinstance(message, dict) else as_data(message)
         self.reason_data = {"clause": clause, **data}
-        self.reason = f"{from_data(data).message_sv} ({clause})" if clause else ""
+        self.reason = with_clause(from_data(data).message_sv, clause) if clause else ""
 
     def reason_text(self, language: str | None = None) -> str:
         """The reason in the active language (or ``language``), with its clause; a row written
@@ -564,7 +564,7 @@ class Explained(models.Model):
         if not data.get("template"):
             return self.reason
         text = render(data, language)
-        return f"{text} ({data['clause']})" if data.get("clause") else text
+        return with_clause(text, data.get("clause") or "")
 
 
 class FinalSeatBase(Explained):

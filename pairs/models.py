@@ -183,7 +183,11 @@ class ReserveNotice(models.Model):
     )
     notified_at = models.DateTimeField(_("anmäld"))
     notified_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        verbose_name=_("meddelad av"),
     )
     history = HistoricalRecords()
 
@@ -213,8 +217,12 @@ class DirectQualifier(models.Model):
         related_name="direct_qualifiers",
         verbose_name=_("tävling"),
     )
-    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare 1")
+    )
+    player2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare 2")
+    )
     registered_on = models.DateField(_("anmäld till TK"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.REGISTERED
@@ -259,14 +267,28 @@ class FinalSeat(FinalSeatBase):
         PairEntry, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("par")
     )
     direct_qualifier = models.ForeignKey(
-        DirectQualifier, on_delete=models.PROTECT, null=True, blank=True
+        DirectQualifier,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        verbose_name=_("direktkvalificerat par"),
     )
     #: A pair entered straight into a direct final (R-PAIR-DF-1), which has no heats.
     player1 = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("spelare 1"),
     )
     player2 = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("spelare 2"),
     )
     history = HistoricalRecords()
 
@@ -346,8 +368,12 @@ class ExternalQualifier(models.Model):
     """A qualifier a player played outside this system (another dfb) this season, recorded
     by TK for R-PAIR-KVAL-7 and R-PAIR-RES-2."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("spelare")
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("säsong")
+    )
     discipline = models.CharField(
         _("disciplin"), max_length=10, choices=PairCompetition.DISCIPLINE_CHOICES
     )
@@ -367,12 +393,22 @@ class ExternalQualifier(models.Model):
 class SmPartnerDeclaration(models.Model):
     """R-PAIR-RES-4: the partner a player qualified to SM declares for the SM stage."""
 
-    competition = models.ForeignKey(PairCompetition, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    partner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    competition = models.ForeignKey(
+        PairCompetition, on_delete=models.CASCADE, related_name="+", verbose_name=_("tävling")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare")
+    )
+    partner = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("partner")
+    )
     declared_at = models.DateTimeField(_("anmäld"))
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        verbose_name=_("registrerad av"),
     )
     history = HistoricalRecords()
 

@@ -46,7 +46,11 @@ class FeeStatus(models.Model):
     collected_on = models.DateField(_("inbetald till arrangören"), null=True, blank=True)
     passed_to_ubf_on = models.DateField(_("vidarebefordrad till UBF"), null=True, blank=True)
     marked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        verbose_name=_("markerad av"),
     )
     history = HistoricalRecords()
 

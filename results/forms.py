@@ -1,6 +1,8 @@
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.formats import date_format
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.i18n import render
@@ -14,14 +16,19 @@ def _not_too_large(file) -> None:
         raise ValidationError(render(large), code="too-large")
 
 
+def _file_help() -> str:
+    # Filled in when the form is shown, in the reader's language (a lazy msgid with "%" at
+    # import time would be Swedish for good).
+    return gettext("PBN från Ruter, USEBIO (XML) eller CSV för lag. Högst %(mb)s MB.") % {
+        "mb": DEFAULT_MAX_BYTES // (1024 * 1024)
+    }
+
+
 class ResultFileForm(forms.Form):
     """A results file, nothing else: the pairs final (a pairs heat: :class:`PairHeatFileForm`)."""
 
     file = forms.FileField(
-        label=_("Resultatfil"),
-        help_text=_("PBN från Ruter, USEBIO (XML) eller CSV för lag. Högst %(mb)s MB.")
-        % {"mb": DEFAULT_MAX_BYTES // (1024 * 1024)},
-        validators=[_not_too_large],
+        label=_("Resultatfil"), help_text=lazy(_file_help, str)(), validators=[_not_too_large]
     )
 
 

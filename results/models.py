@@ -50,14 +50,23 @@ class ResultUpload(models.Model):
     checksum = models.CharField(_("SHA-256"), max_length=64, db_index=True)
     size = models.PositiveIntegerField(_("storlek (byte)"))
     uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        verbose_name=_("uppladdad av"),
     )
     uploaded_at = models.DateTimeField(_("uppladdad"), default=clock.now, editable=False)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     errors = models.JSONField(_("fel"), default=list, blank=True)
     warnings = models.JSONField(_("varningar"), default=list, blank=True)
     supersedes = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="superseded_by"
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="superseded_by",
+        verbose_name=_("ersätter"),
     )
     #: The team matches whose results this file set (a team upload); a corrected file takes
     #: them over, and a match the corrected file lacks is left with none.
@@ -78,9 +87,18 @@ class ResultUpload(models.Model):
 class PairResult(models.Model):
     """A pair's result in a heat, from the accepted upload."""
 
-    upload = models.ForeignKey(ResultUpload, on_delete=models.CASCADE, related_name="pair_results")
-    heat = models.ForeignKey(PairHeat, on_delete=models.CASCADE, related_name="results")
-    entry = models.ForeignKey(PairEntry, on_delete=models.CASCADE, related_name="results")
+    upload = models.ForeignKey(
+        ResultUpload,
+        on_delete=models.CASCADE,
+        related_name="pair_results",
+        verbose_name=_("uppladdning"),
+    )
+    heat = models.ForeignKey(
+        PairHeat, on_delete=models.CASCADE, related_name="results", verbose_name=_("heat")
+    )
+    entry = models.ForeignKey(
+        PairEntry, on_delete=models.CASCADE, related_name="results", verbose_name=_("anmälan")
+    )
     total = models.DecimalField(_("poäng"), max_digits=8, decimal_places=2)
     percentage = models.DecimalField(_("procent"), max_digits=6, decimal_places=2)
     boards_played = models.PositiveSmallIntegerField(_("spelade brickor"))
@@ -105,10 +123,19 @@ class PairTraveller(models.Model):
     """A traveller line of a pairs heat: who met whom on which board, and the matchpoints
     (needed for R-PAIR-TIE-1: boards won among tied pairs, head-to-head)."""
 
-    upload = models.ForeignKey(ResultUpload, on_delete=models.CASCADE, related_name="travellers")
+    upload = models.ForeignKey(
+        ResultUpload,
+        on_delete=models.CASCADE,
+        related_name="travellers",
+        verbose_name=_("uppladdning"),
+    )
     board_number = models.PositiveSmallIntegerField(_("bricka"))
-    ns = models.ForeignKey(PairEntry, on_delete=models.CASCADE, related_name="+")
-    ew = models.ForeignKey(PairEntry, on_delete=models.CASCADE, related_name="+")
+    ns = models.ForeignKey(
+        PairEntry, on_delete=models.CASCADE, related_name="+", verbose_name=_("par NS")
+    )
+    ew = models.ForeignKey(
+        PairEntry, on_delete=models.CASCADE, related_name="+", verbose_name=_("par ÖV")
+    )
     contract = models.CharField(_("kontrakt"), max_length=8, blank=True)
     declarer = models.CharField(_("spelförare"), max_length=1, blank=True)
     tricks = models.PositiveSmallIntegerField(_("stick"), null=True, blank=True)
@@ -135,13 +162,23 @@ class PairFinalResult(models.Model):
     known by their players (MIDs), not by a pair number in the system."""
 
     upload = models.ForeignKey(
-        ResultUpload, on_delete=models.CASCADE, related_name="pair_final_results"
+        ResultUpload,
+        on_delete=models.CASCADE,
+        related_name="pair_final_results",
+        verbose_name=_("uppladdning"),
     )
     competition = models.ForeignKey(
-        PairCompetition, on_delete=models.CASCADE, related_name="final_results"
+        PairCompetition,
+        on_delete=models.CASCADE,
+        related_name="final_results",
+        verbose_name=_("tävling"),
     )
-    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare 1")
+    )
+    player2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare 2")
+    )
     total = models.DecimalField(_("poäng"), max_digits=8, decimal_places=2)
     percentage = models.DecimalField(_("procent"), max_digits=6, decimal_places=2)
     boards_played = models.PositiveSmallIntegerField(_("spelade brickor"))
@@ -171,7 +208,10 @@ class PairFinalTraveller(models.Model):
     """A traveller line of the pairs final (R-PAIR-TIE-1 for SM places); pairs by key."""
 
     upload = models.ForeignKey(
-        ResultUpload, on_delete=models.CASCADE, related_name="pair_final_travellers"
+        ResultUpload,
+        on_delete=models.CASCADE,
+        related_name="pair_final_travellers",
+        verbose_name=_("uppladdning"),
     )
     board_number = models.PositiveSmallIntegerField(_("bricka"))
     ns_key = models.CharField(_("NS (MID-par)"), max_length=41)
@@ -206,7 +246,12 @@ class StandingSnapshot(models.Model):
         Competition, on_delete=models.CASCADE, related_name="+", verbose_name=_("tävling")
     )
     heat = models.ForeignKey(
-        Heat, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Heat,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("heat"),
     )
     computed_at = models.DateTimeField(_("beräknad"), default=clock.now, editable=False)
     provisional = models.BooleanField(_("preliminär"), default=True)
@@ -278,7 +323,11 @@ class Lot(models.Model):
     seed = models.CharField(_("seed"), max_length=64, blank=True)
     drawn_by_hand = models.BooleanField(_("dragen för hand av TK"), default=False)
     drawn_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        verbose_name=_("lottad av"),
     )
     drawn_at = models.DateTimeField(_("dragen"), default=clock.now, editable=False)
     precedence_used_by = models.ForeignKey(

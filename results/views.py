@@ -90,9 +90,8 @@ def _handle(request, *, target_label, history, allowed, do_upload, done_url, for
             else:
                 messages.success(request, _("Sparat, resultatlistan uppdateras snart."))
             for w in outcome.warnings:
-                messages.warning(
-                    request, f"{w.get('where') + ': ' if w.get('where') else ''}{w['text']}"
-                )
+                text = w.get("shown") or w["text"]  # an upload stored before "shown": text
+                messages.warning(request, f"{w['where']}: {text}" if w.get("where") else text)
             return redirect(done_url)
     return render(
         request,

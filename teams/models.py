@@ -124,9 +124,13 @@ class TeamHeatOrganiser(models.Model):
     """An arranging club of a team heat; a club arranges at most one heat a season
     (R-TEAM-KVAL-1), enforced by the database through the denormalised competition."""
 
-    heat = models.ForeignKey(TeamHeat, on_delete=models.CASCADE, related_name="organisers")
+    heat = models.ForeignKey(
+        TeamHeat, on_delete=models.CASCADE, related_name="organisers", verbose_name=_("heat")
+    )
     club = models.ForeignKey(Club, on_delete=models.PROTECT, verbose_name=_("klubb"))
-    competition = models.ForeignKey(TeamCompetition, on_delete=models.CASCADE, editable=False)
+    competition = models.ForeignKey(
+        TeamCompetition, on_delete=models.CASCADE, editable=False, verbose_name=_("tävling")
+    )
 
     class Meta:
         verbose_name = _("arrangör")
@@ -271,15 +275,27 @@ class Match(models.Model):
         WALKOVER = "walkover", _("W.O.")
 
     competition = models.ForeignKey(
-        TeamCompetition, on_delete=models.CASCADE, related_name="matches"
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        related_name="matches",
+        verbose_name=_("tävling"),
     )
     stage = models.CharField(_("etapp"), max_length=5, choices=Stage.choices)
     heat = models.ForeignKey(
-        TeamHeat, on_delete=models.CASCADE, null=True, blank=True, related_name="matches"
+        TeamHeat,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="matches",
+        verbose_name=_("heat"),
     )
     round = models.PositiveSmallIntegerField(_("rond"))
-    home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="home_matches")
-    away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="away_matches")
+    home = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="home_matches", verbose_name=_("hemmalag")
+    )
+    away = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="away_matches", verbose_name=_("bortalag")
+    )
     boards = models.PositiveSmallIntegerField(_("brickor"))
     halves = models.PositiveSmallIntegerField(_("halvlekar"), default=2)
     played_on = models.DateField(_("speldag"), null=True, blank=True)
@@ -320,9 +336,15 @@ class Match(models.Model):
 class Lineup(models.Model):
     """Who played which half of a match (R-TEAM-MP-2, R-TEAM-MP-3, R-TEAM-RES-1..3)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="lineups")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="lineups", verbose_name=_("match")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("lag")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare")
+    )
     half = models.PositiveSmallIntegerField(_("halvlek"))
     history = HistoricalRecords()
 
@@ -347,7 +369,9 @@ class Lineup(models.Model):
 class BoardResult(models.Model):
     """One board of a match: both rooms' NS scores (home NS in room 1) and the IMPs."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="board_results")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="board_results", verbose_name=_("match")
+    )
     board_number = models.PositiveSmallIntegerField(_("bricka"))
     score_ns_room1 = models.IntegerField(_("NS-poäng rum 1"), null=True, blank=True)
     score_ns_room2 = models.IntegerField(_("NS-poäng rum 2"), null=True, blank=True)
@@ -376,9 +400,16 @@ class BoardResult(models.Model):
 class Penalty(Decided):
     """A VP penalty (R-TEAM-RES-1: 5 VP per match with an unpaid player)."""
 
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="penalties")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="penalties", verbose_name=_("lag")
+    )
     match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="penalties"
+        Match,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="penalties",
+        verbose_name=_("match"),
     )
     vp = models.DecimalField(_("VP-avdrag"), max_digits=5, decimal_places=2)
     clause = models.CharField(_("regel"), max_length=30, default="R-TEAM-RES-1")
@@ -395,8 +426,12 @@ class Penalty(Decided):
 class WalkOver(Decided):
     """R-TEAM-WO-1: only TK awards a W.O.; scored by R-TEAM-WO-2 (season configuration)."""
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="walkover")
-    offender = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, related_name="walkover", verbose_name=_("match")
+    )
+    offender = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("felande lag")
+    )
     force_majeure = models.BooleanField(_("force majeure"), default=False)
     rule_text = models.CharField(_("poängregel"), max_length=200, blank=True)
     history = HistoricalRecords()
@@ -413,8 +448,12 @@ class ExternalTeamPlay(models.Model):
     """A player's earlier play for another team this season, in UBF or another dfb
     (R-TEAM-RES-2), recorded by TK when it is known from outside this system."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("spelare")
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("säsong")
+    )
     district = models.CharField(_("distrikt"), max_length=16)
     team_name = models.CharField(_("lag"), max_length=80)
     played_on = models.DateField(_("speldag"))
@@ -446,7 +485,9 @@ class Ruling(models.Model):
         LAGKOMMISSION = "lagkommission", _("överklagat till Lagkommissionen")
         FINAL = "final", _("Lagkommissionens beslut (slutgiltigt)")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rulings")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rulings", verbose_name=_("match")
+    )
     board_number = models.PositiveSmallIntegerField(_("bricka"), null=True, blank=True)
     td_names = models.CharField(_("tävlingsledare"), max_length=200)
     td_category = models.CharField(
@@ -477,7 +518,12 @@ class Ruling(models.Model):
         _("instans"), max_length=14, choices=Stage.choices, default=Stage.RULED
     )
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("registrerad av"),
     )
     recorded_at = models.DateTimeField(_("registrerad"), default=clock.now, editable=False)
     history = HistoricalRecords()
@@ -550,7 +596,10 @@ class TeamFinalOffer(SeatOffer):
     HOLDER_FIELD = "team"
 
     competition = models.ForeignKey(
-        TeamCompetition, on_delete=models.CASCADE, related_name="final_offers"
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        related_name="final_offers",
+        verbose_name=_("tävling"),
     )
     seat = models.ForeignKey(
         TeamFinalSeat,
@@ -558,7 +607,9 @@ class TeamFinalOffer(SeatOffer):
         related_name="offers",
         verbose_name=_("finalplats"),
     )
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="final_offers")
+    team = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="final_offers", verbose_name=_("lag")
+    )
     history = HistoricalRecords()
 
     class Meta(SeatOffer.Meta):

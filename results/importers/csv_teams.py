@@ -60,12 +60,14 @@ from .model import (
     VICTORY_POINTS,
     Bounds,
     ImportFailed,
+    ImportNote,
     ImportProblem,
     ParsedMatch,
     ParsedTeam,
     ParsedTeamBoard,
     ParsedTeamEvent,
     board_points,
+    note,
     parse_date,
     parse_decimal,
     parse_int,
@@ -136,7 +138,7 @@ def is_csv_teams(text: str) -> bool:
 def parse_csv_teams(text: str) -> ParsedTeamEvent:
     """Team matches from "CSV för lag" text (see the module docstring). Raises ImportFailed."""
     errors: list[ImportProblem] = []
-    warnings: list[str] = []
+    warnings: list[ImportNote] = []
     header: dict[str, int] | None = None
     delimiter = ";"
     title, date = "", None
@@ -146,7 +148,7 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
     refused_matches: set[tuple[int, str, str]] = set()
 
     def err(line: int, template: str, params=None, code: str = "csv-bad-value") -> None:
-        errors.append(problem(template, params=params, line=line, element=f"rad {line}", code=code))
+        errors.append(problem(template, params=params, line=line, code=code))
 
     def number(line: int, column: str, value: str, bounds: Bounds, whole: bool = False):
         """The number in a cell within its column's ``bounds`` (``None``: empty or refused)."""
@@ -193,7 +195,14 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
                     if name and name not in header:
                         header[name] = k
                     elif c:
-                        warnings.append(f"rad {index}: okänd kolumn {c!r} ignoreras.")
+                        warnings.append(
+                            note(
+                                gettext_noop("Okänd kolumn '%(column)s' ignoreras."),
+                                params={"column": c},
+                                line=index,
+                                code="csv-unknown-column",
+                            )
+                        )
                 continue
             err(
                 index,

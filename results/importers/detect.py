@@ -23,7 +23,16 @@ from dataclasses import replace
 from ubf.rules.i18n import Number, gettext_noop
 
 from .csv_teams import is_csv_teams, parse_csv_teams
-from .model import ImportFailed, ImportProblem, ParsedPairEvent, ParsedTeamEvent, fail, problem
+from .model import (
+    ImportFailed,
+    ImportNote,
+    ImportProblem,
+    ParsedPairEvent,
+    ParsedTeamEvent,
+    fail,
+    note,
+    problem,
+)
 from .pbn import parse_pbn_pairs, parse_pbn_teams
 from .usebio import parse_usebio
 
@@ -220,12 +229,18 @@ def parse_upload(
     check_name(filename)
     data = bytes(data)
     fmt = detect_format(data, filename)
-    notes: list[str] = []
+    notes: list[ImportNote] = []
     by_name = _EXTENSIONS.get(_extension(filename))
     if by_name and by_name != fmt:
         notes.append(
-            f"Filnamnet ({filename}) tyder på {by_name.upper()}, men innehållet är "
-            f"{fmt.upper()}; filen lästes som {fmt.upper()}."
+            note(
+                gettext_noop(
+                    "Filnamnet (%(filename)s) tyder på %(named)s, men innehållet är "
+                    "%(format)s; filen lästes som %(format)s."
+                ),
+                params={"filename": filename, "named": by_name.upper(), "format": fmt.upper()},
+                code="name-and-content-differ",
+            )
         )
     if fmt == "usebio":
         event = parse_usebio(data, kind)
@@ -233,8 +248,15 @@ def parse_upload(
         text, encoding = decode_text(data, max_bytes=max_bytes)
         if fmt == "csv" and encoding in ("cp1252", "latin-1"):
             notes.append(
-                "Filen är inte UTF-8; den lästes som "
-                f"{'Windows-1252' if encoding == 'cp1252' else 'Latin-1 (ISO-8859-1)'}."
+                note(
+                    gettext_noop("Filen är inte UTF-8; den lästes som %(encoding)s."),
+                    params={
+                        "encoding": "Windows-1252"
+                        if encoding == "cp1252"
+                        else "Latin-1 (ISO-8859-1)"
+                    },
+                    code="not-utf8",
+                )
             )
         if fmt == "csv":
             if kind == "pairs":

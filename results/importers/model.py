@@ -30,6 +30,7 @@ from ubf.rules.violations import Severity
 
 __all__ = [
     "ImportFailed",
+    "ImportNote",
     "ImportProblem",
     "ParsedBoard",
     "ParsedMatch",
@@ -159,6 +160,51 @@ def problem(
     )
 
 
+class ImportNote(str):
+    """A note on how a file was read (``ParsedPairEvent.warnings``): the Swedish text with its
+    line ("rad 12: …", as before), carrying the :class:`ImportProblem` (a warning) it was made
+    from, so a page renders it in the reader's language (``clubs.i18n.render(note)``) and
+    :attr:`message_en` reads the English without Django."""
+
+    problem: ImportProblem
+
+    def __new__(cls, problem: ImportProblem) -> ImportNote:
+        self = super().__new__(cls, str(problem))
+        self.problem = problem
+        return self
+
+    @property
+    def template(self) -> str:
+        return self.problem.with_line.template
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.problem.with_line.params
+
+    @property
+    def message_sv(self) -> str:
+        return str(self)
+
+    @property
+    def message_en(self) -> str:
+        return english(self.template, self.params)
+
+
+def note(
+    template: str,
+    *,
+    params: Mapping[str, Any] | None = None,
+    line: int | None = None,
+    element: str | None = None,
+    code: str = "",
+) -> ImportNote:
+    """A note for an event's ``warnings``: ``template`` is a ``gettext_noop`` Swedish template
+    without the line (the note says "rad 12: " itself, once)."""
+    return ImportNote(
+        problem(template, params=params, line=line, element=element, warning=True, code=code)
+    )
+
+
 def fail(
     template: str,
     *,
@@ -263,7 +309,7 @@ class ParsedPairEvent:
     boards: list[ParsedBoard]
     scoring_scale: str = "MP1"
     source_format: str = ""
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ImportNote] = field(default_factory=list)
 
     def pair(self, number: str) -> ParsedPair | None:
         for p in self.pairs:
@@ -350,7 +396,7 @@ class ParsedTeamEvent:
     teams: list[ParsedTeam]
     matches: list[ParsedMatch]
     source_format: str = ""
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ImportNote] = field(default_factory=list)
 
     def team(self, team_id: str) -> ParsedTeam | None:
         for t in self.teams:

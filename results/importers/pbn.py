@@ -65,6 +65,7 @@ from .model import (
     VICTORY_POINTS,
     Bounds,
     ImportFailed,
+    ImportNote,
     ImportProblem,
     OutOfRange,
     ParsedBoard,
@@ -82,6 +83,7 @@ from .model import (
     normalize_contract,
     normalize_declarer,
     normalize_mid,
+    note,
     parse_date,
     parse_decimal,
     parse_int,
@@ -450,13 +452,13 @@ def parse_artificial(text: str | None) -> str | None:
 class _Collector:
     def __init__(self) -> None:
         self.errors: list[ImportProblem] = []
-        self.warnings: list[str] = []
+        self.warnings: list[ImportNote] = []
 
     def add(self, p: ImportProblem) -> None:
         if p.is_error:
             self.errors.append(p)
         else:
-            self.warnings.append(str(p))
+            self.warnings.append(ImportNote(p))
 
     def extend(self, problems: list[ImportProblem]) -> None:
         for p in problems:
@@ -734,7 +736,14 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
     tables = sum(1 for g in games if "totalscoretable" in g.tags)
     if tables > 1:
         c.warnings.append(
-            f"Filen har {tables} TotalScoreTable; den med flest rader (rad {tst.line}) används."
+            note(
+                gettext_noop(
+                    "Filen har %(tables)s TotalScoreTable; den med flest rader (rad %(line)s) "
+                    "används."
+                ),
+                params={"tables": tables, "line": tst.line},
+                code="pbn-many-totals",
+            )
         )
     if tst is None:
         c.errors.append(
@@ -766,14 +775,26 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
         st = g.tags.get("scoretable")
         if st is None:
             c.warnings.append(
-                f"rad {g.start_line}: bricka {number} har ingen ScoreTable (inga resultat)."
+                note(
+                    gettext_noop("Bricka %(number)s har ingen ScoreTable (inga resultat)."),
+                    params={"number": number},
+                    line=g.start_line,
+                    code="pbn-no-scoretable",
+                )
             )
             continue
         lines = _parse_score_table(c, st, number, suffix_directions)
         if number in boards:
             c.warnings.append(
-                f"rad {g.start_line}: bricka {number} finns två gånger; resultaten slås ihop "
-                f"(första gången rad {board_lines[number]})."
+                note(
+                    gettext_noop(
+                        "Bricka %(number)s finns två gånger; resultaten slås ihop (första "
+                        "gången rad %(first)s)."
+                    ),
+                    params={"number": number, "first": board_lines[number]},
+                    line=g.start_line,
+                    code="pbn-board-twice",
+                )
             )
             boards[number].extend(lines)
         else:
@@ -854,19 +875,35 @@ def _players_with_mids(
         slots.extend(normalize_mid(t) for t in _MID_TOKEN_RE.findall(cell or ""))
     if zeros:
         c.warnings.append(
-            f"rad {line_no}: {who} har medlemsnummer 0 (inget medlemsnummer, t.ex. "
-            "tävlingsledaren); den spelaren matchas utan MID."
+            note(
+                gettext_noop(
+                    "%(who)s har medlemsnummer 0 (inget medlemsnummer, t.ex. "
+                    "tävlingsledaren); den spelaren matchas utan MID."
+                ),
+                params={"who": who},
+                line=line_no,
+                code="pbn-mid-zero",
+            )
         )
     if not any(slots):
         return players
     if players and len(slots) != len(players):
+        template = (
+            gettext_noop(
+                "%(who)s har %(names)s namn men %(mids)s medlemsnummer; de tilldelas i "
+                "ordning, och de överblivna medlemsnumren behålls utan namn."
+            )
+            if len(slots) > len(players)
+            else gettext_noop(
+                "%(who)s har %(names)s namn men %(mids)s medlemsnummer; de tilldelas i ordning."
+            )
+        )
         c.warnings.append(
-            f"rad {line_no}: {who} har {len(players)} namn men {len(slots)} medlemsnummer; "
-            "de tilldelas i ordning"
-            + (
-                ", och de överblivna medlemsnumren behålls utan namn."
-                if len(slots) > len(players)
-                else "."
+            note(
+                template,
+                params={"who": who, "names": len(players), "mids": len(slots)},
+                line=line_no,
+                code="pbn-mid-count",
             )
         )
     for k, m in enumerate(slots):
@@ -907,9 +944,14 @@ def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
         rank_col = "sessionrank" if "sessionrank" in columns else "rank"
         boards_col = "nrboardssession" if "nrboardssession" in columns else ""
         c.warnings.append(
-            "Resultatlistan har kolumner både för hela tävlingen och för sessionen; "
-            "sessionens (" + ", ".join(_SESSION_NAMES[x] for x in session) + ") används, "
-            "eftersom de gäller brickorna i filen."
+            note(
+                gettext_noop(
+                    "Resultatlistan har kolumner både för hela tävlingen och för sessionen; "
+                    "sessionens (%(columns)s) används, eftersom de gäller brickorna i filen."
+                ),
+                params={"columns": ", ".join(_SESSION_NAMES[x] for x in session)},
+                code="pbn-session-columns",
+            )
         )
     mid_cols = _mid_columns(columns)
     qual_col = next((x for x in _QUALIFIER_COLUMNS if x in columns), None)
@@ -1304,7 +1346,12 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
     match_line: dict[tuple[int, str, str], int] = {}
     no_round = not any((g.get("round") or "").strip() for g in games)
     if no_round:
-        c.warnings.append("Ingen Round-tagg i filen: alla matcher räknas som rond 1.")
+        c.warnings.append(
+            note(
+                gettext_noop("Ingen Round-tagg i filen: alla matcher räknas som rond 1."),
+                code="pbn-no-round",
+            )
+        )
 
     # Some programs write HomeTeam/VisitTeam (and Round) only on the first game of a match:
     # later games without them belong to the same match, with one note for the file.
@@ -1418,8 +1465,14 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
 
     if carried:
         c.warnings.append(
-            f"HomeTeam/VisitTeam saknas på {len(carried)} givar (första på rad {carried[0]}); "
-            "de räknas till samma match som närmast föregående giv med lagen."
+            note(
+                gettext_noop(
+                    "HomeTeam/VisitTeam saknas på %(count)s givar (första på rad %(first)s); "
+                    "de räknas till samma match som närmast föregående giv med lagen."
+                ),
+                params={"count": len(carried), "first": carried[0]},
+                code="pbn-teams-carried",
+            )
         )
     match_rows = _parse_match_table(c, games, name_to_id)
     c.finish()
@@ -1440,8 +1493,15 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
                     break
             if open_ is None or closed is None:
                 c.warnings.append(
-                    f"rad {(open_ or closed)[2]}: bricka {number} i rond {rnd} "
-                    f"({home_id}-{away_id}) har bara ett rum."
+                    note(
+                        gettext_noop(
+                            "Bricka %(number)s i rond %(round)s (%(home)s-%(away)s) har bara "
+                            "ett rum."
+                        ),
+                        params={"number": number, "round": rnd, "home": home_id, "away": away_id},
+                        line=(open_ or closed)[2],
+                        code="pbn-one-room",
+                    )
                 )
             ph, pa = board_points(s1, s2)
             bl.append(

@@ -80,6 +80,7 @@ from .model import (
     normalize_contract,
     normalize_declarer,
     normalize_mid,
+    note,
     parse_date,
     parse_decimal,
     parse_int,
@@ -356,14 +357,28 @@ class _Reader:
             if raw_mid is not None and mid is None and raw_mid.strip("0") == "":
                 line, path = self.where(pl, "NATIONAL_ID_NUMBER")
                 self.warnings.append(
-                    f"rad {line}: {name or path} har medlemsnummer {raw_mid} (inget "
-                    "medlemsnummer, t.ex. tävlingsledaren); spelaren matchas utan MID."
+                    note(
+                        gettext_noop(
+                            "%(who)s har medlemsnummer %(mid)s (inget medlemsnummer, t.ex. "
+                            "tävlingsledaren); spelaren matchas utan MID."
+                        ),
+                        params={"who": name or path, "mid": raw_mid},
+                        line=line,
+                        code="usebio-mid-zero",
+                    )
                 )
             elif raw_mid is not None and mid is None:
                 line, path = self.where(pl, "NATIONAL_ID_NUMBER")
                 self.warnings.append(
-                    f"rad {line}: {name or path} har medlemsnummer {raw_mid!r}, som inte bara "
-                    "är siffror; spelaren matchas utan MID."
+                    note(
+                        gettext_noop(
+                            "%(who)s har medlemsnummer '%(mid)s', som inte bara är siffror; "
+                            "spelaren matchas utan MID."
+                        ),
+                        params={"who": name or path, "mid": raw_mid},
+                        line=line,
+                        code="usebio-mid-not-digits",
+                    )
                 )
             out.append(ParsedPlayer(mid=mid, name=name))
         return tuple(out)
@@ -482,7 +497,13 @@ def _title_date(r: _Reader, event: ET.Element):
     date = parse_date(date_text)
     if date_text and date is None:
         r.warnings.append(
-            f"Datumet {date_text!r} kunde inte läsas (väntat DD/MM/ÅÅÅÅ eller ÅÅÅÅ-MM-DD)."
+            note(
+                gettext_noop(
+                    "Datumet '%(date)s' kunde inte läsas (väntat DD/MM/ÅÅÅÅ eller ÅÅÅÅ-MM-DD)."
+                ),
+                params={"date": date_text},
+                code="usebio-date",
+            )
         )
     return title, date
 
@@ -731,7 +752,14 @@ def _traveller(r: _Reader, te: ET.Element, suffix: bool) -> TravellerLine | None
     if score is None and adjusted is None and raw_score is None:
         if raw_contract is None and r.text(te, "NS_MATCH_POINTS") is None:
             # A line with no contract, score or matchpoints: the board was not played there.
-            r.warnings.append(f"rad {line}: {path} har inget resultat och räknas som ej spelad.")
+            r.warnings.append(
+                note(
+                    gettext_noop("%(path)s har inget resultat och räknas som ej spelad."),
+                    params={"path": path},
+                    line=line,
+                    code="usebio-not-played",
+                )
+            )
             return None
         r.missing(
             te,
@@ -838,8 +866,15 @@ def _parse_teams(doc: XmlDocument, event: ET.Element) -> ParsedTeamEvent:
         )
         if mirror is not None:
             r.warnings.append(
-                f"rad {m.line}: matchen {m.label} står också från det andra lagets sida; "
-                "den andra uppgiften används inte."
+                note(
+                    gettext_noop(
+                        "Matchen %(match)s står också från det andra lagets sida; den andra "
+                        "uppgiften används inte."
+                    ),
+                    params={"match": m.label},
+                    line=m.line,
+                    code="usebio-mirrored-match",
+                )
             )
             continue
         matches.append(m)

@@ -30,7 +30,7 @@ from django.db import DataError, transaction
 from django.db.models import Q
 
 from clubs import clock, windows
-from clubs.i18n import render
+from clubs.i18n import render, with_clause
 from clubs.locks import lock_competition
 from clubs.models import Representation
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
@@ -88,16 +88,20 @@ class UploadOutcome:
 
 def problem_dicts(problems, language: str = "sv") -> list[dict]:
     """Problems as stored on a ResultUpload and shown on the upload page, rendered in
-    ``language`` from the catalogue (docs/translation.md)."""
-    return [
-        {
-            "text": render(p, language),
-            "where": render(p.location, language) if p.location else "",
-            "clause": p.clause or "",
-            "severity": str(p.severity),
-        }
-        for p in problems
-    ]
+    ``language`` from the catalogue (docs/translation.md): ``text`` the message, ``where`` the
+    line, ``clause``; ``shown`` is the text as a page shows it after ``where``, with the
+    clause once (``clubs.i18n.with_clause``: not again when the message names it)."""
+    return [_problem_dict(p, render(p, language), language) for p in problems]
+
+
+def _problem_dict(p, text: str, language: str) -> dict:
+    return {
+        "text": text,
+        "shown": with_clause(text, p.clause or ""),
+        "where": render(p.location, language) if p.location else "",
+        "clause": p.clause or "",
+        "severity": str(p.severity),
+    }
 
 
 def _replace_accepted(

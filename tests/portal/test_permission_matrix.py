@@ -1,0 +1,360 @@
+"""Who may do what, page by page (issue 13 proof, issue 14): a table built from the URL
+configuration. For every workplace URL and method, eight roles: a visitor, a plain player
+with a login, the captain of team A and of team B, an official of club X (which arranges
+team A's heat and the pair heat) and of club Y (which arranges nothing here), the heat
+responsible of team A's heat (no club role) and TK. The roles in a row's ``allowed`` get
+their page (GET 200) or reach the form (POST: anything but 403/404 and the login); everyone
+else gets 403, 404 or the login page **and nothing is written** (row counts of every model
+before and after). Public pages: 200 for everyone. A named URL without a row (or a reason to
+leave it out) fails the test.
+
+The rule for the heat responsible (docs/architecture.md, "Permissions"): the heat
+responsible of a team heat manages that heat, the rosters and line-ups of every team in it
+included, whatever club the team comes from; like the arranging clubs' officials, and unlike
+an official of another club or another team's captain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from io import StringIO
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from tests.portal.test_languages import named_urls
+
+ROLES = (
+    "anonymous",
+    "player",
+    "captain_a",
+    "captain_b",
+    "official_x",
+    "official_y",
+    "heat_responsible",
+    "tk",
+)
+EVERYONE = frozenset(ROLES)
+LOGGED_IN = EVERYONE - {"anonymous"}
+TK = frozenset({"tk"})
+#: Who manages team A's heat (clubs.permissions.can_manage_team_heat).
+HEAT_A = frozenset({"tk", "official_x", "heat_responsible"})
+#: Who manages team A (can_manage_team): its captain and whoever manages its heat.
+TEAM_A = HEAT_A | {"captain_a"}
+#: Club officials and TK (the club portal's forms).
+OFFICIALS = frozenset({"tk", "official_x", "official_y"})
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    method: str
+    allowed: frozenset[str]
+
+
+#: Public pages: GET, 200 for every role.
+PUBLIC = [
+    "portal:home",
+    "portal:calendar",
+    "portal:calendar_ics",
+    "portal:competition_ics",
+    "portal:lag",
+    "portal:lag_final",
+    "portal:lag_final_pdf",
+    "portal:lag_team",
+    "portal:lag_match",
+    "portal:par",
+    "portal:par_heat",
+    "portal:par_heat_pdf",
+    "portal:par_final",
+    "portal:par_final_pdf",
+    "portal:lag_heat",
+    "portal:lag_heat_pdf",
+    "login",
+    "password_reset",
+    "password_reset_done",
+    "password_reset_complete",
+]
+
+#: The workplace: each URL with GET and, where it has a form, POST.
+WORKPLACE = [
+    Row("results:upload_pair_heat", "get", frozenset({"tk", "official_x"})),
+    Row("results:upload_pair_heat", "post", frozenset({"tk", "official_x"})),
+    Row("results:upload_team_heat", "get", HEAT_A),
+    Row("results:upload_team_heat", "post", HEAT_A),
+    Row("results:upload_team_final", "get", TK),
+    Row("results:upload_team_final", "post", TK),
+    Row("results:upload_pair_final", "get", TK),
+    Row("results:upload_pair_final", "post", TK),
+    # The dashboard lists the clubs a user acts for; a user with none sees it empty.
+    Row("portal:dashboard", "get", LOGGED_IN),
+    Row("portal:tk_queue", "get", TK),
+    Row("portal:tk_decide", "post", TK),
+    Row("portal:tk_log", "get", TK),
+    Row("portal:tk_log_csv", "get", TK),
+    Row("portal:register_pair_heat", "get", OFFICIALS),
+    Row("portal:register_pair_heat", "post", OFFICIALS),
+    Row("portal:register_team_heat", "get", OFFICIALS),
+    Row("portal:register_team_heat", "post", OFFICIALS),
+    Row("portal:enter_pair", "get", frozenset({"tk", "official_x"})),
+    Row("portal:enter_pair", "post", frozenset({"tk", "official_x"})),
+    Row("portal:enter_direct_final", "get", OFFICIALS),
+    Row("portal:enter_direct_final", "post", OFFICIALS),
+    Row("portal:fee_list", "get", HEAT_A),
+    Row("portal:fee_list_download", "get", HEAT_A),
+    # "Mitt lag" lists the user's teams and heats; a user with none sees it empty.
+    Row("teams:index", "get", LOGGED_IN),
+    Row("teams:enter", "get", HEAT_A),
+    Row("teams:enter", "post", HEAT_A),
+    Row("teams:roster", "get", TEAM_A),
+    Row("teams:roster", "post", TEAM_A),
+    Row("teams:lineup", "get", TEAM_A),
+    Row("teams:lineup", "post", TEAM_A),
+    Row("password_change", "get", LOGGED_IN),
+    Row("password_change_done", "get", LOGGED_IN),
+    Row("admin:index", "get", TK),
+]
+
+#: Named URLs without a row, each with why.
+LEFT_OUT = {
+    "set_language": "anyone may choose a language (POST, a redirect)",
+    "api-schema": "the OpenAPI schema, public",
+    "logout": "anyone may log out",
+    "password_reset_confirm": "needs a token from a mail: tests/ubf/test_password_reset.py",
+}
+#: The admin's own URLs: the admin lets only staff in (admin:index stands for them all),
+#: and TK's model permissions are tests/ubf/test_admin.py's.
+
+
+def _row_names() -> set[str]:
+    return set(PUBLIC) | {r.name for r in WORKPLACE}
+
+
+def test_every_named_url_has_a_row_or_a_reason():
+    missing = [
+        n
+        for n in named_urls()
+        if n not in _row_names() and n not in LEFT_OUT and not n.startswith("admin:")
+    ]
+    assert missing == []
+    assert set(LEFT_OUT) <= set(named_urls())
+
+
+# ---------------------------------------------------------------------------------------------
+# The demo season and the eight roles
+# ---------------------------------------------------------------------------------------------
+
+
+def _setup_roles() -> tuple[dict, dict]:
+    """The roles' users and each URL name's path, on the loaded demo season."""
+    from clubs.models import Club, ClubOfficial
+    from pairs.models import PairHeat
+    from teams.models import Match, Team, TeamCompetition, TeamHeat
+
+    User = get_user_model()
+    captain_a = User.objects.get(username="kapten")
+    team_a = Team.objects.filter(captain_user=captain_a).order_by("id").first()
+    heat_a = team_a.heat
+    team_b = Team.objects.exclude(heat=heat_a).exclude(captain_user=captain_a).order_by("id")[0]
+    captain_b = User.objects.create_user("matrix-kapten-b")
+    team_b.captain_user = captain_b
+    team_b.save(update_fields=["captain_user"])
+
+    heat_responsible = User.objects.create_user("matrix-heatansvarig")
+    TeamHeat.objects.filter(pk=heat_a.pk).update(responsible_user=heat_responsible)
+
+    club_x = heat_a.organisers.order_by("id").first().club
+    pair_heat = PairHeat.objects.order_by("id").first()
+    pair_heat.clubs.add(club_x)
+    arranging = set(heat_a.organisers.values_list("club_id", flat=True)) | set(
+        pair_heat.clubs.values_list("id", flat=True)
+    )
+    club_y = Club.objects.exclude(pk__in=arranging).order_by("id").first()
+    official_x = User.objects.create_user("matrix-klubb-x")
+    ClubOfficial.objects.create(user=official_x, club=club_x)
+    official_y = User.objects.create_user("matrix-klubb-y")
+    ClubOfficial.objects.create(user=official_y, club=club_y)
+    users = {
+        "anonymous": None,
+        "player": User.objects.create_user("matrix-spelare"),
+        "captain_a": captain_a,
+        "captain_b": captain_b,
+        "official_x": official_x,
+        "official_y": official_y,
+        "heat_responsible": heat_responsible,
+        "tk": User.objects.get(username="tk"),
+    }
+    match = Match.objects.filter(status="played").order_by("id").first()
+    own_match = (
+        Match.objects.filter(home=team_a).order_by("id").first()
+        or Match.objects.filter(away=team_a).order_by("id").first()
+    )
+    pair_comp = pair_heat.competition
+    team_comp = TeamCompetition.objects.order_by("id").first()
+    fee = {"scope": "heat", "kind": "lagkval", "pk": heat_a.pk}
+    paths = {
+        "portal:home": reverse("portal:home"),
+        "portal:calendar": reverse("portal:calendar"),
+        "portal:calendar_ics": reverse("portal:calendar_ics"),
+        "portal:competition_ics": reverse("portal:competition_ics", args=[team_comp.pk]),
+        "portal:lag": reverse("portal:lag"),
+        "portal:lag_final": reverse("portal:lag_final"),
+        "portal:lag_final_pdf": reverse("portal:lag_final_pdf"),
+        "portal:lag_team": reverse("portal:lag_team", args=[team_a.pk]),
+        "portal:lag_match": reverse("portal:lag_match", args=[match.pk]),
+        "portal:par": reverse("portal:par"),
+        "portal:par_heat": reverse("portal:par_heat", args=[pair_heat.pk]),
+        "portal:par_heat_pdf": reverse("portal:par_heat_pdf", args=[pair_heat.pk]),
+        "portal:par_final": reverse("portal:par_final", args=[pair_comp.pk]),
+        "portal:par_final_pdf": reverse("portal:par_final_pdf", args=[pair_comp.pk]),
+        "portal:lag_heat": reverse("portal:lag_heat", args=[heat_a.pk]),
+        "portal:lag_heat_pdf": reverse("portal:lag_heat_pdf", args=[heat_a.pk]),
+        "login": reverse("login"),
+        "password_reset": reverse("password_reset"),
+        "password_reset_done": reverse("password_reset_done"),
+        "password_reset_complete": reverse("password_reset_complete"),
+        "results:upload_pair_heat": reverse("results:upload_pair_heat", args=[pair_heat.pk]),
+        "results:upload_team_heat": reverse("results:upload_team_heat", args=[heat_a.pk]),
+        "results:upload_team_final": reverse("results:upload_team_final", args=[team_comp.pk]),
+        "results:upload_pair_final": reverse("results:upload_pair_final", args=[pair_comp.pk]),
+        "portal:dashboard": reverse("portal:dashboard"),
+        "portal:tk_queue": reverse("portal:tk_queue"),
+        "portal:tk_decide": reverse("portal:tk_decide"),
+        "portal:tk_log": reverse("portal:tk_log"),
+        "portal:tk_log_csv": reverse("portal:tk_log_csv"),
+        "portal:register_pair_heat": reverse("portal:register_pair_heat"),
+        "portal:register_team_heat": reverse("portal:register_team_heat"),
+        "portal:enter_pair": reverse("portal:enter_pair", args=[pair_heat.pk]),
+        "portal:enter_direct_final": reverse("portal:enter_direct_final", args=[pair_comp.pk]),
+        "portal:fee_list": reverse("portal:fee_list", kwargs=fee),
+        "portal:fee_list_download": reverse(
+            "portal:fee_list_download", kwargs={**fee, "fmt": "csv"}
+        ),
+        "teams:index": reverse("teams:index"),
+        "teams:enter": reverse("teams:enter", args=[heat_a.pk]),
+        "teams:roster": reverse("teams:roster", args=[team_a.pk]),
+        "teams:lineup": reverse("teams:lineup", args=[team_a.pk, own_match.pk]),
+        "password_change": reverse("password_change"),
+        "password_change_done": reverse("password_change_done"),
+        "admin:index": reverse("admin:index"),
+    }
+    return users, paths
+
+
+def _row_counts() -> dict[str, int]:
+    return {
+        m._meta.label: m._default_manager.count()
+        for m in apps.get_models()
+        if m._meta.label != "sessions.Session"
+    }
+
+
+def _refused(response) -> bool:
+    if response.status_code in (403, 404):
+        return True
+    location = response.get("Location", "") if response.status_code == 302 else ""
+    return "/login/" in location
+
+
+@pytest.fixture(scope="module")
+def matrix(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Every row asked by every role: {(name, method, role): (status, refused)}, and under
+    "written" what the refused roles of each row changed (model: (before, after))."""
+    from ubf.celery import app
+
+    old_eager = app.conf.task_always_eager
+    app.conf.CELERY_TASK_ALWAYS_EAGER = True
+    with (
+        django_db_blocker.unblock(),
+        override_settings(
+            MEDIA_ROOT=str(tmp_path_factory.mktemp("matrix-media")),
+            PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        ),
+    ):
+        call_command("load_demo", stdout=StringIO())
+        try:
+            users, paths = _setup_roles()
+            clients = {}
+            for role, user in users.items():
+                clients[role] = Client()
+                if user is not None:
+                    clients[role].force_login(user)
+            out, written = {}, {}
+            for name in PUBLIC:
+                for role in ROLES:
+                    response = clients[role].get(paths[name])
+                    out[name, "get", role] = (response.status_code, _refused(response))
+            for row in WORKPLACE:
+                # The refused roles first, with the row counts around them all.
+                before = _row_counts()
+                for role in [r for r in ROLES if r not in row.allowed] + sorted(row.allowed):
+                    if role in row.allowed and (row.name, row.method) not in written:
+                        after = _row_counts()
+                        written[row.name, row.method] = {
+                            k: (v, after[k]) for k, v in before.items() if after[k] != v
+                        }
+                    response = getattr(clients[role], row.method)(paths[row.name])
+                    out[row.name, row.method, role] = (response.status_code, _refused(response))
+                if (row.name, row.method) not in written:
+                    after = _row_counts()
+                    written[row.name, row.method] = {
+                        k: (v, after[k]) for k, v in before.items() if after[k] != v
+                    }
+            out["written"] = written
+            yield out
+        finally:
+            call_command("flush", interactive=False, verbosity=0)
+            app.conf.CELERY_TASK_ALWAYS_EAGER = old_eager
+
+
+@pytest.mark.django_db
+def test_public_pages_answer_everyone(matrix):
+    wrong = {
+        (n, role): matrix[n, "get", role][0]
+        for n in PUBLIC
+        for role in ROLES
+        if matrix[n, "get", role][0] != 200
+    }
+    assert wrong == {}
+
+
+@pytest.mark.django_db
+def test_the_allowed_roles_get_their_page_or_their_form(matrix):
+    wrong = {}
+    for row in WORKPLACE:
+        for role in sorted(row.allowed):
+            status, refused = matrix[row.name, row.method, role]
+            ok = status == 200 if row.method == "get" else not refused
+            if not ok:
+                wrong[row.name, row.method, role] = status
+    assert wrong == {}
+
+
+@pytest.mark.django_db
+def test_every_other_role_is_refused_and_nothing_is_written(matrix):
+    wrong = {}
+    for row in WORKPLACE:
+        for role in sorted(EVERYONE - row.allowed):
+            status, refused = matrix[row.name, row.method, role]
+            if not refused:
+                wrong[row.name, row.method, role] = status
+    assert wrong == {}
+    written = {k: v for k, v in matrix["written"].items() if v}
+    assert written == {}
+
+
+@pytest.mark.django_db
+def test_a_heat_responsible_manages_the_rosters_of_every_team_in_the_heat(matrix):
+    """The chosen rule: team A is not of the heat responsible's club (they have none), and
+    its roster and line-up are theirs to change; another club's official and team B's
+    captain are refused."""
+    for name in ("teams:roster", "teams:lineup"):
+        assert matrix[name, "get", "heat_responsible"][0] == 200
+        assert not matrix[name, "post", "heat_responsible"][1]
+        for role in ("official_y", "captain_b", "player"):
+            assert matrix[name, "get", role][0] == 403, (name, role)
+            assert matrix[name, "post", role][0] == 403, (name, role)
