@@ -47,14 +47,32 @@ def production_env(**extra) -> dict:
 # --- Static manifest ---------------------------------------------------------------------------
 
 
-def test_production_refuses_to_start_without_the_static_manifest(tmp_path):
+def test_production_collects_its_static_files_or_refuses_to_start(tmp_path):
     env = production_env(STATIC_ROOT=str(tmp_path / "empty"))
+    # ``check --deploy`` names the missing manifest; a plain check (before migrate) does not
     check = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert check.returncode != 0
     assert "ubf.E001" in check.stderr and "collectstatic" in check.stderr
-    # gunicorn runs no system checks: importing the WSGI application stops with the message
+    plain = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert plain.returncode == 0, plain.stderr
+    # gunicorn runs no system checks: importing the WSGI application collects the files once
+    wsgi = subprocess.run(
+        [sys.executable, "-c", "import ubf.wsgi"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert wsgi.returncode == 0, wsgi.stderr
+    assert (tmp_path / "empty" / "staticfiles.json").is_file()
+    # where it cannot collect them (the static root is a file), it stops with the message
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    env = production_env(STATIC_ROOT=str(blocked))
     wsgi = subprocess.run(
         [sys.executable, "-c", "import ubf.wsgi"], cwd=ROOT, env=env, capture_output=True, text=True
     )
