@@ -209,3 +209,12 @@ def test_refusals_send_nothing(client, season, club):
     )
     assert "Det finns redan ett konto med e-postadressen finns@bku.se" in taken.content.decode()
     assert mail.outbox == [] and not Invitation.objects.exists()
+
+
+def test_the_invitation_pages_are_linked_from_the_tk_queue_and_the_club_page(client, tk, club):
+    client.force_login(tk)
+    assert 'href="/tk/inbjudan/"' in client.get("/tk/").content.decode()
+    official = UserFactory()
+    ClubOfficialFactory(user=official, club=club)
+    client.force_login(official)
+    assert 'href="/klubb/inbjudan/"' in client.get("/klubb/").content.decode()
