@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
@@ -166,7 +166,8 @@ def heat_page(request, kind_word: str, heat_id: int):
     failed = ""
     if post is not None:
         if action not in forms or (action == "invitation" and kind.word != "parkval"):
-            raise Http404(action)
+            # Only a hand-made request names another action: refused, nothing saved.
+            return HttpResponseBadRequest(_("Okänd åtgärd: inget har sparats."))
         try:
             done = _do(request, kind, heat, action, forms)
         except PermissionDenied as exc:

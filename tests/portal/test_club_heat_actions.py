@@ -251,3 +251,15 @@ def test_heat_page_in_english(client, s):
     with clock.frozen(BEFORE):
         html = client.get(page(s["heat"]) + "?lang=en").content.decode()
     assert "Move the heat" in html and "Record the invitation" in html and "Withdraw" in html
+
+
+def test_an_unknown_action_is_refused_and_changes_nothing(client, s):
+    client.force_login(s["official"])
+    before = PairHeat.objects.get(pk=s["heat"].pk).first_date
+    for action in ("explode", ""):
+        response = client.post(page(s["heat"]), {"action": action})
+        assert response.status_code == 400
+        assert "Okänd åtgärd: inget har sparats." in response.content.decode()
+    # a team heat has no invitation form of its own
+    assert client.post(page(s["team_heat"]), {"action": "invitation"}).status_code == 400
+    assert PairHeat.objects.get(pk=s["heat"].pk).first_date == before

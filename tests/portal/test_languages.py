@@ -33,6 +33,17 @@ SKIPPED = {
     "portal:tk_log_csv": "a CSV file: tests/portal/test_decision_log.py",
     "portal:fee_list_download": "a CSV or Excel file: tests/portal/test_fees.py",
     "portal:tk_decide": "POST only: tests/portal/test_tk_queue.py, the permission matrix",
+    "portal:tk_award_walkover": "POST only: tests/portal/test_tk_decisions.py",
+    "portal:tk_revoke_walkover": "POST only: tests/portal/test_tk_decisions.py",
+    "portal:tk_lift_penalty": "POST only: tests/portal/test_tk_decisions.py",
+    "portal:tk_draw_lot": "POST only: tests/portal/test_tk_decisions.py",
+    "portal:tk_hand_lot": "POST only: tests/portal/test_tk_decisions.py",
+    "teams:answer_entry_request": "POST only: tests/teams/test_entry_requests.py",
+    "portal:landing": "a redirect by role: tests/portal/test_club_landing.py",
+    "portal:fee_overview": "a redirect to /klubb/",
+    "portal:accept_invitation": "needs a token from a mail: tests/clubs/test_invitations.py",
+    "results:upload_file": "the uploaded result file itself, not a page",
+    "api-docs": "drf-spectacular's Swagger UI for programmers (its own English interface)",
     # Django admin's own URLs besides the pages swept below (index, every registered model's
     # list and change form):
     "admin:login": "TK is logged in; the site's login is konto/login/",
@@ -57,7 +68,19 @@ NO_DEMO_ROW = {
     "teams.teamfinaloffer",
     "teams.rosterchangerequest",
     "results.pairfinalresult",
+    # django-axes' logs (no add form) and the API's tokens and stored answers
+    "axes.accessattempt",
+    "axes.accessfailurelog",
+    "axes.accesslog",
+    "api.apitoken",
+    "api.idempotentrequest",
+    # invitations and team entry requests are made on the site's pages, not in the admin
+    "clubs.invitation",
+    "teams.teamentryrequest",
 }
+#: The API answers JSON, not pages; its problem details in Swedish and English are
+#: tests/api/test_writes.py's.
+API_PREFIX = "api:"
 
 #: English words that must not be on a Swedish page (case-sensitive, whole words).
 ENGLISH = [
@@ -186,6 +209,8 @@ def _pages() -> dict[str, tuple[str | None, str]]:
     from teams.models import Match, Team, TeamCompetition, TeamHeat
 
     User = get_user_model()
+    from clubs.models import ClubOfficial
+
     kapten = User.objects.get(username="kapten")
     klubb = User.objects.get(username="klubb")
     team = Team.objects.filter(captain_user=kapten).order_by("id").first()
@@ -200,6 +225,8 @@ def _pages() -> dict[str, tuple[str | None, str]]:
     pair_heat = PairHeat.objects.order_by("id").first()
     klubb_team_heat = TeamHeat.objects.filter(responsible_user=klubb).order_by("id").first()
     pair_comp = PairCompetition.objects.order_by("id").first()
+    klubb_clubs = ClubOfficial.objects.filter(user=klubb).values_list("club_id", flat=True)
+    klubb_pair_heat = PairHeat.objects.filter(clubs__in=klubb_clubs).order_by("id").first()
     team_comp = TeamCompetition.objects.order_by("id").first()
     pages = {
         "login": (None, reverse("login")),
@@ -256,6 +283,16 @@ def _pages() -> dict[str, tuple[str | None, str]]:
         "teams:roster": ("kapten", reverse("teams:roster", args=[team.pk])),
         "teams:lineup": ("kapten", reverse("teams:lineup", args=[team.pk, own_match.pk])),
         "admin:index": ("tk", reverse("admin:index")),
+        "portal:par_competition": (None, reverse("portal:par_competition", args=[pair_comp.pk])),
+        "portal:player_lookup": ("klubb", reverse("portal:player_lookup") + "?q=an"),
+        "portal:club_heat": (
+            "klubb",
+            reverse("portal:club_heat", args=["parkval", klubb_pair_heat.pk]),
+        ),
+        "portal:captain_team": ("kapten", reverse("portal:captain_team", args=[team.pk])),
+        "portal:tk_season": ("tk", reverse("portal:tk_season")),
+        "portal:tk_invite": ("tk", reverse("portal:tk_invite")),
+        "portal:club_invite": ("klubb", reverse("portal:club_invite")),
     }
     for model in admin.site._registry:
         info = f"admin:{model._meta.app_label}_{model._meta.model_name}"
@@ -372,6 +409,7 @@ def test_every_named_url_has_a_page_in_the_sweep_or_a_reason_to_skip():
         and name not in SKIPPED
         and not (name.startswith("admin:") and name.endswith(ADMIN_SKIPPED_SUFFIXES))
         and not _no_demo_row(name)
+        and not name.startswith(API_PREFIX)
     ]
     assert missing == []
     # The skip list names only URLs that exist, so it cannot hide a renamed page.
@@ -421,6 +459,13 @@ PAGE_NAMES = [
     "teams:roster",
     "teams:lineup",
     "admin:index",
+    "portal:par_competition",
+    "portal:player_lookup",
+    "portal:club_heat",
+    "portal:captain_team",
+    "portal:tk_season",
+    "portal:tk_invite",
+    "portal:club_invite",
 ]
 
 
