@@ -28,6 +28,7 @@ Two things keep a hit cheap however big the page (issue 12, the national season)
 from __future__ import annotations
 
 import gzip
+import hashlib
 import threading
 from collections import OrderedDict
 from contextlib import suppress
@@ -102,6 +103,10 @@ def visitor(request) -> bool:
 
 
 def page_key(lang: str, day: date, path: str) -> str:
+    """The path as it came, or its SHA-256 when long (a query string of any length must not
+    make a key that a cache backend refuses)."""
+    if len(path) > 150:
+        path = "sha256:" + hashlib.sha256(path.encode()).hexdigest()
     return f"ubf:page:{lang}:{day.isoformat()}:{path}"
 
 

@@ -48,7 +48,7 @@ from results.importers import (
     validate_pairs,
     validate_teams,
 )
-from results.importers.detect import DEFAULT_MAX_BYTES, detect_format
+from results.importers.detect import DEFAULT_MAX_BYTES, check_name, detect_format
 from results.importers.model import problem, shown
 from results.models import (
     PairFinalResult,
@@ -186,6 +186,7 @@ _UNSTORABLE = gettext_noop(
 
 
 def _parse(data: bytes, filename: str, kind: str):
+    _read(check_name, filename)  # an upload's type limit; parse_upload itself reads by content
     return _read(parse_upload, data, filename, kind, max_bytes=DEFAULT_MAX_BYTES)
 
 

@@ -246,3 +246,16 @@ def test_a_pdf_is_not_compressed(client):
     assert compressed(b"%PDF-1.7" + b"x" * 5000, "application/pdf") == b""
     assert compressed(b"<p>" * 2000, "text/html; charset=utf-8") != b""
     assert compressed(b"<p>", "text/html; charset=utf-8") == b""  # too small to be worth it
+
+
+def test_a_long_query_string_makes_a_key_every_cache_backend_accepts():
+    from datetime import date
+
+    from portal.caching import page_key
+
+    short = page_key("sv", date(2016, 11, 18), "/lag/?lang=en")
+    assert short == "ubf:page:sv:2016-11-18:/lag/?lang=en"
+    long_key = page_key("sv", date(2016, 11, 18), "/par/?" + "x=1&" * 200)
+    # memcached's limit is 250 characters; the prefix and version add about 10
+    assert len(long_key) < 200 and long_key.startswith("ubf:page:sv:2016-11-18:sha256:")
+    assert long_key != page_key("sv", date(2016, 11, 18), "/par/?" + "x=2&" * 200)

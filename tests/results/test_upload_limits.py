@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from results.forms import ResultFileForm
 from results.importers import parse_upload
+from results.importers.detect import check_name
 from results.importers.model import ImportFailed
 from results.services.uploads import UploadRejected, upload_pair_heat
 from tests.results.test_uploads import counts, data, pair_heat_for
@@ -88,7 +89,7 @@ def test_the_form_refuses_a_file_by_its_size():
 @pytest.mark.parametrize("name", ["heat.exe", "resultat.docx", "lista.html"])
 def test_a_file_whose_extension_is_no_result_file_is_refused(name):
     with pytest.raises(ImportFailed) as exc:
-        parse_upload(data("pairs_ruter_mitchell.pbn"), name, "pairs")
+        check_name(name)
     (p,) = exc.value.problems
     assert p.code == "file-type"
     ext = name[name.rindex(".") :]
@@ -97,7 +98,14 @@ def test_a_file_whose_extension_is_no_result_file_is_refused(name):
 
 @pytest.mark.parametrize("name", ["heat", "heat.PBN", "Heat 3. Final", "lag.txt"])
 def test_result_file_names_and_names_without_extension_pass(name):
+    check_name(name)
     parse_upload(data("pairs_ruter_mitchell.pbn"), name, "pairs")
+
+
+def test_the_pure_reader_goes_by_the_content_whatever_the_name():
+    # CONTRACT.md: parse_upload(data, filename, kind); the type limit is the upload's
+    event = parse_upload(data("pairs_ruter_mitchell.pbn"), "export.dat", "pairs")
+    assert event.pairs
 
 
 def test_the_content_is_sniffed_before_the_extension():
