@@ -323,25 +323,8 @@ def roster(request, team_id: int):
             _show_warnings(request, outcome.warnings)
             return redirect("teams:roster", team_id=team.pk)
     elif action == "extra" and extra_form.is_valid():
-        data = extra_form.cleaned_data
-        try:
-            dispensation = request_extra_player(
-                request.user,
-                team,
-                data["mid"],
-                occasion=extra_form.occasions.get(data["occasion_date"], ""),
-                occasion_date=data["occasion_date"],
-            )
-        except ServiceError as exc:
-            errors = exc.messages()
-        else:
-            messages.success(
-                request,
-                _("Dispens för %(player)s den %(date)s är begärd hos TK.")
-                % {"player": dispensation.player, "date": dispensation.occasion_date},
-            )
-            for line in filter(None, dispensation.reason.splitlines()):
-                messages.warning(request, line)
+        errors = ask_for_extra_player(request, team, extra_form)
+        if not errors:
             return redirect("teams:roster", team_id=team.pk)
     extra_requests = team.dispensations.filter(kind=Dispensation.Kind.EXTRA_PLAYER).select_related(
         "player"
@@ -484,3 +467,28 @@ def lineup(request, team_id: int, match_id: int):
         },
         status=400 if errors or form.errors or request_form.errors else 200,
     )
+
+
+def ask_for_extra_player(request, team, form) -> list[str]:
+    """The dispensation for a 7th/8th player asked of TK from a valid ``ExtraPlayerForm``
+    (the roster page and the captain's team page): ``[]`` with the success and the service's
+    warnings shown, else the service's refusals (nothing saved)."""
+    data = form.cleaned_data
+    try:
+        dispensation = request_extra_player(
+            request.user,
+            team,
+            data["mid"],
+            occasion=form.occasions.get(data["occasion_date"], ""),
+            occasion_date=data["occasion_date"],
+        )
+    except ServiceError as exc:
+        return exc.messages()
+    messages.success(
+        request,
+        _("Dispens för %(player)s den %(date)s är begärd hos TK.")
+        % {"player": dispensation.player, "date": dispensation.occasion_date},
+    )
+    for line in filter(None, dispensation.reason.splitlines()):
+        messages.warning(request, line)
+    return []

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
@@ -18,14 +17,14 @@ from django.utils.translation import gettext as _
 
 from clubs import clock, windows
 from clubs.permissions import can_manage_team
-from clubs.services.base import ServiceError
 from clubs.templatetags.formats_i18n import day, num
 from portal.selectors.lag import team_page
 from portal.services.fees import team_final_fee_list, team_heat_fee_list
 from teams.forms import ExtraPlayerForm
 from teams.models import Dispensation, Lineup, Match, RosterChangeRequest
 from teams.selectors import team_rows
-from teams.services.entries import request_extra_player, team_occasions
+from teams.services.entries import team_occasions
+from teams.views import ask_for_extra_player
 
 
 @dataclass
@@ -119,23 +118,8 @@ def captain_team(request, team_id: int):
     )
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            dispensation = request_extra_player(
-                request.user,
-                team,
-                data["mid"],
-                occasion=form.occasions.get(data["occasion_date"], ""),
-                occasion_date=data["occasion_date"],
-            )
-        except ServiceError as exc:
-            errors = exc.messages()
-        else:
-            messages.success(
-                request,
-                _("Dispens för %(player)s den %(date)s är begärd hos TK.")
-                % {"player": dispensation.player, "date": dispensation.occasion_date},
-            )
+        errors = ask_for_extra_player(request, team, form)
+        if not errors:
             return redirect(reverse("portal:captain_team", args=[team.pk]) + "#dispenser")
     (row,) = team_rows(type(team).objects.filter(pk=team.pk), team.competition.season)
     dispensations = list(
