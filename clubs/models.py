@@ -190,7 +190,7 @@ class Season(models.Model):
         default=DEFAULT_RULES.wo_winner_average_if_higher,
     )
     unpaid_player_penalty_vp = models.DecimalField(
-        _("otillåten reserv: VP-avdrag per match"),
+        _("obetald spelare: VP-avdrag per match"),
         max_digits=5,
         decimal_places=2,
         default=DEFAULT_RULES.unpaid_player_penalty_vp,
