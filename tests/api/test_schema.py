@@ -23,7 +23,15 @@ CHECKS = [not_a_server_error, response_schema_conformance, content_type_conforma
 
 @pytest.fixture
 def api_schema(db, world, tk, settings):  # noqa: F811
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
     from ubf.wsgi import application
+
+    # As Django's test client does: a request must not close the test's connection, which
+    # holds the test's transaction (PostgreSQL would close it: autocommit differs).
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
 
     # Throttling is tested on its own; here it would only answer 429 to the generator.
     settings.REST_FRAMEWORK = {
@@ -36,7 +44,9 @@ def api_schema(db, world, tk, settings):  # noqa: F811
     )
     loaded = schemathesis.openapi.from_wsgi("/api/schema/", application, config=config)
     loaded.tk_key = key
-    return loaded
+    yield loaded
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")

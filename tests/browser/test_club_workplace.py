@@ -109,7 +109,7 @@ def test_club_official_registers_enters_by_name_marks_fees_and_uploads(
     assert "Rond" not in phone.inner_text("main")
     phone.get_by_label("Resultatfil").set_input_files(str(path))
     click_and_wait(phone, phone.get_by_role("button", name="Ladda upp"))
-    assert "Resultaten är inlästa." in phone.inner_text("main")
+    assert "Sparat, resultatlistan uppdateras snart." in phone.inner_text("main")
     upload = ResultUpload.objects.get(heat=played, status=ResultUpload.Status.ACCEPTED)
     assert upload.pair_results.count() == pairs
     shot("uploaded")

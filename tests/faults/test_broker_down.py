@@ -31,10 +31,13 @@ DEAD = "redis://127.0.0.1:6390/0"
 
 
 @pytest.fixture
-def broker_down(settings):
+def broker_down(settings, monkeypatch):
     """The broker unreachable until ``up()`` is called (then tasks run in-process again)."""
     saved = {k: app.conf.get(k) for k in ("CELERY_TASK_ALWAYS_EAGER", "broker_url")}
     settings.CELERY_BROKER_URL = DEAD
+    # Celery reads the environment's CELERY_BROKER_URL before its own setting (.ci/run sets
+    # it to the real Redis), so the dead URL must be the environment's too.
+    monkeypatch.setenv("CELERY_BROKER_URL", DEAD)
 
     def down():
         app.conf.CELERY_TASK_ALWAYS_EAGER = False
