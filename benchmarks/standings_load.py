@@ -3,7 +3,7 @@
 Builds a throwaway site (SQLite under /tmp) and serves it with gunicorn (2 workers, DEBUG off,
 the public pages' cache in Redis when 127.0.0.1:6379 answers, else in files), then runs wrk on
 127.0.0.1 (2 threads, 8 connections, 10 s) against each kind of public page (home, /lag/, a
-team page, a match page, a team heat page, /par/, a pair heat page, the DM Par final page,
+team page, a match page, a team heat page, /par/, a pair heat page, the DM Par final page, a competition page /par/<id>/,
 /kalender/, the ICS feed, /lag/ in English, and /lag/ and /par/ asked for with
 ``Accept-Encoding: gzip`` as a phone's browser does: their bytes are the compressed body), each
 right after a static file of that page's size served by the same server (whitenoise). Prints
@@ -49,6 +49,7 @@ PAGES = [
     ("/par/", "/par/", []),
     ("pair heat page", r"/par/kval/\d+/", []),
     ("pair final page", r"/par/final/\d+/", []),
+    ("competition page", r"/par/\d+/", []),
     ("/kalender/", "/kalender/", []),
     ("/kalender.ics", "/kalender.ics", []),
     ("/lag/ in English (cookie)", "/lag/", ["-H", "Cookie: django_language=en"]),
