@@ -820,7 +820,7 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                 fits = b.low is not None and b.low - slack <= stated <= b.high + slack
                 adjusted = adjusted_bound(s)
                 if boards_differ or not fits:
-                    refused.append((p, s, b, boards_differ))
+                    refused.append((p, s, b, boards_differ, slack))
                 elif s.adjusted_lines and diff <= rounding + adjusted:
                     out.append(
                         problem(
@@ -843,7 +843,7 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                         )
                     )
                 else:
-                    method.append((p, s, b, rounding))
+                    method.append((p, s, b, rounding, slack))
         if p.total is not None:
             final = half_unit(p.total)
             raw_tol = final + b.mp_rounding * scale
@@ -872,7 +872,7 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                     )
                 )
     if method:
-        p, s, b, rounding = method[0]
+        p, s, b, rounding, slack = method[0]
         out.append(
             problem(
                 gettext_noop(
@@ -890,8 +890,8 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                     "computed": _show(s.percentage),
                     "boards_played": s.boards_played,
                     "rounding": _show(rounding, 3),
-                    "low": _show(b.low),
-                    "high": _show(b.high),
+                    "low": _show(b.low - slack),
+                    "high": _show(b.high + slack),
                     "others": _others(method[1:]),
                 },
                 line=p.line,
@@ -901,7 +901,7 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
             )
         )
     if refused:
-        p, s, b, boards_differ = refused[0]
+        p, s, b, boards_differ, slack = refused[0]
         params = {
             "number": p.number,
             "stated": _show(p.percentage),
@@ -927,8 +927,8 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                 "saknas i filen eller hör till en annan tävling. Exportera filen igen från "
                 "resultatprogrammet med alla brickor.%(others)s"
             )
-            params["low"] = _show(b.low)
-            params["high"] = _show(b.high)
+            params["low"] = _show(b.low - slack if b.low is not None else None)
+            params["high"] = _show(b.high + slack if b.high is not None else None)
         out.append(
             problem(
                 template,
