@@ -50,6 +50,7 @@ __all__ = [
     "PERCENT_UNIT",
     "decimals",
     "half_unit",
+    "percent_rounding",
     "rounding_distance",
     "unit_of",
 ]
@@ -86,5 +87,19 @@ def rounding_distance(exact: Fraction, unit: Fraction) -> Fraction:
     the nearest multiple, 0 for a multiple, at most ``unit`` / 2)."""
     if unit <= 0:
         return Fraction(0)
-    rest = Fraction(exact) % unit
+    exact = Fraction(exact)
+    if exact.denominator == 1 and unit.numerator == 1:
+        return Fraction(0)  # a whole number is a multiple of 1/10, 1/100 ...
+    rest = exact % unit
     return min(rest, unit - rest)
+
+
+def percent_rounding(value: Fraction, top: int, unit: Fraction = PERCENT_UNIT) -> Fraction:
+    """How far rounding the board's percentage 100·value/top to ``unit`` moves it:
+    ``rounding_distance(value * 100 / top, unit)``, in integers (it runs for every line of a
+    file)."""
+    value = Fraction(value)
+    x = value.numerator * 100 * unit.denominator  # the percentage in units of ``unit``: x / y
+    y = value.denominator * top * unit.numerator
+    rest = x % y
+    return Fraction(min(rest, y - rest), y) * unit

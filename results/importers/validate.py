@@ -15,16 +15,23 @@ Pairs (:func:`validate_pairs`; the heats of R-PAIR-KVAL-5 and the final are matc
   themselves and scaled with Neuberg to the board's n (the unscaled value is accepted too);
 * every pair number on a traveller is in the ranking list; no pair plays a board twice;
 * percentages recomputed (:func:`compute_pair_scores`): Neuberg to the normal number of
-  results N for boards played fewer times, and factoring for pairs who missed boards;
-  compared with the file's within 0.01 (or half a unit of the file's last decimal when it
-  has fewer than two). A mismatch is a WARNING when the pair played a board with an adjusted
-  score ("small difference from adjusted scores"), else an ERROR;
+  results N for boards played fewer times, and factoring for pairs who missed boards. The
+  standings use these; the file's percentage is a check of the file (issue 24,
+  :func:`pair_bounds`, derivation in :mod:`.rounding`): within what the program's rounding
+  can produce (per board and at the end, for the pair's boards) it passes silently; beyond
+  that but within what the pair's boards give with another program's scoring (Neuberg or
+  proportional scaling, the file's own matchpoints, the pair's adjusted scores, tenths per
+  board) it is one WARNING for the file ("percentage-adjusted" per pair when the pair has
+  adjusted scores of its own); outside even that, or with a stated number of boards other
+  than the pair's boards, one ERROR for the file: the ranking list was computed from other
+  board results (boards missing, or of another event);
 * rank order agrees with the percentages (ties may be split by R-PAIR-TIE-1, so only a
   better rank with a clearly lower percentage is an error); Mitchell files with two ranking
   lists (``1NS``/``1EW`` numbers, both with a rank 1) are checked per direction;
 * warnings: the score does not match contract + result + vulnerability (standard cycle);
-  the file's total matches neither the factored nor the unfactored sum; a listed pair has no
-  results; a line has no score at all.
+  the file's total matches neither the factored nor the unfactored sum within its rounding
+  (Σ of the per-board matchpoint roundings plus half a unit of its last decimal); a listed
+  pair has no results; a line has no score at all.
 
 Teams (:func:`validate_teams`):
 
@@ -64,8 +71,8 @@ from .model import (
 from .rounding import (
     ASSUMED_MP_UNIT,
     COARSE_PERCENT_UNIT,
-    PERCENT_UNIT,
     half_unit,
+    percent_rounding,
     rounding_distance,
     unit_of,
 )
@@ -382,12 +389,18 @@ def _side_values(bs: BoardScore, n: int, normal: int, scale: Fraction, corrected
 
 
 def pair_bounds(
-    event: ParsedPairEvent, *, file_mp_boards: frozenset[int] | set[int] | None = None
+    event: ParsedPairEvent,
+    *,
+    file_mp_boards: frozenset[int] | set[int] | None = None,
+    scores: dict[str, PairScore] | None = None,
+    board_scores: dict[int, list[BoardScore]] | None = None,
 ) -> dict[str, PairBounds]:
     """Per pair: what a scoring program's rounding (and, wider, its scoring) can make of the
     pair's boards in the file. The derivation is in :mod:`.rounding` and
     docs/result-formats.md; the values per board are those :func:`compute_pair_scores` uses
-    (the file's matchpoints on boards the tournament director corrected)."""
+    (the file's matchpoints on boards the tournament director corrected); ``scores`` is
+    :func:`compute_pair_scores` of the same event and boards when the caller has it, and
+    ``board_scores`` each board's :func:`compute_board_matchpoints` (by board number)."""
     if file_mp_boards is None:
         file_mp_boards = td_corrected_boards(event)
     normal = normal_results(event)
@@ -396,16 +409,20 @@ def pair_bounds(
     count: Counter = Counter()
     pct_err: dict[str, Fraction] = defaultdict(Fraction)
     mp_err: dict[str, Fraction] = defaultdict(Fraction)
-    lo: dict[str, Fraction] = defaultdict(Fraction)
-    hi: dict[str, Fraction] = defaultdict(Fraction)
-    widen: dict[str, Fraction] = defaultdict(Fraction)
+    down: dict[str, Fraction] = defaultdict(Fraction)  # Σ how far below ours a board may go
+    up: dict[str, Fraction] = defaultdict(Fraction)
+    tenths: dict[str, Fraction] = defaultdict(Fraction)  # Σ each board's % to tenths
+    zero = Fraction(0)
     for board in event.boards:
-        scores = compute_board_matchpoints(board, normal)
-        n = len(scores)
-        real = sum(1 for bs in scores if bs.line.artificial_percentages is None)
+        lines = (board_scores or {}).get(board.number)
+        if lines is None:
+            lines = compute_board_matchpoints(board, normal)
+        n = len(lines)
+        real = sum(1 for bs in lines if bs.line.artificial_percentages is None)
         growth = Fraction(normal, n) if normal and n != normal else Fraction(1)
+        plain_board = n == normal and real == n
         corrected = board.number in file_mp_boards
-        for bs in scores:
+        for bs in lines:
             ns_unscaled = bs.mp_ns_unscaled
             art = bs.line.artificial_percentages is not None
             for index, (pair, v_board, v_sess, file_mp, file_sess) in enumerate(
@@ -418,38 +435,48 @@ def pair_bounds(
                 # the unit it writes them in, Neuberg-scaled; the scaled value to one decimal;
                 # the board's percentage to two decimals.
                 unit = unit_of(file_mp) / scale if file_mp is not None else ASSUMED_MP_UNIT
-                mp = rounding_distance(v_board, unit) * growth
-                if n != normal:
-                    mp += rounding_distance(v_sess, ASSUMED_MP_UNIT)
-                mp_err[pair] += mp
-                pct_err[pair] += mp * 100 / top + rounding_distance(
-                    v_sess * 100 / top, PERCENT_UNIT
-                )
-                # What other programs' scoring of the same board gives the pair.
-                candidates = {v_sess, file_sess}
+                mp = rounding_distance(v_board, unit)
+                if not plain_board:
+                    mp *= growth
+                    if n != normal:
+                        mp += rounding_distance(v_sess, ASSUMED_MP_UNIT)
+                pct = percent_rounding(v_sess, top)
+                tenths[pair] += percent_rounding(v_sess, top, COARSE_PERCENT_UNIT)
+                if mp:
+                    mp_err[pair] += mp
+                    pct += mp * 100 / top
+                pct_err[pair] += pct
+                # What other programs' scoring of the same board gives the pair: Neuberg or
+                # proportional scaling, the file's own value, ±10 % of a top when adjusted.
+                low = high = zero
+                if file_sess != v_sess:
+                    low, high = min(low, file_sess - v_sess), max(high, file_sess - v_sess)
                 if art:
-                    candidates |= {v_sess - Fraction(top, 10), v_sess + Fraction(top, 10)}
-                else:
+                    low, high = low - Fraction(top, 10), high + Fraction(top, 10)
+                elif not plain_board:
+                    others = []
                     if bs.top:
-                        candidates.add(v_board * top / bs.top)
+                        others.append(v_board * top / bs.top)
                     if ns_unscaled is not None and real > 1:
                         real_top = 2 * (real - 1)
                         unscaled = ns_unscaled if index == 0 else real_top - ns_unscaled
-                        candidates.add(Fraction(unscaled) * top / real_top)
-                lo[pair] += min(candidates) - mp
-                hi[pair] += max(candidates) + mp
-                widen[pair] += max(
-                    rounding_distance(c * 100 / top, COARSE_PERCENT_UNIT) for c in candidates
-                )
+                        others.append(Fraction(unscaled) * top / real_top)
+                    for c in others:
+                        low, high = min(low, c - v_sess), max(high, c - v_sess)
+                down[pair] += mp - low
+                up[pair] += mp + high
     out = {}
-    scores = compute_pair_scores(event, file_mp_boards=file_mp_boards)
+    if scores is None:
+        scores = compute_pair_scores(event, file_mp_boards=file_mp_boards)
     for pair, played in count.items():
         rounding = pct_err[pair] / played if top else Fraction(0)
         low = high = None
         pct = scores[pair].percentage
         if top and pct is not None:
-            low = min(lo[pair] / (played * top) * 100 - widen[pair] / played, pct - rounding)
-            high = max(hi[pair] / (played * top) * 100 + widen[pair] / played, pct + rounding)
+            per_point = Fraction(100, played * top)
+            coarse = tenths[pair] / played
+            low = min(pct - down[pair] * per_point - coarse, pct - rounding)
+            high = max(pct + up[pair] * per_point + coarse, pct + rounding)
         out[pair] = PairBounds(pair, played, rounding, mp_err[pair], low, high)
     return out
 
@@ -492,6 +519,7 @@ def validate_pairs(
     normal = normal_results(event)
     unlisted: dict[str, tuple[int, int | None]] = {}
     corrected = td_corrected_boards(event, tolerance=tolerance)
+    by_board: dict[int, list[BoardScore]] = {}
 
     for board in event.boards:
         el = f"bricka {board.number}"
@@ -539,6 +567,7 @@ def validate_pairs(
             out.extend(_check_contract_score(board.number, t, el))
 
         scores = compute_board_matchpoints(board, normal)
+        by_board.setdefault(board.number, scores)
         for bs in scores:
             t = bs.line
             if t.mp_ns is None and t.mp_ew is None:
@@ -642,7 +671,7 @@ def validate_pairs(
                 code="td-correction",
             )
         )
-    out.extend(_check_pair_totals(event))
+    out.extend(_check_pair_totals(event, corrected, by_board))
     out.extend(_check_ranks(event, tol))
     return out
 
@@ -755,7 +784,11 @@ def _others(items: list) -> Message | str:
     )
 
 
-def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
+def _check_pair_totals(
+    event: ParsedPairEvent,
+    corrected: set[int],
+    board_scores: dict[int, list[BoardScore]] | None = None,
+) -> list[ImportProblem]:
     """The ranking list against the board results (issue 24; docs/result-formats.md).
 
     A stated percentage within a program's rounding of ours (:class:`PairBounds`) passes
@@ -766,9 +799,8 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
     computed from other board results (boards missing, or of another event). A stated total
     is checked within its rounding too, and its mismatch stays a warning."""
     out: list[ImportProblem] = []
-    corrected = td_corrected_boards(event)
     scores = compute_pair_scores(event, file_mp_boards=corrected)
-    bounds = pair_bounds(event, file_mp_boards=corrected)
+    bounds = pair_bounds(event, file_mp_boards=corrected, scores=scores, board_scores=board_scores)
     scale = Fraction(1, 2) if event.scoring_scale == "MP2" else Fraction(1)
     sessions = event.boards_in_session or len(event.boards)
     refused: list[tuple] = []
