@@ -212,7 +212,7 @@ def test_a_coarser_rounding_that_fits_the_boards_is_one_warning():
     )
     assert w.message_sv.endswith("Likadant för 1 par till: 1.")
     assert w.message_en.startswith("Pair 5: the file's percentage 44,47 differs by 0,026")
-    assert w.message_en.endswith("The same for 1 more pairs: 1.")
+    assert w.message_en.endswith("The same for 1 more pair(s): 1.")
 
 
 def test_a_difference_no_scoring_of_the_boards_gives_is_one_refusal():
