@@ -155,6 +155,35 @@ def test_the_rounding_bound_worked_by_hand():
     assert rounding_distance(Fraction(1, 3), Fraction(1, 10)) == Fraction(1, 30)
 
 
+def test_neuberg_to_the_normal_number_rounded_per_board_is_accepted_silently():
+    """Board 3 played only three times (7-8 sat out): NS 100, 100, 140 → 1, 1, 4 of top 4,
+    EW 3, 3, 0, written so. Neuberg to four results, (mp + 1)·4/3 − 1: 1 → 5/3, 4 → 17/3,
+    3 → 13/3, 0 → 1/3; a program rounding that per board to one decimal adds 1.7, 5.7, 4.3,
+    0.3 (assumed for a board with fewer results: the real file has none).
+      1: 6 + 5.7 + 1.7 = 13.4 → 74.44 (exact 6 + 17/3 + 5/3 = 13 1/3 → 74.07: 0.370 off)
+      2: 0 + 0.3 + 4.3 = 4.6 → 25.56 (exact 4 2/3 → 25.93)
+      3: 4 + 3.0 + 1.7 = 8.7 → 48.33 (exact 8 2/3 → 48.15)
+      4: 2 + 3.0 + 4.3 = 9.3 → 51.67 (exact 9 1/3 → 51.85)
+      5: 2 + 0.3 + 5.7 = 8.0 → 44.44; 6: 4 + 5.7 + 0.3 = 10.0 → 55.56 (exact the same)
+      7: 0 + 3.6 = 3.6 of 12 → 30.00; 8: 6 + 3.6 = 9.6 → 80.00 (2 boards each)
+    Pair 1's bound: board 2 1/30 of a matchpoint (5/9 points) + 1/225; board 3 the file's
+    1.0 is exact, the Neuberg value 5/3 is 1/30 from 1.7 (5/9 points), its percentage
+    27.778 is 1/450 from 27.78; board 1 nothing. Σ = 10/9 + 1/225 + 1/450 = 503/450, over 3
+    boards 503/1350 = 0.3726, + 0.005 = 0.3776 ≥ 0.370."""
+    boards = boards_magic()
+    boards[3] = [("1", "2", 100, "1.0", "3.0"), ("3", "4", 100, "1.0", "3.0"),
+                 ("5", "6", 140, "4.0", "0.0")]  # fmt: skip
+    ranking = {
+        "1": ("13.4", "74.44"), "2": ("4.6", "25.56"), "3": ("8.7", "48.33"),
+        "4": ("9.3", "51.67"), "5": ("8.0", "44.44"), "6": ("10.0", "55.56"),
+        "7": ("3.6", "30.00", 2), "8": ("9.6", "80.00", 2),
+    }  # fmt: skip
+    event = parse_pbn_pairs(pbn(ranking, boards))
+    assert validate_pairs(event) == []
+    assert pair_bounds(event)["1"].pct_rounding == Fraction(503, 1350)
+    assert compute_pair_totals(event)["1"] == D("74.07")
+
+
 # ``AVERAGED``: a program that rounds each board's percentage to two decimals and averages
 # them (assumed for Ruter and BridgeComposer: no real file of theirs with result tables was
 # found). Three full boards, T = 6 (pairs 1, 3, 5, 7 NS):
