@@ -773,7 +773,7 @@ _COARSE_FINAL = COARSE_PERCENT_UNIT / 2
 
 
 def _others(items: list) -> Message | str:
-    """ " Likadant för 3 par till: 5, 9, 12." after the first pair's sentence, or nothing."""
+    """The sentence after the first pair's (" Likadant för 3 par till: 5, 9, 12."), or ""."""
     if not items:
         return ""
     names = [p.number for p, *_ in items]
