@@ -15,16 +15,23 @@ Pairs (:func:`validate_pairs`; the heats of R-PAIR-KVAL-5 and the final are matc
   themselves and scaled with Neuberg to the board's n (the unscaled value is accepted too);
 * every pair number on a traveller is in the ranking list; no pair plays a board twice;
 * percentages recomputed (:func:`compute_pair_scores`): Neuberg to the normal number of
-  results N for boards played fewer times, and factoring for pairs who missed boards;
-  compared with the file's within 0.01 (or half a unit of the file's last decimal when it
-  has fewer than two). A mismatch is a WARNING when the pair played a board with an adjusted
-  score ("small difference from adjusted scores"), else an ERROR;
+  results N for boards played fewer times, and factoring for pairs who missed boards. The
+  standings use these; the file's percentage is a check of the file (issue 24,
+  :func:`pair_bounds`, derivation in :mod:`.rounding`): within what the program's rounding
+  can produce (per board and at the end, for the pair's boards) it passes silently; beyond
+  that but within what the pair's boards give with another program's scoring (Neuberg or
+  proportional scaling, the file's own matchpoints, the pair's adjusted scores, tenths per
+  board) it is one WARNING for the file ("percentage-adjusted" per pair when the pair has
+  adjusted scores of its own); outside even that, or with a stated number of boards other
+  than the pair's boards, one ERROR for the file: the ranking list was computed from other
+  board results (boards missing, or of another event);
 * rank order agrees with the percentages (ties may be split by R-PAIR-TIE-1, so only a
   better rank with a clearly lower percentage is an error); Mitchell files with two ranking
   lists (``1NS``/``1EW`` numbers, both with a rank 1) are checked per direction;
 * warnings: the score does not match contract + result + vulnerability (standard cycle);
-  the file's total matches neither the factored nor the unfactored sum; a listed pair has no
-  results; a line has no score at all.
+  the file's total matches neither the factored nor the unfactored sum within its rounding
+  (Σ of the per-board matchpoint roundings plus half a unit of its last decimal); a listed
+  pair has no results; a line has no score at all.
 
 Teams (:func:`validate_teams`):
 
@@ -61,15 +68,25 @@ from .model import (
     problem,
     split_contract,
 )
+from .rounding import (
+    ASSUMED_MP_UNIT,
+    COARSE_PERCENT_UNIT,
+    half_unit,
+    percent_rounding,
+    rounding_distance,
+    unit_of,
+)
 
 __all__ = [
     "BoardScore",
+    "PairBounds",
     "PairScore",
     "board_net_imps",
     "compute_board_matchpoints",
     "compute_pair_scores",
     "compute_pair_totals",
     "normal_results",
+    "pair_bounds",
     "td_corrected_boards",
     "team_match_summary",
     "validate_pairs",
@@ -334,6 +351,136 @@ def td_corrected_boards(event: ParsedPairEvent, *, tolerance: Decimal = TOLERANC
     return boards
 
 
+@dataclass(frozen=True)
+class PairBounds:
+    """How far a pair's stated figures may lie from ours (:mod:`.rounding`, issue 24).
+
+    ``pct_rounding`` is the per-board part of a program's rounding of the percentage, in
+    percentage points: (1/k)·Σ over the pair's k boards of (100/T · the matchpoint rounding +
+    the per-board percentage rounding); the final rounding (half a unit of the file's last
+    decimal) comes on top. ``mp_rounding`` is Σ of the matchpoint roundings, on the MP1 scale
+    and unfactored, for a stated total. ``low``/``high`` are the lowest and highest percentage
+    the pair's boards give with any program's method (Neuberg or proportional scaling, the
+    file's own matchpoints, ±10 % of a top per own adjusted score, and the board's
+    percentage rounded to tenths), without the final rounding; ``None`` without a top.
+    """
+
+    number: str
+    boards_played: int
+    pct_rounding: Fraction
+    mp_rounding: Fraction
+    low: Fraction | None
+    high: Fraction | None
+
+
+def _side_values(bs: BoardScore, n: int, normal: int, scale: Fraction, corrected: bool):
+    """For the line's NS then EW side: (pair, value on the board's top, value on the session's
+    top, the file's matchpoints as written, the file's value on the session's top), MP1 scale;
+    on a board the tournament director corrected, the file's values are the pair's."""
+    t = bs.line
+    file_ns, file_ew = _file_session_mp(bs, n, normal, scale)
+    for pair, v_board, v_sess, file_mp, file_sess in (
+        (t.ns, bs.mp_ns, bs.mp_ns_session, t.mp_ns, file_ns),
+        (t.ew, bs.mp_ew, bs.mp_ew_session, t.mp_ew, file_ew),
+    ):
+        if corrected and file_mp is not None and t.artificial_percentages is None:
+            v_board, v_sess = Fraction(file_mp) / scale, file_sess
+        yield pair, v_board, v_sess, file_mp, file_sess
+
+
+def pair_bounds(
+    event: ParsedPairEvent,
+    *,
+    file_mp_boards: frozenset[int] | set[int] | None = None,
+    scores: dict[str, PairScore] | None = None,
+    board_scores: dict[int, list[BoardScore]] | None = None,
+) -> dict[str, PairBounds]:
+    """Per pair: what a scoring program's rounding (and, wider, its scoring) can make of the
+    pair's boards in the file. The derivation is in :mod:`.rounding` and
+    docs/result-formats.md; the values per board are those :func:`compute_pair_scores` uses
+    (the file's matchpoints on boards the tournament director corrected); ``scores`` is
+    :func:`compute_pair_scores` of the same event and boards when the caller has it, and
+    ``board_scores`` each board's :func:`compute_board_matchpoints` (by board number)."""
+    if file_mp_boards is None:
+        file_mp_boards = td_corrected_boards(event)
+    normal = normal_results(event)
+    scale = Fraction(1, 2) if event.scoring_scale == "MP2" else Fraction(1)
+    top = 2 * (normal - 1)
+    count: Counter = Counter()
+    pct_err: dict[str, Fraction] = defaultdict(Fraction)
+    mp_err: dict[str, Fraction] = defaultdict(Fraction)
+    down: dict[str, Fraction] = defaultdict(Fraction)  # Σ how far below ours a board may go
+    up: dict[str, Fraction] = defaultdict(Fraction)
+    tenths: dict[str, Fraction] = defaultdict(Fraction)  # Σ each board's % to tenths
+    zero = Fraction(0)
+    for board in event.boards:
+        lines = (board_scores or {}).get(board.number)
+        if lines is None:
+            lines = compute_board_matchpoints(board, normal)
+        n = len(lines)
+        real = sum(1 for bs in lines if bs.line.artificial_percentages is None)
+        growth = Fraction(normal, n) if normal and n != normal else Fraction(1)
+        plain_board = n == normal and real == n
+        corrected = board.number in file_mp_boards
+        for bs in lines:
+            ns_unscaled = bs.mp_ns_unscaled
+            art = bs.line.artificial_percentages is not None
+            for index, (pair, v_board, v_sess, file_mp, file_sess) in enumerate(
+                _side_values(bs, n, normal, scale, corrected)
+            ):
+                count[pair] += 1
+                if not top:
+                    continue
+                # The program's rounding on this board (module rounding): its matchpoints to
+                # the unit it writes them in, Neuberg-scaled; the scaled value to one decimal;
+                # the board's percentage to two decimals.
+                unit = unit_of(file_mp) / scale if file_mp is not None else ASSUMED_MP_UNIT
+                mp = rounding_distance(v_board, unit)
+                if not plain_board:
+                    mp *= growth
+                    if n != normal:
+                        mp += rounding_distance(v_sess, ASSUMED_MP_UNIT)
+                pct = percent_rounding(v_sess, top)
+                tenths[pair] += percent_rounding(v_sess, top, COARSE_PERCENT_UNIT)
+                if mp:
+                    mp_err[pair] += mp
+                    pct += mp * 100 / top
+                pct_err[pair] += pct
+                # What other programs' scoring of the same board gives the pair: Neuberg or
+                # proportional scaling, the file's own value, ±10 % of a top when adjusted.
+                low = high = zero
+                if file_sess != v_sess:
+                    low, high = min(low, file_sess - v_sess), max(high, file_sess - v_sess)
+                if art:
+                    low, high = low - Fraction(top, 10), high + Fraction(top, 10)
+                elif not plain_board:
+                    others = []
+                    if bs.top:
+                        others.append(v_board * top / bs.top)
+                    if ns_unscaled is not None and real > 1:
+                        real_top = 2 * (real - 1)
+                        unscaled = ns_unscaled if index == 0 else real_top - ns_unscaled
+                        others.append(Fraction(unscaled) * top / real_top)
+                    for c in others:
+                        low, high = min(low, c - v_sess), max(high, c - v_sess)
+                down[pair] += mp - low
+                up[pair] += mp + high
+    out = {}
+    if scores is None:
+        scores = compute_pair_scores(event, file_mp_boards=file_mp_boards)
+    for pair, played in count.items():
+        rounding = pct_err[pair] / played if top else Fraction(0)
+        low = high = None
+        pct = scores[pair].percentage
+        if top and pct is not None:
+            per_point = Fraction(100, played * top)
+            coarse = tenths[pair] / played
+            low = min(pct - down[pair] * per_point - coarse, pct - rounding)
+            high = max(pct + up[pair] * per_point + coarse, pct + rounding)
+        out[pair] = PairBounds(pair, played, rounding, mp_err[pair], low, high)
+    return out
+
+
 def compute_pair_totals(event: ParsedPairEvent) -> dict[str, Decimal]:
     """Pair number → recomputed percentage, rounded half-up to two decimals (for the DB)."""
     out = {}
@@ -372,6 +519,7 @@ def validate_pairs(
     normal = normal_results(event)
     unlisted: dict[str, tuple[int, int | None]] = {}
     corrected = td_corrected_boards(event, tolerance=tolerance)
+    by_board: dict[int, list[BoardScore]] = {}
 
     for board in event.boards:
         el = f"bricka {board.number}"
@@ -419,6 +567,7 @@ def validate_pairs(
             out.extend(_check_contract_score(board.number, t, el))
 
         scores = compute_board_matchpoints(board, normal)
+        by_board.setdefault(board.number, scores)
         for bs in scores:
             t = bs.line
             if t.mp_ns is None and t.mp_ew is None:
@@ -522,7 +671,7 @@ def validate_pairs(
                 code="td-correction",
             )
         )
-    out.extend(_check_pair_totals(event))
+    out.extend(_check_pair_totals(event, corrected, by_board))
     out.extend(_check_ranks(event, tol))
     return out
 
@@ -619,9 +768,43 @@ def adjusted_bound(score: PairScore) -> Fraction:
     return ADJUSTED_POINTS_PER_LINE * score.adjusted_lines / score.boards_played
 
 
-def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
+#: The final rounding the fits-the-boards range allows at least: a percentage to one decimal.
+_COARSE_FINAL = COARSE_PERCENT_UNIT / 2
+
+
+def _others(items: list) -> Message | str:
+    """The sentence after the first pair's (" Likadant för 3 par till: 5, 9, 12."), or ""."""
+    if not items:
+        return ""
+    names = [p.number for p, *_ in items]
+    shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
+    return Message(
+        gettext_noop(" Likadant för %(count)s par till: %(pairs)s."),
+        {"count": len(names), "pairs": shown},
+    )
+
+
+def _check_pair_totals(
+    event: ParsedPairEvent,
+    corrected: set[int],
+    board_scores: dict[int, list[BoardScore]] | None = None,
+) -> list[ImportProblem]:
+    """The ranking list against the board results (issue 24; docs/result-formats.md).
+
+    A stated percentage within a program's rounding of ours (:class:`PairBounds`) passes
+    silently; outside it but within what the pair's boards give with any program's scoring,
+    one warning for the file (or, for a pair with its own adjusted scores, the per-pair
+    "percentage-adjusted" warning); outside even that, or with a stated number of boards
+    other than the pair's boards in the file, one refusal for the file: the ranking list was
+    computed from other board results (boards missing, or of another event). A stated total
+    is checked within its rounding too, and its mismatch stays a warning."""
     out: list[ImportProblem] = []
-    scores = compute_pair_scores(event)
+    scores = compute_pair_scores(event, file_mp_boards=corrected)
+    bounds = pair_bounds(event, file_mp_boards=corrected, scores=scores, board_scores=board_scores)
+    scale = Fraction(1, 2) if event.scoring_scale == "MP2" else Fraction(1)
+    sessions = event.boards_in_session or len(event.boards)
+    refused: list[tuple] = []
+    method: list[tuple] = []
     for p in event.pairs:
         s = scores.get(p.number)
         el = f"par {p.number}"
@@ -639,7 +822,9 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                 )
             )
             continue
-        if p.boards_played is not None and p.boards_played != s.boards_played:
+        b = bounds[p.number]
+        boards_differ = p.boards_played is not None and p.boards_played != s.boards_played
+        if boards_differ:
             out.append(
                 problem(
                     gettext_noop(
@@ -658,11 +843,17 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                 )
             )
         if p.percentage is not None and s.percentage is not None:
-            tol = _pct_tolerance(p.percentage)
-            diff = abs(Fraction(p.percentage) - s.percentage)
-            bound = adjusted_bound(s)
-            if diff > tol:
-                if s.adjusted_lines and diff <= tol + bound:
+            final = half_unit(p.percentage)
+            rounding = final + b.pct_rounding
+            stated = Fraction(p.percentage)
+            diff = abs(stated - s.percentage)
+            if diff > rounding:
+                slack = max(final, _COARSE_FINAL)
+                fits = b.low is not None and b.low - slack <= stated <= b.high + slack
+                adjusted = adjusted_bound(s)
+                if boards_differ or not fits:
+                    refused.append((p, s, b, boards_differ, slack))
+                elif s.adjusted_lines and diff <= rounding + adjusted:
                     out.append(
                         problem(
                             gettext_noop(
@@ -675,7 +866,7 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                                 "stated": _show(p.percentage),
                                 "computed": _show(s.percentage),
                                 "adjusted_lines": s.adjusted_lines,
-                                "bound": _show(bound),
+                                "bound": _show(adjusted),
                             },
                             line=p.line,
                             element=el,
@@ -684,27 +875,16 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                         )
                     )
                 else:
-                    out.append(
-                        problem(
-                            gettext_noop(
-                                "Par %(number)s: filens procent %(stated)s stämmer inte med brickresultaten, som ger "
-                                "%(computed)s (%(boards_played)s spelade brickor)."
-                            ),
-                            params={
-                                "number": p.number,
-                                "stated": _show(p.percentage),
-                                "computed": _show(s.percentage),
-                                "boards_played": s.boards_played,
-                            },
-                            line=p.line,
-                            element=el,
-                            code="percentage",
-                        )
-                    )
+                    method.append((p, s, b, rounding, slack))
         if p.total is not None:
-            tol = _pct_tolerance(p.total)
-            candidates = (s.total, s.raw_total)
-            if all(abs(Fraction(p.total) - c) > tol for c in candidates):
+            final = half_unit(p.total)
+            raw_tol = final + b.mp_rounding * scale
+            factored_tol = final + b.mp_rounding * scale * Fraction(sessions, s.boards_played)
+            stated_total = Fraction(p.total)
+            if (
+                abs(stated_total - s.total) > factored_tol
+                and abs(stated_total - s.raw_total) > raw_tol
+            ):
                 out.append(
                     problem(
                         gettext_noop(
@@ -723,6 +903,73 @@ def _check_pair_totals(event: ParsedPairEvent) -> list[ImportProblem]:
                         code="total",
                     )
                 )
+    if method:
+        p, s, b, rounding, slack = method[0]
+        out.append(
+            problem(
+                gettext_noop(
+                    "Par %(number)s: filens procent %(stated)s skiljer sig %(diff)s procentenheter "
+                    "från brickresultatens %(computed)s (%(boards_played)s spelade brickor). Det är "
+                    "mer än resultatprogrammets avrundning kan ge (högst %(rounding)s), men ryms i "
+                    "vad parets brickor ger med ett annat programs beräkningssätt (%(low)s–%(high)s). "
+                    "Ställningen räknas på brickresultaten; kontrollera att filen är den "
+                    "slutliga.%(others)s"
+                ),
+                params={
+                    "number": p.number,
+                    "stated": _show(p.percentage),
+                    "diff": _show(abs(Fraction(p.percentage) - s.percentage), 3),
+                    "computed": _show(s.percentage),
+                    "boards_played": s.boards_played,
+                    "rounding": _show(rounding, 3),
+                    "low": _show(b.low - slack),
+                    "high": _show(b.high + slack),
+                    "others": _others(method[1:]),
+                },
+                line=p.line,
+                element=f"par {p.number}",
+                warning=True,
+                code="percentage-method",
+            )
+        )
+    if refused:
+        p, s, b, boards_differ, slack = refused[0]
+        params = {
+            "number": p.number,
+            "stated": _show(p.percentage),
+            "computed": _show(s.percentage),
+            "boards_played": s.boards_played,
+            "others": _others(refused[1:]),
+        }
+        if boards_differ:
+            template = gettext_noop(
+                "Par %(number)s: resultatlistan räknar med %(stated_boards)s spelade brickor för "
+                "paret, men filens brickresultat har %(boards_played)s (filens procent %(stated)s, "
+                "brickresultaten ger %(computed)s). Brickor saknas i filen eller hör till en "
+                "annan tävling; exportera filen igen från resultatprogrammet med alla "
+                "brickor.%(others)s"
+            )
+            params["stated_boards"] = p.boards_played
+        else:
+            template = gettext_noop(
+                "Par %(number)s: filens procent %(stated)s stämmer inte med brickresultaten, som ger "
+                "%(computed)s (%(boards_played)s spelade brickor). Så stor skillnad kan inget "
+                "resultatprograms avrundning eller beräkningssätt ge på parets brickor (de ger "
+                "%(low)s–%(high)s): resultatlistan är räknad på andra brickresultat, så brickor "
+                "saknas i filen eller hör till en annan tävling. Exportera filen igen från "
+                "resultatprogrammet med alla brickor.%(others)s"
+            )
+            params["low"] = _show(b.low - slack if b.low is not None else None)
+            params["high"] = _show(b.high + slack if b.high is not None else None)
+        out.append(
+            problem(
+                template,
+                params=params,
+                line=p.line,
+                element=f"par {p.number}",
+                code="percentage",
+            )
+        )
     return out
 
 
