@@ -77,8 +77,8 @@ def walkover_problems(match: Match, offender: Team, reason: str) -> list[Violati
 @transaction.atomic
 def award_walkover(user, match: Match, offender: Team, *, reason: str, force_majeure=False):
     """R-TEAM-WO-1: only TK rules on force majeure and awards a W.O. R-TEAM-WO-2: the match is
-    scored by :func:`ubf.rules.sanctions.wo_score` with the season's configuration (the rule
-    text is kept on the W.O.); no masterpoints (the recompute gives none for a W.O.).
+    scored once, by :func:`ubf.rules.sanctions.wo_award_score` with the season's configuration
+    (the score and the rule text are kept on the W.O., and the recompute reads them); no masterpoints (the recompute gives none for a W.O.).
     R-TEAM-WO-3: a team that has now given W.O. in more than ``rules.wo_max_per_stage``
     matches of the stage is excluded (status ``excluded``; the recompute strikes its results).
     ``force_majeure`` records TK's finding; the W.O. still counts (the regulations make no
@@ -92,11 +92,8 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
     raise_on_errors(problems)
 
     non_offender_id = match.away_id if offender.pk == match.home_id else match.home_id
-    average = None
-    if rules.wo_winner_average_if_higher:
-        others = [m for m in _stage_matches(match) if m.pk != match.pk]
-        average = sanctions.average_vp(_as_rule_matches(others), non_offender_id)
-    score = sanctions.wo_score(rules, average)
+    played = _stage_matches(match).exclude(pk=match.pk).filter(status=Match.Status.PLAYED)
+    score = sanctions.wo_award_score(rules, _as_rule_matches(played), non_offender_id)
     previous = {
         "status": match.status,
         "imps_home": match.imps_home,
@@ -108,6 +105,8 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
     wo.offender = offender
     wo.force_majeure = bool(force_majeure)
     wo.rule_text = score.rule_sv[:200]
+    wo.vp_non_offender = score.non_offender_vp
+    wo.vp_offender = score.offender_vp
     _decide(wo, user, GRANTED, reason)
     wo.save()
     home_offends = offender.pk == match.home_id
@@ -136,7 +135,7 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
         previous=previous,
     )
     excluded = _exclusions(match, rules)
-    offender = Team.objects.select_for_update().get(pk=offender.pk)
+    offender = lock_row(Team.objects.all(), offender.pk)
     if offender.pk in excluded and offender.status not in (
         Team.Status.EXCLUDED,
         Team.Status.DISQUALIFIED,
@@ -203,7 +202,7 @@ def revoke_walkover(user, walkover: WalkOver, *, reason: str):
         match=match.pk,
         restored_status=match.status,
     )
-    offender = Team.objects.select_for_update().get(pk=walkover.offender_id)
+    offender = lock_row(Team.objects.all(), walkover.offender_id)
     if offender.status == Team.Status.EXCLUDED and offender.pk not in _exclusions(
         match, season.rules()
     ):
