@@ -119,9 +119,7 @@ def test_r_team_wo_2_without_the_average_the_fixed_score(heat, tk, decide, clien
     assert vp_cells(page.content.decode()) == ["12,00", "0,00"]
 
 
-def test_r_team_wo_2_the_stored_score_stays_when_later_results_change_the_average(
-    heat, tk, decide
-):
+def test_r_team_wo_2_the_stored_score_stays_when_later_results_change_the_average(heat, tk, decide):
     # The score is TK's decision, taken once, and its rule text names the average it used
     # ("lagets snitt 17.50"): a result played after it does not rescore it.
     heat, teams, match = heat
