@@ -126,7 +126,8 @@ def walkover_problems(match: Match, offender: Team, reason: str) -> list[Violati
 def award_walkover(user, match: Match, offender: Team, *, reason: str, force_majeure=False):
     """R-TEAM-WO-1: only TK rules on force majeure and awards a W.O. R-TEAM-WO-2: the match is
     scored once, by :func:`ubf.rules.sanctions.wo_award_score` with the season's configuration
-    (the score and the rule text are kept on the W.O., and the recompute reads them); no masterpoints (the recompute gives none for a W.O.).
+    (the score and the rule text are kept on the W.O., and the recompute reads them); no
+    masterpoints (the recompute gives none for a W.O.).
     R-TEAM-WO-3: a team that has now given W.O. in more than ``rules.wo_max_per_stage``
     matches of the stage is excluded (status ``excluded``; the recompute strikes its results).
     ``force_majeure`` records TK's finding; the W.O. still counts (the regulations make no
