@@ -15,6 +15,8 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from rest_framework.response import Response
 
+from clubs.locks import lock_own_row
+
 from .models import IdempotentRequest
 from .problems import problem_response
 from .scopes import token_of
@@ -63,11 +65,7 @@ def idempotent(handler):
         print_ = fingerprint(request)
         try:
             with transaction.atomic():
-                stored = (
-                    IdempotentRequest.objects.select_for_update()
-                    .filter(user=request.user, key=key)
-                    .first()
-                )
+                stored = lock_own_row(IdempotentRequest.objects.filter(user=request.user, key=key))
                 if stored is not None:
                     if stored.fingerprint != print_:
                         return problem_response(

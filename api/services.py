@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from clubs import clock
+from clubs.locks import lock_own_row
 from clubs.permissions import is_tk
 from clubs.services.base import record_decision, refuse, require
 from ubf.rules.i18n import gettext_noop
@@ -57,7 +58,7 @@ def revoke_token(user, token: ApiToken, *, reason: str = "") -> ApiToken:
     """Revoke a token at once: it authenticates nothing any more. Revoking twice changes
     nothing."""
     require(is_tk(user), gettext_noop("Bara TK återkallar API-nycklar."))
-    token = ApiToken.objects.select_for_update().get(pk=token.pk)
+    token = lock_own_row(ApiToken.objects.all(), token.pk)
     if token.revoked_at is not None:
         return token
     token.revoked_at = clock.now()

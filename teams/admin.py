@@ -354,7 +354,16 @@ class WalkOverAdmin(ReasonActionsMixin, DecidedColumnsMixin, SimpleHistoryAdmin)
     list_filter = ["status", "force_majeure"]
     raw_id_fields = ["match", "offender"]
     actions = ["revoke_walkovers"]
-    DECIDED = ["status", "requested_by", "requested_at", "decided_by", "decided_at", "rule_text"]
+    DECIDED = [
+        "status",
+        "requested_by",
+        "requested_at",
+        "decided_by",
+        "decided_at",
+        "rule_text",
+        "vp_non_offender",
+        "vp_offender",
+    ]
 
     revoke_walkovers = service_action(
         revoke_walkover,

@@ -5,3 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class TeamsConfig(AppConfig):
     name = "teams"
     verbose_name = _("DM Lag")
+
+    def ready(self) -> None:
+        from clubs.services.season import season_configured
+        from teams.services.decisions.walkovers import on_season_configured
+
+        season_configured.connect(on_season_configured, dispatch_uid="teams.walkovers")

@@ -434,6 +434,14 @@ class WalkOver(Decided):
     )
     force_majeure = models.BooleanField(_("force majeure"), default=False)
     rule_text = models.CharField(_("poängregel"), max_length=200, blank=True)
+    # R-TEAM-WO-2: the score as awarded (ubf.rules.sanctions.wo_award_score), read by the
+    # recompute; empty on a W.O. stored without award_walkover (the recompute scores it then).
+    vp_non_offender = models.DecimalField(
+        _("VP till motståndaren"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    vp_offender = models.DecimalField(
+        _("VP till felande lag"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -184,3 +184,16 @@ def club_b():
     from tests.factories import ClubFactory
 
     return ClubFactory(name="Enköpings BK")
+
+
+@pytest.fixture
+def decide(django_capture_on_commit_callbacks):
+    """``decide(service, *args, **kwargs)``: calls a service and then runs what its transaction
+    left for the commit, the real recompute in-process (Celery eager), as after a real commit.
+    For the tests of decisions that change standings (no mock of the recompute)."""
+
+    def run(service, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return service(*args, **kwargs)
+
+    return run

@@ -6,4 +6,7 @@ class UbfConfig(AppConfig):
     verbose_name = "UBF DM"
 
     def ready(self) -> None:
-        from ubf import checks  # noqa: F401  (registers the production checks)
+        from ubf import (
+            celery,  # noqa: F401  (the Celery app: @shared_task binds to it)
+            checks,  # noqa: F401  (registers the production checks)
+        )

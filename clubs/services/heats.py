@@ -25,7 +25,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from clubs import clock
-from clubs.locks import lock_row
+from clubs.locks import lock_own_row, lock_row
 from clubs.models import Club, Decided, Decision, HeatChangeRequest, HeatStatus
 from clubs.permissions import can_act_for_club, is_tk
 from clubs.recompute import request_recompute
@@ -57,7 +57,7 @@ def locked(model, obj_or_id, *related: str):
     qs = model.objects.select_related(*related) if related else model.objects.all()
     if any(f.name == "competition" for f in model._meta.concrete_fields):
         return lock_row(qs, pk)
-    return qs.select_for_update(of=("self",)).get(pk=pk)
+    return lock_own_row(qs, pk)
 
 
 def arranging_clubs(clubs: Iterable) -> tuple[list[Club], list]:

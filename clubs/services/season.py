@@ -13,7 +13,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 
+from clubs.locks import lock_own_row
 from clubs.models import Season
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
@@ -57,6 +59,12 @@ TABLE_KEYS = (
 
 #: Numbers the stored standings and allocations are computed from: a change recomputes the
 #: season's competitions (fees, deadlines and ages are read when they are used).
+#: Sent by :func:`configure_season` inside its transaction, after the season is saved and
+#: before the recomputes are asked for, with ``season`` and ``changes`` (``{key: [old, new]}``):
+#: a higher layer whose stored figures follow the configuration updates them here (the DM Lag
+#: W.O. scores, ``teams.services.decisions.walkovers.rescore_walkovers``).
+season_configured = Signal()
+
 RECOMPUTE_KEYS = frozenset(
     {
         "wo_winner_vp",
@@ -188,7 +196,7 @@ def configure_season(user, season: Season, values: dict[str, Any], *, reason: st
         is_tk(user),
         gettext_noop("Endast UBF TK kan ändra säsongens inställningar (R-GEN-3)."),
     )
-    season = Season.objects.select_for_update().get(pk=season.pk)
+    season = lock_own_row(Season.objects.all(), season.pk)
     old = current_values(season)
     new = {key: values.get(key, old[key]) for key in CLAUSES}
     changes = {
@@ -218,10 +226,17 @@ def configure_season(user, season: Season, values: dict[str, Any], *, reason: st
         changes=changes,
         clauses={key: CLAUSES[key] for key in changes},
     )
+    season_configured.send(sender=None, season=season, changes=changes)
     if RECOMPUTE_KEYS & set(changes):
         for competition_id in season.competitions.values_list("pk", flat=True):
             request_recompute(competition_id)
     return changes
 
 
-__all__ = ["CLAUSES", "configuration_problems", "configure_season", "current_values"]
+__all__ = [
+    "CLAUSES",
+    "configuration_problems",
+    "configure_season",
+    "current_values",
+    "season_configured",
+]

@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from clubs import clock, windows
+from clubs.locks import lock_competition, lock_row
 from clubs.models import HeatStatus, Player, Representation
 from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
@@ -357,11 +358,7 @@ def enter_pair(
     forfeits the direct place (R-DIRECT-2); entering together keeps it.
     """
     require(can_manage_pair_heat(user, heat))
-    heat = (
-        PairHeat.objects.select_for_update(of=("self",))
-        .select_related("competition__season")
-        .get(pk=heat.pk)
-    )
+    heat = lock_row(PairHeat.objects.select_related("competition__season"), heat.pk)
     competition = heat.competition
     season = competition.season
     rules = season.rules()
@@ -528,10 +525,10 @@ def withdraw_pair(user, entry: PairEntry, *, reason: str = "") -> PairEntry:
         can_manage_pair_heat(user, current.heat),
         gettext_noop("Du kan bara återta par i kvalheat som din klubb arrangerar."),
     )
-    entry = (
-        PairEntry.objects.select_for_update(of=("self",))
-        .select_related("heat__competition__season", "player1", "player2")
-        .get(pk=entry.pk)
+    entry = lock_row(
+        PairEntry.objects.select_related("heat__competition__season", "player1", "player2"),
+        entry.pk,
+        competition="heat__competition_id",
     )
     heat = entry.heat
     competition = heat.competition
@@ -886,9 +883,8 @@ def enter_direct_final_pair(user, competition: PairCompetition, mid1, mid2) -> F
     competition is not a direct final; unknown MIDs; the same player twice or a player already
     in the final (R-PAIR-1); unpaid membership (R-GEN-2); the discipline's conditions
     (R-PAIR-3); after the final's day."""
-    competition = (
-        PairCompetition.objects.select_for_update().select_related("season").get(pk=competition.pk)
-    )
+    lock_competition(competition.pk)
+    competition = PairCompetition.objects.select_related("season").get(pk=competition.pk)
     season = competition.season
     m1, m2 = normalise_mid(mid1), normalise_mid(mid2)
     players, violations = lookup_players([m1, m2], clause="R-GEN-2")

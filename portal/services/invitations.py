@@ -28,6 +28,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from clubs import clock
+from clubs.locks import lock_own_row
 from clubs.models import Club, ClubOfficial, Invitation, Season
 from clubs.permissions import can_act_for_club, is_tk
 from clubs.selectors import lookup_players, normalise_mid
@@ -222,7 +223,7 @@ def accept(token: str, *, username: str, password1: str, password2: str):
         raise_on_errors(
             [error(CLAUSE, gettext_noop("Länken gäller inte längre."), state=found.state)]
         )
-    invitation = Invitation.objects.select_for_update().get(pk=found.invitation.pk)
+    invitation = lock_own_row(Invitation.objects.all(), found.invitation.pk)
     if invitation.accepted_at is not None:
         raise_on_errors([error(CLAUSE, gettext_noop("Länken gäller inte längre."))])
     User = get_user_model()

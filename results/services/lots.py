@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from django.db import transaction
 
-from clubs.models import Competition, Decision, Season
+from clubs.locks import lock_competition, lock_row
+from clubs.models import Decision, Season
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
 from clubs.services.base import ServiceError, raise_on_errors, record_decision, require
@@ -273,7 +274,7 @@ def use_precedence(lot_that_used_it: Lot, venue_key: str) -> Lot:
                 )
             ]
         )
-    source = Lot.objects.select_for_update().get(pk=source.pk)
+    source = lock_row(Lot.objects.all(), source.pk)
     record_decision(
         USED_ACTION,
         source,
@@ -311,7 +312,7 @@ def draw_lot(user, competition, *, among: Sequence[str], witnesses: str) -> Lot:
     recompute then takes the recorded winners (``allocate_final`` reuses a recorded lot).
     Refused without witnesses, or when the tie is no longer undecided."""
     require(is_tk(user), gettext_noop("Endast UBF TK kan dra lott (R-ALLOC-5)."))
-    Competition.objects.select_for_update().get(pk=competition.pk)  # the one lock order
+    lock_competition(competition.pk)
     lot = undecided_lot(competition, among)
     problems = []
     if lot is None:

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from clubs import clock, windows
+from clubs.locks import lock_row
 from clubs.models import Decided
 from clubs.permissions import can_manage_team, is_tk
 from clubs.selectors import normalise_mid
@@ -218,10 +219,10 @@ def decide_roster_change(
         is_tk(user),
         gettext_noop("Bara UBF TK kan godkänna eller avslå en ändringsbegäran (R-GEN-3)."),
     )
-    request = (
-        RosterChangeRequest.objects.select_for_update(of=("self",))
-        .select_related("team__competition__season", "match")
-        .get(pk=request.pk)
+    request = lock_row(
+        RosterChangeRequest.objects.select_related("team__competition__season", "match"),
+        request.pk,
+        competition="team__competition_id",
     )
     violations = reason_required(reason)
     if request.status != Decided.Status.REQUESTED:

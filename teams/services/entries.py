@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q
 
 from clubs import clock, windows
+from clubs.locks import lock_row
 from clubs.models import UBF_DISTRICT_CODE, HeatStatus, Player, Representation, Season
 from clubs.permissions import can_manage_team, can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
@@ -395,11 +396,7 @@ def enter_team(
     Teams are numbered 1..n in the heat in entry order.
     """
     require(can_manage_team_heat(user, heat))
-    heat = (
-        TeamHeat.objects.select_for_update(of=("self",))
-        .select_related("competition__season")
-        .get(pk=heat.pk)
-    )
+    heat = lock_row(TeamHeat.objects.select_related("competition__season"), heat.pk)
     competition = heat.competition
     season = competition.season
     rules = season.rules()
@@ -560,11 +557,7 @@ def _apply_roster_change(change: RosterChange, warnings: list[Violation], user) 
 
 def locked_team(team: Team) -> Team:
     """``team`` read again with its row locked (the one lock of a roster change)."""
-    return (
-        Team.objects.select_for_update(of=("self",))
-        .select_related("competition__season", "heat")
-        .get(pk=team.pk)
-    )
+    return lock_row(Team.objects.select_related("competition__season", "heat"), team.pk)
 
 
 @transaction.atomic
@@ -614,11 +607,7 @@ def request_extra_player(
     RosterEntry (``is_extra``) is made when the granted player is fielded
     (:func:`record_lineup`); see :func:`extra_player_allowed`."""
     require(can_manage_team(user, team))
-    team = (
-        Team.objects.select_for_update(of=("self",))
-        .select_related("competition__season")
-        .get(pk=team.pk)
-    )
+    team = lock_row(Team.objects.select_related("competition__season"), team.pk)
     season = team.competition.season
     rules = season.rules()
     m = normalise_mid(mid)
@@ -1138,7 +1127,7 @@ def withdraw_team(user, team: Team, *, reason: str) -> Team:
     played it simply leaves its heat; after it has qualified, the seat it holds in the final is
     offered down the replacement chain (R-TEAM-REPL-1, R-REPL-1..7), whether or not it had been
     marked as a finalist. The withdrawal is recorded, and the recompute moves the chain on."""
-    team = Team.objects.select_for_update().select_related("competition__season").get(pk=team.pk)
+    team = lock_row(Team.objects.select_related("competition__season"), team.pk)
     require(can_manage_team(user, team))
     problems = reason_required(reason, "R-TEAM-REPL-1")
     if team.status != Team.Status.ENTERED:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from clubs import clock, windows
+from clubs.locks import lock_row
 from clubs.models import Decided
 from clubs.permissions import can_manage_team_heat
 from clubs.selectors import normalise_mid
@@ -116,10 +117,10 @@ def request_team_entry(
 
 
 def _open_request(user, request: TeamEntryRequest) -> TeamEntryRequest:
-    request = (
-        TeamEntryRequest.objects.select_for_update(of=("self",))
-        .select_related("heat__competition__season", "requested_by")
-        .get(pk=request.pk)
+    request = lock_row(
+        TeamEntryRequest.objects.select_related("heat__competition__season", "requested_by"),
+        request.pk,
+        competition="heat__competition_id",
     )
     require(
         can_manage_team_heat(user, request.heat),

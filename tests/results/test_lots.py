@@ -1,12 +1,17 @@
-"""Lots between equal venues: hand-drawn lots and the five-season precedence (R-ALLOC-5)."""
+"""Lots between equal venues: hand-drawn lots and the five-season precedence (R-ALLOC-5).
+
+A lot entered by hand for a team competition runs the real recompute on commit (the ``decide``
+fixture, no mock) and the test reads the allocation it wrote. The pairs lot below only checks
+that the recompute was asked for (its venues are not heats of the competition)."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
 
 from clubs.models import Decision
 from clubs.services.base import ServiceError
-from results.models import Lot
+from results.models import AllocationRun, Lot
 from results.services.lots import lot_precedence, record_manual_lot, use_precedence
+from results.services.recompute import recompute_team_competition
 from tests.factories import (
     PairCompetitionFactory,
     SeasonFactory,
@@ -14,8 +19,9 @@ from tests.factories import (
     TeamFactory,
     users_by_role,
 )
+from tests.portal.test_tk_decisions import heat_with
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
+pytestmark = [pytest.mark.django_db]
 
 
 def season(start_year):
@@ -65,11 +71,33 @@ def test_r_alloc_5_manual_lot_recorded_with_who_and_why(tk, recompute):
     recompute.assert_called_with(competition_id=competition.pk)
 
 
-def test_r_alloc_5_manual_team_lot(tk, recompute):
-    competition = TeamCompetitionFactory()
-    result = manual(tk, competition, kind="teams", among=["3", "4", "5"], winners=["5"])
-    assert result.competition == competition and result.losers == ["3", "4"]
-    recompute.assert_called_with(competition_id=competition.pk)
+def test_r_alloc_5_manual_team_lot_decides_the_allocation(tk, decide):
+    competition = TeamCompetitionFactory(season=SeasonFactory())
+    for i in range(3):
+        heat_with(competition, 4, prefix=f"M{i}", played=i < 2)
+    recompute_team_competition(competition.id)
+    # 12 teams, 8 seats (R-TEAM-ADV-1): each heat's share 8 × 4/12 = 2.67, 2 whole seats each
+    # (R-ALLOC-3), and the 2 seats left go by lot among the three equal heats (R-ALLOC-5)
+    run = AllocationRun.objects.get(competition=competition)
+    among = run.explanation["lots"][0]["keys"]
+    assert len(among) == 3
+    winners, loser = among[1:], among[0]
+    result = decide(
+        manual,
+        tk,
+        competition,
+        kind="teams",
+        among=among,
+        winners=winners,
+        seats=2,
+        labels={key: key for key in among},
+    )
+    assert result.competition == competition and result.losers == [loser]
+    # the recompute took the recorded lot: the winners 2 + 1 seats, the loser 2
+    run = AllocationRun.objects.get(competition=competition)
+    seats = {v["key"]: v["seats"] for v in run.explanation["venues"]}
+    assert seats == {loser: 2, winners[0]: 3, winners[1]: 3}
+    assert run.explanation["lots"][0]["keys"] == among
 
 
 @pytest.mark.parametrize(

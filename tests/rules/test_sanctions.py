@@ -13,6 +13,7 @@ from ubf.rules.sanctions import (
     unpaid_penalties,
     walkover_match,
     wo_award_refusal,
+    wo_award_score,
     wo_exclusions,
     wo_score,
 )
@@ -47,6 +48,22 @@ def test_r_team_wo_2_average_if_higher_only_when_configured():
     assert lower.non_offender_vp == D("12.00") and not lower.used_average
     custom = replace(DEFAULT_RULES, wo_winner_vp=D("18"), wo_loser_vp=D("-3"))
     assert tuple(wo_score(custom)) == (D("18.00"), D("-3.00"))
+
+
+def test_r_team_wo_2_award_score_averages_the_non_offenders_other_matches():
+    # A played 16.40 against C and 13.60 against D; its W.O. against B in between.
+    # Average (16.40 + 13.60) / 2 = 15.00 > 12.00; B's own matches do not count for A.
+    others = [m("A", "C", "16.40"), m("D", "A", "6.40"), m("B", "C", "19.00")]
+    rules = replace(DEFAULT_RULES, wo_winner_average_if_higher=True)
+    score = wo_award_score(rules, others, "A")
+    assert tuple(score) == (D("15.00"), D("0.00")) and score.used_average
+    # off: the fixed 12.00 whatever A played
+    assert tuple(wo_award_score(DEFAULT_RULES, others, "A")) == (D("12.00"), D("0.00"))
+    # on, but no other match played yet: the fixed 12.00
+    assert tuple(wo_award_score(rules, [], "A")) == (D("12.00"), D("0.00"))
+    # an earlier W.O. is left out of the average: only 16.40 counts
+    earlier = walkover_match(m("A", "E", "10.00"), offender="E")
+    assert wo_award_score(rules, [others[0], earlier], "A").non_offender_vp == D("16.40")
 
 
 def test_r_team_wo_2_walkover_match_scores_the_right_side_and_gives_no_masterpoints():

@@ -1,5 +1,11 @@
 """TK decisions in DM Lag: dispensations, W.O., penalties, disqualification, protests and
-rulings (R-GEN-3, R-TEAM-3, R-TEAM-5, R-TEAM-WO-1..3, R-TEAM-RES-1..5, R-RULING-1..3)."""
+rulings (R-GEN-3, R-TEAM-3, R-TEAM-5, R-TEAM-WO-1..3, R-TEAM-RES-1..5, R-RULING-1..3).
+
+The decisions that change the standings (a W.O. awarded or revoked, an exclusion, a penalty, a
+disqualification) run the real recompute on commit (the ``decide`` fixture: in-process, no
+mock) and the tests read the heat's standings it wrote. VP from the WBF 20-0 scale's known
+values for 16 boards (R-VP-2, SPEC): margin 20 → 15.00–5.00, 30 → 16.73–3.27. Rulings change no
+standings (nothing of them is read by the recompute)."""
 
 from datetime import date
 from decimal import Decimal
@@ -10,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from clubs import clock
 from clubs.models import Decision, District, Membership
 from clubs.services.base import ServiceError
+from results.models import StandingSnapshot
 from teams.models import (
     Dispensation,
     ExternalTeamPlay,
@@ -31,7 +38,7 @@ from tests.factories import (
     users_by_role,
 )
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
+pytestmark = [pytest.mark.django_db]
 
 
 @pytest.fixture
@@ -41,6 +48,16 @@ def heat():
 
 def make_teams(heat, n, players=6):
     return [TeamFactory(heat=heat, players=players) for _ in range(n)]
+
+
+def standings(heat) -> dict[str, dict]:
+    """The heat's standings the recompute wrote, by team name."""
+    snap = StandingSnapshot.objects.get(scope="team_heat", heat=heat)
+    return {row["name"]: row for row in snap.data}
+
+
+def vp(heat) -> dict[str, str]:
+    return {name: row["vp"] for name, row in standings(heat).items()}
 
 
 def counts():
@@ -235,10 +252,10 @@ def test_r_team_wo_1_only_tk_awards_a_walkover(heat, role):
     assert match.status == Match.Status.SCHEDULED
 
 
-def test_r_team_wo_2_walkover_scored_by_season_rule_without_masterpoints(heat, tk, recompute):
+def test_r_team_wo_2_walkover_scored_by_season_rule_without_masterpoints(heat, tk, decide):
     match = MatchFactory(home=TeamFactory(heat=heat))
     with clock.frozen("2016-11-05 18:00") as now:
-        wo = decisions.award_walkover(tk, match, match.away, reason="Laget kom inte")
+        wo = decide(decisions.award_walkover, tk, match, match.away, reason="Laget kom inte")
     match.refresh_from_db()
     assert match.status == Match.Status.WALKOVER
     assert (match.vp_home, match.vp_away) == (Decimal("12.00"), Decimal("0.00"))
@@ -246,7 +263,12 @@ def test_r_team_wo_2_walkover_scored_by_season_rule_without_masterpoints(heat, t
     assert wo.status == "granted" and wo.decided_by == tk and wo.decided_at == now
     d = assert_decision("teams.walkover.awarded", wo, tk, "Laget kom inte", "R-TEAM-WO-1")
     assert d.data["masterpoints"] == 0 and d.data["score_clause"] == "R-TEAM-WO-2"
-    recompute.assert_called_with(competition_id=match.competition_id)
+    # the standings: 12.00–0.00 (the 2016-2017 default), no masterpoints for a W.O.
+    rows = standings(heat)
+    home, away = rows[match.home.name], rows[match.away.name]
+    assert (home["vp"], away["vp"]) == ("12.00", "0.00")
+    assert (home["masterpoints"], away["masterpoints"]) == ("0.00", "0.00")
+    assert home["rank"] == 1
 
 
 def test_r_team_wo_2_score_follows_season_configuration(heat, tk):
@@ -275,19 +297,30 @@ def test_r_team_wo_2_average_if_higher(heat, tk):
     assert "16.40" in wo.rule_text
 
 
-def test_r_team_wo_3_second_walkover_in_stage_excludes_the_team(heat, tk):
+def test_r_team_wo_3_second_walkover_in_stage_excludes_the_team(heat, tk, decide):
     a, b, c = make_teams(heat, 3, players=0)
     m1 = MatchFactory(home=a, away=b, round=1)
     m2 = MatchFactory(home=c, away=a, round=2)
-    decisions.award_walkover(tk, m1, a, reason="Uteblev")
+    MatchFactory(home=b, away=c, round=3, status="played", imps_home=20, imps_away=0)
+    decide(decisions.award_walkover, tk, m1, a, reason="Uteblev")
     a.refresh_from_db()
     assert a.status == Team.Status.ENTERED
-    decisions.award_walkover(tk, m2, a, reason="Uteblev igen")
+    # one W.O.: B 12.00 + 15.00 = 27.00, C 5.00, A 0.00
+    assert vp(heat) == {b.name: "27.00", c.name: "5.00", a.name: "0.00"}
+    decide(decisions.award_walkover, tk, m2, a, reason="Uteblev igen")
     a.refresh_from_db()
     assert a.status == Team.Status.EXCLUDED
     assert "R-TEAM-WO-3" in a.status_reason
     d = assert_decision("teams.team.excluded", a, tk, a.status_reason, "R-TEAM-WO-3")
     assert d.data["walkovers"] == 2
+    # excluded: its matches are W.O.s for B and C (12.00 each), B–C as played:
+    # B 12.00 + 15.00 = 27.00, C 12.00 + 5.00 = 17.00; A marked and out of the DM order
+    rows = standings(heat)
+    assert {n: r["vp"] for n, r in rows.items() if n != a.name} == {
+        b.name: "27.00",
+        c.name: "17.00",
+    }
+    assert rows[a.name]["status_label"] == "uteslutet" and rows[a.name]["dm_rank"] is None
 
 
 def test_r_team_wo_3_walkovers_in_different_stages_do_not_exclude(heat, tk):
@@ -300,7 +333,7 @@ def test_r_team_wo_3_walkovers_in_different_stages_do_not_exclude(heat, tk):
     assert a.status == Team.Status.ENTERED
 
 
-def test_r_team_wo_1_revoke_restores_match_and_lifts_exclusion(heat, tk):
+def test_r_team_wo_1_revoke_restores_match_and_lifts_exclusion(heat, tk, decide):
     a, b, c = make_teams(heat, 3, players=0)
     m1 = MatchFactory(home=a, away=b, round=1)
     m2 = MatchFactory(
@@ -313,9 +346,10 @@ def test_r_team_wo_1_revoke_restores_match_and_lifts_exclusion(heat, tk):
         vp_home=Decimal("15.88"),
         vp_away=Decimal("4.12"),
     )
-    decisions.award_walkover(tk, m1, a, reason="Uteblev")
-    wo2 = decisions.award_walkover(tk, m2, a, reason="Lämnade matchen")
-    decisions.revoke_walkover(tk, wo2, reason="Felregistrerat, matchen spelades")
+    decide(decisions.award_walkover, tk, m1, a, reason="Uteblev")
+    wo2 = decide(decisions.award_walkover, tk, m2, a, reason="Lämnade matchen")
+    assert standings(heat)[a.name]["status_label"] == "uteslutet"
+    decide(decisions.revoke_walkover, tk, wo2, reason="Felregistrerat, matchen spelades")
     m2.refresh_from_db()
     a.refresh_from_db()
     wo2.refresh_from_db()
@@ -326,6 +360,15 @@ def test_r_team_wo_1_revoke_restores_match_and_lifts_exclusion(heat, tk):
     assert_decision(
         "teams.walkover.revoked", wo2, tk, "Felregistrerat, matchen spelades", "R-TEAM-WO-1"
     )
+    # the standings again: B 12.00 for the W.O. still in force; C–A as played, 30–10 on 16
+    # boards (margin 20): C 15.00, A 5.00; A no longer excluded
+    rows = standings(heat)
+    assert {n: r["vp"] for n, r in rows.items()} == {
+        b.name: "12.00",
+        c.name: "15.00",
+        a.name: "5.00",
+    }
+    assert rows[a.name]["status_label"] == ""
 
 
 def test_r_team_wo_1_refusals_write_nothing(heat, tk):
@@ -360,14 +403,19 @@ def unpaid_setup(heat, played_on=date(2016, 11, 5)):
     return team, match, unpaid
 
 
-def test_r_team_res_1_penalty_five_vp_per_match_with_unpaid_player(heat, tk, recompute):
+def test_r_team_res_1_penalty_five_vp_per_match_with_unpaid_player(heat, tk, decide):
     team, match, unpaid = unpaid_setup(heat)
+    Match.objects.filter(pk=match.pk).update(imps_home=Decimal(20), imps_away=Decimal(0))
     with clock.frozen("2016-11-06 09:00") as now:
-        penalty = decisions.impose_penalty(tk, team, match, reason="Obetald spelare")
+        penalty = decide(decisions.impose_penalty, tk, team, match, reason="Obetald spelare")
     assert penalty.vp == Decimal("5") and penalty.clause == "R-TEAM-RES-1"
     assert penalty.status == "granted" and penalty.decided_by == tk and penalty.decided_at == now
     assert_decision("teams.penalty.imposed", penalty, tk, "Obetald spelare", "R-TEAM-RES-1")
-    recompute.assert_called_with(competition_id=team.competition_id)
+    # 20–0 on 16 boards: 15.00–5.00; minus 5 VP after the conversion (R-VP-4): 10.00, and the
+    # opponent keeps its 5.00 (a penalty takes from the offender only)
+    rows = standings(heat)
+    assert (rows[team.name]["vp"], rows[team.name]["penalty"]) == ("10.00", "5.00")
+    assert rows[match.away.name]["vp"] == "5.00"
 
     before = counts()
     with pytest.raises(ServiceError) as exc:
@@ -394,8 +442,10 @@ def test_r_team_res_1_paid_after_the_match_still_counts_as_unpaid(heat, tk):
     assert penalty.vp == Decimal("3")
 
 
-def test_r_team_res_1_disqualification_only_after_fourteen_days(heat, tk, recompute):
+def test_r_team_res_1_disqualification_only_after_fourteen_days(heat, tk, decide):
     team, match, unpaid = unpaid_setup(heat, played_on=date(2016, 11, 5))
+    # the team won 30–0 on 16 boards: 16.73–3.27 (R-VP-2)
+    Match.objects.filter(pk=match.pk).update(imps_home=Decimal(30), imps_away=Decimal(0))
     before = counts()
     with clock.frozen("2016-11-19"), pytest.raises(ServiceError) as exc:
         decisions.disqualify_team(tk, team, clause="R-TEAM-RES-1", reason="Obetalt")
@@ -405,14 +455,25 @@ def test_r_team_res_1_disqualification_only_after_fourteen_days(heat, tk, recomp
     assert team.status == Team.Status.ENTERED
 
     with clock.frozen("2016-11-20"):
-        decisions.disqualify_team(tk, team, clause="R-TEAM-RES-1", reason="Obetalt efter 14 dagar")
+        decide(
+            decisions.disqualify_team,
+            tk,
+            team,
+            clause="R-TEAM-RES-1",
+            reason="Obetalt efter 14 dagar",
+        )
     team.refresh_from_db()
     assert team.status == Team.Status.DISQUALIFIED
     d = assert_decision(
         "teams.team.disqualified", team, tk, "Obetalt efter 14 dagar", "R-TEAM-RES-1"
     )
     assert d.data["mids"] == [unpaid.mid]
-    recompute.assert_called_with(competition_id=team.competition_id)
+    # R-TEAM-RES-4: its result is struck and the opponent is deemed to have won by W.O.
+    # (12.00, R-TEAM-WO-2) instead of losing 3.27; the team is out of the DM order
+    rows = standings(heat)
+    assert rows[match.away.name]["vp"] == "12.00"
+    assert rows[team.name]["status_label"] == "diskvalificerat"
+    assert rows[team.name]["dm_rank"] is None
 
 
 def test_r_team_res_1_paid_within_fourteen_days_is_no_disqualification(heat, tk):

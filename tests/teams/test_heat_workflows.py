@@ -11,6 +11,7 @@ from django.urls import reverse
 from clubs import clock
 from clubs.models import ClubOfficial, Decision
 from clubs.services.base import ServiceError
+from results.models import AllocationRun
 from teams.models import Team, TeamHeat, TeamHeatChangeRequest, TeamHeatOrganiser
 from teams.services.heats import (
     cancel_team_heat,
@@ -36,7 +37,7 @@ from tests.factories import (
     tk_group_member,
 )
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
+pytestmark = [pytest.mark.django_db]
 
 BEFORE_DEADLINE = "2016-09-01"  # the team heat registration deadline is 2016-09-15
 AFTER_DEADLINE = "2016-09-20"
@@ -325,17 +326,21 @@ def test_r_team_kval_2_three_teams_at_close_gives_a_notice(two_heats, competitio
     assert team_heat_entry_check(small, date(2016, 10, 30)) == []
 
 
-def test_r_team_kval_2_tk_moves_a_team_to_another_heat(two_heats, tk, recompute):
+def test_r_team_kval_2_tk_moves_a_team_to_another_heat(two_heats, tk, decide):
     small, big = two_heats
     team = small.teams.first()
-    move_team_to_heat(tk, team, big, "Heatet fick för få lag")
+    decide(move_team_to_heat, tk, team, big, "Heatet fick för få lag")
     team.refresh_from_db()
     assert team.heat == big
     assert team.number == max(t.number for t in big.teams.exclude(pk=team.pk)) + 1
     decision = Decision.objects.get()
     assert (decision.action, decision.clause) == ("teams.team.heat_moved", "R-TEAM-KVAL-2")
     assert decision.data["to_heat"] == "Stora kvalet"
-    recompute.assert_called_once_with(competition_id=team.competition_id)
+    # the real recompute (no mock): the final's allocation counts the team in the big heat,
+    # 5 + 1 = 6 entries, and the small heat 3 − 1 = 2 (R-ALLOC-2: seats by entries per heat)
+    run = AllocationRun.objects.get(competition=team.competition)
+    entries = {v["label"]: v["entries"] for v in run.explanation["venues"]}
+    assert entries == {"Stora kvalet": 6, "Lilla kvalet": 2}
 
 
 def test_r_team_kval_2_moving_a_team_needs_both_heats(two_heats, club_a, club_b):

@@ -133,6 +133,20 @@ def wo_score(
     return WoScore(winner, loser, rule)
 
 
+def wo_award_score(
+    rules: SeasonRules, other_matches: Iterable[Match], non_offender: Hashable
+) -> WoScore:
+    """R-TEAM-WO-2: the score of a W.O. TK awards, the one computation of it (stored on the
+    W.O. by ``award_walkover``; the recompute reads it from there). With
+    ``rules.wo_winner_average_if_higher`` the non-offender's average is taken over
+    ``other_matches``, the stage's other matches it played (W.O.s and unplayed matches are not
+    to be passed; :func:`average_vp` leaves W.O.s out); :func:`wo_score` then picks the higher."""
+    average = None
+    if rules.wo_winner_average_if_higher:
+        average = average_vp(other_matches, non_offender)
+    return wo_score(rules, average)
+
+
 def walkover_match(
     match: Match,
     offender: Hashable,

@@ -1,7 +1,7 @@
 """Recompute a competition from its raw inputs (uploaded results, line-ups and TK decisions)
 and store the outcome as snapshots with their explanations.
 
-One transaction per competition, holding a row lock on it (``select_for_update``), so two
+One transaction per competition, holding a row lock on it (``clubs.locks.lock_competition``), so two
 recomputes at once run one after the other and the last one to finish has read everything the
 first one had. Computing twice gives the same snapshot (idempotent): lots are drawn once with a
 recorded seed and their result is reused.

@@ -359,20 +359,28 @@ def _dm_status(teams: dict[int, Team], competition: TeamCompetition):
     return out, roster_ubf, without_lineup
 
 
-def _rule_match(m: Match, walkovers: dict[int, WalkOver], rules) -> sanctions.Match | None:
-    """A stored match as the rulebook's value; None when it has not been played."""
+def _rule_match(
+    m: Match, walkovers: dict[int, WalkOver], rules, played=()
+) -> sanctions.Match | None:
+    """A stored match as the rulebook's value; None when it has not been played. A W.O. has
+    the score stored when TK awarded it (R-TEAM-WO-2); one stored without it (not through
+    ``award_walkover``) is scored by the same rule, over ``played``, the stage's played
+    matches as rule values."""
     if m.status == Match.Status.WALKOVER and m.id in walkovers:
         wo = walkovers[m.id]
-        score = sanctions.wo_score(rules)
         home_offends = wo.offender_id == m.home_id
+        non_offender, offender = wo.vp_non_offender, wo.vp_offender
+        if non_offender is None or offender is None:
+            other = m.away_id if home_offends else m.home_id
+            score = sanctions.wo_award_score(rules, played, other)
+            non_offender, offender = score.non_offender_vp, score.offender_vp
         return sanctions.Match(
             home=m.home_id,
             away=m.away_id,
-            vp_home=score.offender_vp if home_offends else score.non_offender_vp,
-            vp_away=score.non_offender_vp if home_offends else score.offender_vp,
+            vp_home=offender if home_offends else non_offender,
+            vp_away=non_offender if home_offends else offender,
             boards=m.boards,
             walkover_by=wo.offender_id,
-            wo_score=score,
         )
     if m.status != Match.Status.PLAYED or m.imps_home is None or m.imps_away is None:
         return None
@@ -391,8 +399,9 @@ def _rule_match(m: Match, walkovers: dict[int, WalkOver], rules) -> sanctions.Ma
 def _team_standings(members, matches, walkovers, penalties, rules, dm_status, *, seed):
     """Rank one heat (or the final): W.O. exclusions and disqualifications applied first."""
     rule_matches, boards_of = [], {}
+    played = [rm for m in matches if (rm := _rule_match(m, {}, rules)) is not None]
     for m in matches:
-        rm = _rule_match(m, walkovers, rules)
+        rm = _rule_match(m, walkovers, rules, played)
         if rm is not None:
             rule_matches.append(rm)
             boards_of[(m.home_id, m.away_id)] = [

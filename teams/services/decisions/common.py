@@ -25,6 +25,7 @@ from teams.models import (
 )
 from ubf.rules import sanctions
 from ubf.rules.i18n import gettext_noop
+from ubf.rules.vp import victory_points
 
 GRANTED = Dispensation.Status.GRANTED
 REJECTED = Dispensation.Status.REJECTED
@@ -68,26 +69,32 @@ def _stage_matches(match: Match):
 
 
 def _as_rule_matches(matches: Iterable[Match]) -> list[sanctions.Match]:
-    """R-TEAM-WO-*: the stage's matches as the rulebook sees them (TK's W.O.s marked)."""
+    """R-TEAM-WO-*: the stage's matches as the rulebook sees them (TK's W.O.s marked). A played
+    match's VP come from its IMPs (R-VP-1), as in the recompute, not from the stored figures."""
     matches = list(matches)
     offenders = dict(
         WalkOver.objects.filter(match__in=matches, status=GRANTED).values_list(
             "match_id", "offender_id"
         )
     )
-    return [
-        sanctions.Match(
-            home=m.home_id,
-            away=m.away_id,
-            imps_home=m.imps_home or 0,
-            imps_away=m.imps_away or 0,
-            vp_home=m.vp_home or Decimal(0),
-            vp_away=m.vp_away or Decimal(0),
-            boards=m.boards,
-            walkover_by=offenders.get(m.pk),
+    out = []
+    for m in matches:
+        vp_home, vp_away = m.vp_home or Decimal(0), m.vp_away or Decimal(0)
+        if m.status == Match.Status.PLAYED and m.imps_home is not None and m.imps_away is not None:
+            vp_home, vp_away = victory_points(m.imps_home, m.imps_away, m.boards)
+        out.append(
+            sanctions.Match(
+                home=m.home_id,
+                away=m.away_id,
+                imps_home=m.imps_home or 0,
+                imps_away=m.imps_away or 0,
+                vp_home=vp_home,
+                vp_away=vp_away,
+                boards=m.boards,
+                walkover_by=offenders.get(m.pk),
+            )
         )
-        for m in matches
-    ]
+    return out
 
 
 def _team_matches(team: Team):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from clubs import clock
+from clubs.locks import lock_row
 from clubs.selectors import player_infos_for
 from clubs.services.base import (
     error,
@@ -108,7 +109,9 @@ def decide_dispensation(user, dispensation: Dispensation, grant: bool, reason: s
       refused once the team has played a match.
     """
     _require_tk(user)
-    dispensation = Dispensation.objects.select_for_update().get(pk=dispensation.pk)
+    dispensation = lock_row(
+        Dispensation.objects.all(), dispensation.pk, competition="team__competition_id"
+    )
     team = dispensation.team
     season = team.competition.season
     problems = reason_required(reason)

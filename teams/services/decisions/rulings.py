@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from clubs.decision_log import decision_log
+from clubs.locks import lock_row
 from clubs.services.base import (
     error,
     raise_on_errors,
@@ -71,7 +72,7 @@ def _ruling_at(user, ruling: Ruling, clause: str, expected: str, step: str):
     """TK only: the ruling, locked, and the problem if its case is not at stage ``expected``
     (``step``: what is being done, a Swedish msgid marked with gettext_noop)."""
     _require_tk(user, clause)
-    ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
+    ruling = lock_row(Ruling.objects.all(), ruling.pk, competition="match__competition_id")
     return ruling, _ruling_stage_problem(ruling, expected, step)
 
 

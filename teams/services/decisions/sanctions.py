@@ -414,10 +414,10 @@ def lift_penalty(user, penalty: Penalty, *, reason: str) -> Penalty:
     (who lifted it, when, why; its history keeps the imposing decision) and no longer counts:
     the recompute gives the VP back (R-VP-4). A penalty that does not count is refused."""
     _require_tk(user, penalty.clause)
-    penalty = (
-        Penalty.objects.select_for_update()
-        .select_related("team__competition__season")
-        .get(pk=penalty.pk)
+    penalty = lock_row(
+        Penalty.objects.select_related("team__competition__season"),
+        penalty.pk,
+        competition="team__competition_id",
     )
     problems = reason_required(reason, penalty.clause)
     if penalty.status != GRANTED:

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from clubs.decision_log import decision_log
 from clubs.i18n import render
-from clubs.locks import lock_row
+from clubs.locks import lock_row, lock_rows
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
 from clubs.services.base import (
@@ -50,6 +50,54 @@ def _exclusions(match: Match, rules) -> dict:
     return sanctions.wo_exclusions(_as_rule_matches(_stage_matches(match)), rules)
 
 
+def _score(match: Match, offender_id: int, rules) -> sanctions.WoScore:
+    """R-TEAM-WO-2: the W.O.'s score, from the stage's other matches played (the one
+    computation, :func:`ubf.rules.sanctions.wo_award_score`)."""
+    non_offender_id = match.away_id if offender_id == match.home_id else match.home_id
+    played = _stage_matches(match).exclude(pk=match.pk).filter(status=Match.Status.PLAYED)
+    return sanctions.wo_award_score(rules, _as_rule_matches(played), non_offender_id)
+
+
+def _write_score(wo: WalkOver, match: Match, score: sanctions.WoScore) -> None:
+    """The score on the W.O. (read by the recompute) and on the match (its page)."""
+    wo.rule_text = score.rule_sv[:200]
+    wo.vp_non_offender = score.non_offender_vp
+    wo.vp_offender = score.offender_vp
+    home_offends = wo.offender_id == match.home_id
+    match.imps_home = Decimal(0)
+    match.imps_away = Decimal(0)
+    match.vp_home = score.offender_vp if home_offends else score.non_offender_vp
+    match.vp_away = score.non_offender_vp if home_offends else score.offender_vp
+
+
+WO_SCORE_KEYS = frozenset({"wo_winner_vp", "wo_loser_vp", "wo_winner_average_if_higher"})
+
+
+def rescore_walkovers(season) -> int:
+    """R-TEAM-WO-2: TK changed the season's W.O. score (``configure_season``, in its
+    transaction): every W.O. in force this season is scored again by the same rule, on the W.O.
+    and on its match. Returns how many."""
+    rules = season.rules()
+    ids = WalkOver.objects.filter(
+        match__competition__season=season, status=GRANTED, match__status=Match.Status.WALKOVER
+    ).values_list("pk", flat=True)
+    walkovers = lock_rows(
+        WalkOver.objects.select_related("match"), list(ids), competition="match__competition_id"
+    )
+    for wo in walkovers:
+        match = wo.match
+        _write_score(wo, match, _score(match, wo.offender_id, rules))
+        wo.save(update_fields=["rule_text", "vp_non_offender", "vp_offender"])
+        match.save(update_fields=["imps_home", "imps_away", "vp_home", "vp_away"])
+    return len(walkovers)
+
+
+def on_season_configured(sender=None, *, season, changes, **kwargs) -> None:
+    """Receiver of ``clubs.services.season.season_configured`` (connected in TeamsConfig)."""
+    if WO_SCORE_KEYS & set(changes):
+        rescore_walkovers(season)
+
+
 def walkover_problems(match: Match, offender: Team, reason: str) -> list[Violation]:
     """R-TEAM-WO-1: what stops a W.O.: no reason, an offender not in the match, a match that is
     already a W.O."""
@@ -77,8 +125,9 @@ def walkover_problems(match: Match, offender: Team, reason: str) -> list[Violati
 @transaction.atomic
 def award_walkover(user, match: Match, offender: Team, *, reason: str, force_majeure=False):
     """R-TEAM-WO-1: only TK rules on force majeure and awards a W.O. R-TEAM-WO-2: the match is
-    scored by :func:`ubf.rules.sanctions.wo_score` with the season's configuration (the rule
-    text is kept on the W.O.); no masterpoints (the recompute gives none for a W.O.).
+    scored once, by :func:`ubf.rules.sanctions.wo_award_score` with the season's configuration
+    (the score and the rule text are kept on the W.O., and the recompute reads them); no
+    masterpoints (the recompute gives none for a W.O.).
     R-TEAM-WO-3: a team that has now given W.O. in more than ``rules.wo_max_per_stage``
     matches of the stage is excluded (status ``excluded``; the recompute strikes its results).
     ``force_majeure`` records TK's finding; the W.O. still counts (the regulations make no
@@ -91,12 +140,7 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
     existing = WalkOver.objects.filter(match=match).first()
     raise_on_errors(problems)
 
-    non_offender_id = match.away_id if offender.pk == match.home_id else match.home_id
-    average = None
-    if rules.wo_winner_average_if_higher:
-        others = [m for m in _stage_matches(match) if m.pk != match.pk]
-        average = sanctions.average_vp(_as_rule_matches(others), non_offender_id)
-    score = sanctions.wo_score(rules, average)
+    score = _score(match, offender.pk, rules)
     previous = {
         "status": match.status,
         "imps_home": match.imps_home,
@@ -107,15 +151,10 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
     wo = existing or WalkOver(match=match)
     wo.offender = offender
     wo.force_majeure = bool(force_majeure)
-    wo.rule_text = score.rule_sv[:200]
+    _write_score(wo, match, score)
     _decide(wo, user, GRANTED, reason)
     wo.save()
-    home_offends = offender.pk == match.home_id
     match.status = Match.Status.WALKOVER
-    match.imps_home = Decimal(0)
-    match.imps_away = Decimal(0)
-    match.vp_home = score.offender_vp if home_offends else score.non_offender_vp
-    match.vp_away = score.non_offender_vp if home_offends else score.offender_vp
     match.save()
     record_decision(
         "teams.walkover.awarded",
@@ -136,7 +175,7 @@ def award_walkover(user, match: Match, offender: Team, *, reason: str, force_maj
         previous=previous,
     )
     excluded = _exclusions(match, rules)
-    offender = Team.objects.select_for_update().get(pk=offender.pk)
+    offender = lock_row(Team.objects.all(), offender.pk)
     if offender.pk in excluded and offender.status not in (
         Team.Status.EXCLUDED,
         Team.Status.DISQUALIFIED,
@@ -203,7 +242,7 @@ def revoke_walkover(user, walkover: WalkOver, *, reason: str):
         match=match.pk,
         restored_status=match.status,
     )
-    offender = Team.objects.select_for_update().get(pk=walkover.offender_id)
+    offender = lock_row(Team.objects.all(), walkover.offender_id)
     if offender.status == Team.Status.EXCLUDED and offender.pk not in _exclusions(
         match, season.rules()
     ):
