@@ -356,3 +356,43 @@ class WithdrawForm(forms.Form):
     """A pair or a team withdrawn, with the reason (a team: R-TEAM-REPL-1 needs one)."""
 
     reason = forms.CharField(label=_("Skäl"), max_length=500, required=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# TK: the member register and the club list (issue 23)
+# ---------------------------------------------------------------------------------------------
+
+
+class RegisterUploadForm(forms.Form):
+    """/tk/register/: the federation's member register (or its club list) as CSV or XLSX;
+    the page previews it, TK applies it (``clubs.services.register``)."""
+
+    KIND_CHOICES = [("register", _("Medlemsregister")), ("clubs", _("Klubblista"))]
+
+    kind = forms.ChoiceField(
+        label=_("Fil"), choices=KIND_CHOICES, initial="register", widget=forms.RadioSelect
+    )
+    season = forms.ModelChoiceField(
+        label=_("Säsong"),
+        queryset=Season.objects.filter(is_finished=False),
+        required=False,
+        help_text=_("Representationsklubb och betald medlemsavgift gäller en säsong (R-GEN-2)."),
+    )
+    file = forms.FileField(
+        label=_("Fil (CSV eller XLSX)"),
+        help_text=_(
+            "Kolumner: MID, Förnamn, Efternamn, Födelseår eller Födelsedatum, Kön (K/M), Klubb, "
+            "Distrikt (UBF för Uppland), Betald (ja/nej); andra kolumner läses inte. "
+            "En klubblista: Klubbnummer, Klubb, Distrikt."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["season"].initial = Season.current()
+        self.helper = FormHelper()
+        self.helper.form_id = "register-upload"
+        self.helper.attrs = {"enctype": "multipart/form-data"}
+        self.helper.layout = Layout(
+            Field("kind"), Field("season"), Field("file"), Submit("preview", _("Förhandsgranska"))
+        )

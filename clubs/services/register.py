@@ -26,7 +26,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from clubs import clock
 from clubs.models import Club, District, Membership, Player, Representation, Season
 from clubs.permissions import is_tk
-from clubs.services.base import record_decision, refuse, require
+from clubs.services.base import record_decision, require, require_open_season
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.register import (
     ClubList,
@@ -119,18 +119,6 @@ class RegisterPreview:
 def read_file(data: bytes, filename: str) -> Register:
     """The register in an uploaded file (raises ``ubf.rules.register.RegisterUnreadable``)."""
     return read_register(data, filename)
-
-
-def require_open_season(season: Season) -> None:
-    """A finished season is read-only (issue 23): every change to it is refused."""
-    if season.is_finished:
-        raise refuse(
-            "R-GEN-3",
-            gettext_noop(
-                "Säsongen %(season)s är avslutad och kan inte ändras; den finns kvar i arkivet."
-            ),
-            params={"season": season.name},
-        )
 
 
 def _club_key(name: str) -> str:

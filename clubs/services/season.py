@@ -17,7 +17,14 @@ from django.db import transaction
 from clubs.models import Season
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import error, raise_on_errors, reason_required, record_decision, require
+from clubs.services.base import (
+    error,
+    raise_on_errors,
+    reason_required,
+    record_decision,
+    require,
+    require_open_season,
+)
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 
@@ -189,6 +196,7 @@ def configure_season(user, season: Season, values: dict[str, Any], *, reason: st
         gettext_noop("Endast UBF TK kan ändra säsongens inställningar (R-GEN-3)."),
     )
     season = Season.objects.select_for_update().get(pk=season.pk)
+    require_open_season(season)
     old = current_values(season)
     new = {key: values.get(key, old[key]) for key in CLAUSES}
     changes = {
