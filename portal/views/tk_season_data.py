@@ -176,3 +176,46 @@ def next_season_view(request):
         "reason": request.POST.get("reason", ""),
     }
     return render(request, "portal/tk_next_season.html", context, status=status)
+
+
+def competition_dates_form(season, data=None):
+    """The form of the competitions' dates shown on /tk/sasong/ under the season's numbers."""
+    from portal.forms import CompetitionDatesForm
+    from results.services.competition_dates import clauses_of, season_competitions
+
+    return CompetitionDatesForm(season_competitions(season), data, clauses_of=clauses_of)
+
+
+def save_competition_dates(request, season):
+    """POST /tk/sasong/ with ``competition_dates``: the dates saved through
+    ``results.services.competition_dates.configure_competition_dates``. Returns a response,
+    or the bound form with its errors (to show on the page with status 400)."""
+    from results.services.competition_dates import configure_competition_dates
+
+    form = competition_dates_form(season, request.POST)
+    if not form.is_valid():
+        return form
+    try:
+        changes = configure_competition_dates(
+            request.user, season, form.values(), reason=form.cleaned_data["dates_reason"]
+        )
+    except PermissionDenied:
+        return _denied(request)
+    except ServiceError as exc:
+        form.add_violations(exc.violations, get_language() or "sv")
+        return form
+    if changes:
+        messages.success(
+            request,
+            _("Tävlingarnas datum sparade: %(changes)s.")
+            % {
+                "changes": "; ".join(
+                    f"{competition}: "
+                    + ", ".join(f"{old or '—'} → {new or '—'}" for old, new in fields.values())
+                    for competition, fields in changes.items()
+                )
+            },
+        )
+    else:
+        messages.info(request, _("Inget ändrades."))
+    return redirect("portal:tk_season")
