@@ -149,7 +149,20 @@ def next_season_view(request):
         return render(request, "portal/tk_next_season.html", {"season": None}, status=404)
     errors: list[str] = []
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("register_champion"):
+        # R-DIRECT-1: a reigning pair registered through the existing service, which checks
+        # that the pair is intact and the deadline (the listed MIDs are the champions).
+        try:
+            _register_champion(request.user, season, request.POST["register_champion"])
+        except PermissionDenied:
+            return _denied(request)
+        except ServiceError as exc:
+            errors = exc.messages(language)
+            status = 400
+        else:
+            messages.success(request, _("De regerande mästarna är anmälda."))
+            return redirect("portal:tk_next_season")
+    elif request.method == "POST":
         try:
             new, plan = create_next_season(
                 request.user, season, reason=request.POST.get("reason", "")
@@ -176,6 +189,24 @@ def next_season_view(request):
         "reason": request.POST.get("reason", ""),
     }
     return render(request, "portal/tk_next_season.html", context, status=status)
+
+
+def _register_champion(user, season, champion_id: str):
+    from clubs.models import ReigningChampion
+    from pairs.models import PairCompetition
+    from pairs.services.entries import register_direct_qualifier
+
+    champion = ReigningChampion.objects.filter(
+        pk=int(champion_id) if champion_id.isdigit() else 0, competition__season=season
+    ).first()
+    competition = (
+        PairCompetition.objects.filter(pk=champion.competition_id).first() if champion else None
+    )
+    if competition is None or len(champion.mids) != 2:
+        raise ServiceError(_("Okända regerande mästare."))
+    return register_direct_qualifier(
+        user, competition, champion.mids[0], champion.mids[1], champion_mids=champion.mids
+    )
 
 
 def competition_dates_form(season, data=None):

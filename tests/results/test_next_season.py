@@ -175,3 +175,26 @@ def test_the_page_shows_the_plan_then_makes_the_season(season, tk, client):
     assert Season.objects.get(name="2017-2018").is_current
     page = client.get("/tk/nasta-sasong/").content.decode()
     assert "A – B" in page and "Fyris" in page  # awaiting registration in 2017-2018
+
+
+def test_tk_registers_the_reigning_pair_through_the_direct_qualifier_service(season, tk, client):
+    """R-DIRECT-1 via the existing service: the listed MIDs are the champions; the players
+    must have paid the new season's fee (R-GEN-2), which starts unpaid."""
+    from clubs import clock
+
+    new, _plan = create_next_season(tk, season, reason="Ny säsong")
+    champion = ReigningChampion.objects.get(competition__discipline="open")
+    client.force_login(tk)
+    with clock.frozen("2018-01-10 10:00"):
+        refused = client.post("/tk/nasta-sasong/", {"register_champion": champion.pk})
+        assert refused.status_code == 400
+        assert not DirectQualifier.objects.exists()
+        Membership.objects.filter(season=new, player__mid__in=champion.mids).update(
+            paid_on=date(2017, 9, 1)
+        )
+        done = client.post("/tk/nasta-sasong/", {"register_champion": champion.pk}, follow=True)
+    assert "De regerande mästarna är anmälda." in done.content.decode()
+    dq = DirectQualifier.objects.get()
+    assert dq.competition_id == champion.competition_id
+    assert sorted([dq.player1.mid, dq.player2.mid]) == sorted(champion.mids)
+    assert [a.registered for a in awaiting_champions(new) if a.champion == champion] == [True]
