@@ -316,12 +316,23 @@ def apply_register(user, season: Season, register: Register) -> RegisterPreview:
 # ------------------------------------------------------------------------------ club list
 
 
+CLUB_LABELS = {"sbf_number": gettext_noop("klubbnummer"), "district": gettext_noop("distrikt")}
+
+
 @dataclass
 class ClubPreview:
     new: list[tuple[str, str, str]] = field(default_factory=list)  # number, name, district
     changed: list[tuple[str, dict[str, tuple[str, str]]]] = field(default_factory=list)
     unchanged: int = 0
     problems: list[RegisterProblem] = field(default_factory=list)
+
+    @property
+    def changed_items(self) -> list[tuple[str, list[tuple[str, str, str]]]]:
+        """Each changed club with (label msgid, old, new) per field, as the page shows it."""
+        return [
+            (name, [(CLUB_LABELS[k], old, new) for k, (old, new) in changes.items()])
+            for name, changes in self.changed
+        ]
 
     def summary(self) -> str:
         return (

@@ -68,3 +68,18 @@ def test_a_club_official_is_refused(client, federation):  # noqa: F811
     client.force_login(ClubOfficialFactory().user)
     assert upload(client).status_code == 403
     assert not Player.objects.filter(mid="1005").exists()
+
+
+def test_the_club_list_on_the_page(client, tk, federation):  # noqa: F811
+    client.force_login(tk)
+    clubs = FILE.parent / "clubs.csv"
+    page = client.post(
+        "/tk/register/",
+        {"kind": "clubs", "file": SimpleUploadedFile(clubs.name, clubs.read_bytes())},
+    ).content.decode()
+    # Uppsala BK and Enköpings BS get their club numbers; Sala BK (VBF) is new.
+    assert "clubs: 1 new, 2 changed, 0 unchanged, 0 problems" in page
+    assert "klubbnummer: — → 101" in page
+    sha = page.split('name="sha256" value="')[1].split('"')[0]
+    client.post("/tk/register/", {"apply": "1", "sha256": sha})
+    assert Club.objects.get(name="Sala BK").sbf_number == "201"
