@@ -198,3 +198,21 @@ def test_tk_registers_the_reigning_pair_through_the_direct_qualifier_service(sea
     assert dq.competition_id == champion.competition_id
     assert sorted([dq.player1.mid, dq.player2.mid]) == sorted(champion.mids)
     assert [a.registered for a in awaiting_champions(new) if a.champion == champion] == [True]
+
+
+def test_r_alloc_5_precedence_lasts_five_seasons_then_lapses(season, tk):
+    """The lot of 2016-2017 gives precedence in 2016-2017 and the four seasons after it (five,
+    the copied setting), not in the sixth, 2021-2022."""
+    held = {}
+    current = season
+    for _ in range(5):
+        current, _plan = create_next_season(tk, current, reason="Ny säsong")
+        assert current.rules().lot_precedence_seasons == 5
+        held[current.name] = lot_precedence("pairs", current, ["Enköping", "Tierp"])
+    assert held == {
+        "2017-2018": ["Enköping"],
+        "2018-2019": ["Enköping"],
+        "2019-2020": ["Enköping"],
+        "2020-2021": ["Enköping"],
+        "2021-2022": [],
+    }
