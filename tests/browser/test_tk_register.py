@@ -1,6 +1,7 @@
-"""Issue 23 in a browser: TK uploads the federation's member register on /tk/register/, reads
-the preview (the figures of tests/fixtures/register/README.md, worked by hand; every problem
-by its row number, in Swedish), nothing is saved until TK presses Spara; then the players,
+"""Issue 23 in a browser (R-GEN-2: members by MID, membership paid per season): TK uploads the
+federation's member register on /tk/register/, reads the preview (the figures of
+tests/fixtures/register/README.md, worked by hand; every problem by its row number, in
+Swedish), nothing is saved until TK presses Spara; then the players,
 the clubs and the memberships are there, and the same file again changes nothing."""
 
 from pathlib import Path

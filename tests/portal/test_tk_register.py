@@ -1,4 +1,4 @@
-"""/tk/register/ (issue 23): TK uploads the federation's register, sees the preview (nothing
+"""/tk/register/ (issue 23, R-GEN-2: members by MID, membership paid per season): TK uploads the federation's register, sees the preview (nothing
 saved), applies it; a club's official is refused. The file and its figures:
 tests/fixtures/register/README.md."""
 

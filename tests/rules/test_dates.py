@@ -1,4 +1,4 @@
-"""Dates moved to the next season (issue 23): the same weekday, a year on; worked by hand on
+"""Dates moved to the next season (issue 23; the calendar of R-PAIR-CAL-1): the same weekday, a year on; worked by hand on
 the calendars of 2016-2019."""
 
 from datetime import date, timedelta
