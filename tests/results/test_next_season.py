@@ -216,3 +216,17 @@ def test_r_alloc_5_precedence_lasts_five_seasons_then_lapses(season, tk):
         "2020-2021": ["Enköping"],
         "2021-2022": [],
     }
+
+
+def test_a_finished_season_takes_no_result_file(tk):
+    from results.services.uploads import UploadRejected, upload_pair_heat
+    from tests.results.test_uploads import data, pair_heat_for
+
+    name = "pairs_ruter_mitchell.pbn"
+    heat, _ = pair_heat_for(name)
+    heat.competition.season.is_finished = True
+    heat.competition.season.save()
+    with pytest.raises(UploadRejected) as caught:
+        upload_pair_heat(tk, heat, data=data(name), filename=name)
+    assert [p.code for p in caught.value.problems] == ["season-finished"]
+    assert not heat.uploads.exists()
