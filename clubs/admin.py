@@ -16,6 +16,7 @@ from .models import (
     Invitation,
     Membership,
     Player,
+    ReigningChampion,
     Representation,
     Season,
 )
@@ -53,9 +54,19 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["mid", "last_name", "first_name", "gender", "birth_year", "max_pin"]
-    list_filter = ["gender", "max_pin"]
+class PlayerAdmin(SimpleHistoryAdmin):
+    """The history (issue 23) shows every change the member register made to the player."""
+
+    list_display = [
+        "mid",
+        "last_name",
+        "first_name",
+        "gender",
+        "birth_year",
+        "max_pin",
+        "in_register",
+    ]
+    list_filter = ["gender", "max_pin", "in_register"]
     search_fields = ["mid", "first_name", "last_name"]
     inlines = [RepresentationInline, MembershipInline]
 
@@ -185,3 +196,12 @@ class InvitationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(ReigningChampion)
+class ReigningChampionAdmin(admin.ModelAdmin):
+    """Last season's DM gold listed for this season (issue 23, R-DIRECT-1, R-TEAM-DIRECT-1);
+    written by ``results.services.next_season``, editable here."""
+
+    list_display = ["competition", "name", "won_in"]
+    list_filter = ["competition__season"]

@@ -99,6 +99,10 @@ class Player(models.Model):
     )
     email = models.EmailField(_("e-post"), blank=True)
     phone = models.CharField(_("telefon"), max_length=30, blank=True)
+    #: False when the federation's latest member register (``clubs.services.register``) no
+    #: longer lists the player: kept (entries and results stay theirs), never deleted.
+    in_register = models.BooleanField(_("finns i medlemsregistret"), default=True)
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("spelare")
@@ -130,6 +134,9 @@ class Season(models.Model):
     name = models.CharField(_("säsong"), max_length=9, unique=True, help_text="2016-2017")
     start_year = models.PositiveSmallIntegerField(_("startår"))
     is_current = models.BooleanField(_("aktuell säsong"), default=False)
+    #: Set when the next season is made from this one (``results.services.next_season``):
+    #: the season is then read-only (services refuse changes) and stays on the public archive.
+    is_finished = models.BooleanField(_("avslutad (skrivskyddad)"), default=False)
 
     veteran_born_on_or_before = models.PositiveSmallIntegerField(
         _("veteran: född senast"), default=DEFAULT_RULES.veteran_born_on_or_before
@@ -690,6 +697,39 @@ class SeatOffer(Explained):
     def entry_key(self) -> str:
         """The chain's name for the entry asked (its id)."""
         return str(getattr(self, f"{self.HOLDER_FIELD}_id"))
+
+
+class ReigningChampion(models.Model):
+    """Last season's DM gold (a pair in Mixed, Veteran or Open, R-DIRECT-1; the DM Lag team,
+    R-TEAM-DIRECT-1), listed on the new season's competition as its direct qualifier awaiting
+    registration with TK before the qualifying period ends. Written by
+    ``results.services.next_season``; the registration itself is made with the existing
+    services (``pairs.services.entries.register_direct_qualifier``,
+    ``teams.services.entries.register_direct_team``), which check the conditions (an intact
+    pair; two thirds of the team) and take ``mids`` as the champions."""
+
+    competition = models.ForeignKey(
+        Competition,
+        on_delete=models.CASCADE,
+        related_name="reigning_champions",
+        verbose_name=_("tävling"),
+    )
+    won_in = models.ForeignKey(
+        Competition, on_delete=models.PROTECT, related_name="+", verbose_name=_("vann")
+    )
+    name = models.CharField(_("namn"), max_length=200)
+    #: The pair's two MIDs, or the champion team's roster (R-TEAM-DIRECT-1's two thirds).
+    mids = models.JSONField(_("MID"), default=list)
+
+    class Meta:
+        verbose_name = _("regerande mästare")
+        verbose_name_plural = _("regerande mästare")
+        constraints = [
+            models.UniqueConstraint(fields=["competition"], name="one_reigning_champion")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.won_in})"
 
 
 class Decision(models.Model):

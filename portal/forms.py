@@ -356,3 +356,95 @@ class WithdrawForm(forms.Form):
     """A pair or a team withdrawn, with the reason (a team: R-TEAM-REPL-1 needs one)."""
 
     reason = forms.CharField(label=_("Skäl"), max_length=500, required=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# TK: the member register and the club list (issue 23)
+# ---------------------------------------------------------------------------------------------
+
+
+class RegisterUploadForm(forms.Form):
+    """/tk/register/: the federation's member register (or its club list) as CSV or XLSX;
+    the page previews it, TK applies it (``clubs.services.register``)."""
+
+    KIND_CHOICES = [("register", _("Medlemsregister")), ("clubs", _("Klubblista"))]
+
+    kind = forms.ChoiceField(
+        label=_("Fil"), choices=KIND_CHOICES, initial="register", widget=forms.RadioSelect
+    )
+    season = forms.ModelChoiceField(
+        label=_("Säsong"),
+        queryset=Season.objects.filter(is_finished=False),
+        required=False,
+        help_text=_("Representationsklubb och betald medlemsavgift gäller en säsong (R-GEN-2)."),
+    )
+    file = forms.FileField(
+        label=_("Fil (CSV eller XLSX)"),
+        help_text=_(
+            "Kolumner: MID, Förnamn, Efternamn, Födelseår eller Födelsedatum, Kön (K/M), Klubb, "
+            "Distrikt (UBF för Uppland), Betald (ja/nej); andra kolumner läses inte. "
+            "En klubblista: Klubbnummer, Klubb, Distrikt."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["season"].initial = Season.current()
+        self.helper = FormHelper()
+        self.helper.form_id = "register-upload"
+        self.helper.attrs = {"enctype": "multipart/form-data"}
+        self.helper.layout = Layout(
+            Field("kind"), Field("season"), Field("file"), Submit("preview", _("Förhandsgranska"))
+        )
+
+
+class CompetitionDatesForm(forms.Form):
+    """/tk/sasong/: the competitions' own dates (qualifying period, heat registration deadline,
+    final days), each with its clause (``results.services.competition_dates``)."""
+
+    def __init__(self, competitions, *args, clauses_of, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.competitions = competitions
+        fieldsets = []
+        for competition in competitions:
+            names = []
+            for key, clause in clauses_of(competition).items():
+                name = f"{competition.pk}-{key}"
+                model_field = competition._meta.get_field(key)
+                self.fields[name] = forms.DateField(
+                    label=model_field.verbose_name,
+                    required=False,
+                    widget=DateInput(),
+                    initial=getattr(competition, key),
+                )
+                self.fields[name].clause = clause
+                names.append(AppendedText(name, clause))
+            fieldsets.append(Fieldset(str(competition), *names))
+        self.fields["dates_reason"] = forms.CharField(
+            label=_("Motivering"),
+            required=False,
+            widget=forms.Textarea(attrs={"rows": 2}),
+            help_text=_("Sparas med ändringarna i TK:s beslutslogg (R-GEN-3)."),
+        )
+        self.helper = FormHelper()
+        self.helper.form_id = "competition-dates"
+        self.helper.layout = Layout(
+            *fieldsets,
+            Field("dates_reason"),
+            Submit("competition_dates", _("Spara datumen")),
+        )
+
+    def values(self) -> dict[int, dict]:
+        out: dict[int, dict] = {}
+        for name, value in self.cleaned_data.items():
+            if "-" in name:
+                pk, key = name.split("-", 1)
+                out.setdefault(int(pk), {})[key] = value
+        return out
+
+    def add_violations(self, violations, language: str) -> None:
+        for v in violations:
+            key = (v.data or {}).get("field")
+            if (v.data or {}).get("missing") == "reason":
+                key = "dates_reason"
+            self.add_error(key if key in self.fields else None, render_with_clause(v, language))

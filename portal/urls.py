@@ -5,7 +5,19 @@ beside each, and /lag/final/resultat.pdf for the DM Lag final)."""
 
 from django.urls import path, re_path
 
-from portal.views import accounts, captain, club, club_heats, fees, home, lag, landing, par, tk
+from portal.views import (
+    accounts,
+    captain,
+    club,
+    club_heats,
+    fees,
+    home,
+    lag,
+    landing,
+    par,
+    tk,
+    tk_season_data,
+)
 
 app_name = "portal"
 
@@ -40,6 +52,8 @@ urlpatterns = [
     path("tk/lott/<int:competition_id>/", tk.draw_lot_view, name="tk_draw_lot"),
     path("tk/lott/<int:competition_id>/hand/", tk.hand_lot_view, name="tk_hand_lot"),
     path("tk/sasong/", tk.season_view, name="tk_season"),
+    path("tk/register/", tk_season_data.register_view, name="tk_register"),
+    path("tk/nasta-sasong/", tk_season_data.next_season_view, name="tk_next_season"),
     path("tk/logg/", tk.log, name="tk_log"),
     path("tk/logg.csv", tk.log, {"fmt": "csv"}, name="tk_log_csv"),
     path("klubb/parkval/ny/", club.register_pair_heat_view, name="register_pair_heat"),

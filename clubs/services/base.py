@@ -72,6 +72,19 @@ def refuse(clause: str, template: str, *, params: dict | None = None, **data: An
     return ServiceError([Violation(clause, template, data=data, params=params or {})])
 
 
+def require_open_season(season) -> None:
+    """A finished season is read-only (issue 23: the next season was made from it): every
+    change to it is refused, with a clear message; it stays on the public archive."""
+    if season is not None and getattr(season, "is_finished", False):
+        raise refuse(
+            "R-GEN-3",
+            gettext_noop(
+                "Säsongen %(season)s är avslutad och kan inte ändras; den finns kvar i arkivet."
+            ),
+            params={"season": season.name},
+        )
+
+
 def raise_on_errors(violations: Iterable[Violation]) -> list[Violation]:
     """Raise if any violation is an error; return the warnings (to show or record)."""
     violations = list(violations)

@@ -19,7 +19,14 @@ from clubs.locks import lock_own_row
 from clubs.models import Season
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import error, raise_on_errors, reason_required, record_decision, require
+from clubs.services.base import (
+    error,
+    raise_on_errors,
+    reason_required,
+    record_decision,
+    require,
+    require_open_season,
+)
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 
@@ -197,6 +204,7 @@ def configure_season(user, season: Season, values: dict[str, Any], *, reason: st
         gettext_noop("Endast UBF TK kan ändra säsongens inställningar (R-GEN-3)."),
     )
     season = lock_own_row(Season.objects.all(), season.pk)
+    require_open_season(season)
     old = current_values(season)
     new = {key: values.get(key, old[key]) for key in CLAUSES}
     changes = {

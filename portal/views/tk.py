@@ -337,6 +337,17 @@ def season_view(request):
     season = Season.current()
     if season is None:
         raise Http404(_("Ingen säsong finns."))
+    from portal.views.tk_season_data import competition_dates_form, save_competition_dates
+
+    dates_form = competition_dates_form(season)
+    if request.method == "POST" and "competition_dates" in request.POST:
+        # The competitions' own dates (issue 23), a form of their own under the numbers.
+        result = save_competition_dates(request, season)
+        if isinstance(result, HttpResponse):
+            return result
+        context = {"form": SeasonConfigForm(initial=current_values(season)), "season": season}
+        context["dates_form"] = result
+        return render(request, "portal/tk_season.html", context, status=400)
     initial = current_values(season)
     form = SeasonConfigForm(request.POST or None, initial=initial)
     status = 200
@@ -368,7 +379,8 @@ def season_view(request):
                 return redirect("portal:tk_season")
         else:
             status = 400
-    return render(request, "portal/tk_season.html", {"form": form, "season": season}, status=status)
+    context = {"form": form, "season": season, "dates_form": dates_form}
+    return render(request, "portal/tk_season.html", context, status=status)
 
 
 @login_required

@@ -303,6 +303,25 @@ def _before_play(window: Window) -> None:
         )
 
 
+def _open_season(competition) -> None:
+    """A finished season is read-only (issue 23): no result file is taken for it."""
+    season = competition.season
+    if season.is_finished:
+        raise UploadRejected(
+            [
+                problem(
+                    gettext_noop(
+                        "Säsongen %(season)s är avslutad och kan inte ändras; den finns kvar i "
+                        "arkivet."
+                    ),
+                    params={"season": season.name},
+                    code="season-finished",
+                    clause="R-GEN-3",
+                )
+            ]
+        )
+
+
 def _session_of(heat: PairHeat, session: int | None) -> int | None:
     """The session a pairs heat file is stored as (R-PAIR-KVAL-6): 1 or 2 for a file of one
     session of a two-session heat, ``None`` for a file of the whole heat. A heat of one session
@@ -487,6 +506,7 @@ def upload_pair_heat(
     missing from one session is not ranked (R-PAIR-RES-1, a warning), and a session-2 file
     with cumulative totals (Magic Contest) is checked against our sum (a warning)."""
     require(can_manage_pair_heat(user, heat))
+    _open_season(heat.competition)
     filename = _original_name(filename)
     _before_play(windows.heat_windows(heat)[RESULTS_UPLOAD])
     session = _session_of(heat, session)
@@ -656,6 +676,7 @@ def upload_pair_final(
     that holds no seat, is refused. Stores PairFinalResult and PairFinalTraveller rows (the
     travellers give R-PAIR-TIE-1 for SM places) and schedules the competition's recompute."""
     require(is_tk(user))
+    _open_season(competition)
     filename = _original_name(filename)
     _before_play(windows.pair_final_upload_window(competition))
     checksum = _checksum(data)
@@ -813,6 +834,7 @@ def upload_team_results(
     if (heat is None) == (competition is None):
         raise ValueError("give exactly one of heat or competition")
     filename = _original_name(filename)
+    _open_season(heat.competition if heat is not None else competition)
     if heat is not None:
         require(can_manage_team_heat(user, heat))
         _before_play(windows.heat_windows(heat)[RESULTS_UPLOAD])

@@ -291,6 +291,8 @@ def _pages() -> dict[str, tuple[str | None, str]]:
         ),
         "portal:captain_team": ("kapten", reverse("portal:captain_team", args=[team.pk])),
         "portal:tk_season": ("tk", reverse("portal:tk_season")),
+        "portal:tk_register": ("tk", reverse("portal:tk_register")),
+        "portal:tk_next_season": ("tk", reverse("portal:tk_next_season")),
         "portal:tk_invite": ("tk", reverse("portal:tk_invite")),
         "portal:club_invite": ("klubb", reverse("portal:club_invite")),
     }
@@ -464,6 +466,8 @@ PAGE_NAMES = [
     "portal:club_heat",
     "portal:captain_team",
     "portal:tk_season",
+    "portal:tk_register",
+    "portal:tk_next_season",
     "portal:tk_invite",
     "portal:club_invite",
 ]
