@@ -96,6 +96,10 @@ class RoundView:
     played_on: object = None
     matches: list[RoundMatch] = field(default_factory=list)
 
+    #: The round being played: the first round not complete, once the stage has started
+    #: (exactly one round "pågår" at a time).
+    in_play: bool = False
+
     @property
     def complete(self) -> bool:
         return all(m.match.status in DONE for m in self.matches)
@@ -186,7 +190,12 @@ def round_views(matches: list[Match], rows: list[dict]) -> list[RoundView]:
         view = by_round.setdefault(m.round, RoundView(number=m.round))
         view.played_on = view.played_on or m.played_on
         view.matches.append(RoundMatch(match=m, counted=counted.get((m.id, m.home_id))))
-    return [by_round[k] for k in sorted(by_round)]
+    views = [by_round[k] for k in sorted(by_round)]
+    if any(m.status in DONE for m in matches):
+        current = next((v for v in views if not v.complete), None)
+        if current is not None:
+            current.in_play = True
+    return views
 
 
 def _recent(matches: list[Match], n: int = 12) -> list[Match]:
