@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -193,7 +194,10 @@ def _outlooks(rows, remaining, dm, full, quota):
         default=str,
     )
     key = "final-outlook:" + hashlib.sha256(key_data.encode()).hexdigest()
-    cached = cache.get(key)
+    try:
+        cached = cache.get(key)
+    except Exception:  # the cache server is down: compute it, as the pages render uncached
+        cached = None
     if cached is not None:
         return cached
     dm_outlook = (
@@ -206,7 +210,8 @@ def _outlooks(rows, remaining, dm, full, quota):
         if quota and full
         else {}
     )
-    cache.set(key, (dm_outlook, full_outlook), _CACHE_SECONDS)
+    with suppress(Exception):  # not kept: the next page computes it again
+        cache.set(key, (dm_outlook, full_outlook), _CACHE_SECONDS)
     return dm_outlook, full_outlook
 
 

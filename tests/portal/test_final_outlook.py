@@ -29,6 +29,7 @@ from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
+from portal.selectors import outlook
 from results.models import StandingSnapshot
 from results.services.recompute import recompute_team_competition
 from teams.models import Match, Team, TeamCompetition
@@ -269,3 +270,19 @@ def test_demo_final_preliminary_only_where_a_line_up_can_change_the_dm_order(dem
     all_ubf = [r for r in rows if not r["lineup_outside"]]
     assert all(r["dm_eligible"] for r in all_ubf)
     assert competition.sm_semifinal_places == 3
+
+
+class _DownCache:
+    def get(self, *args, **kwargs):
+        raise ConnectionError("cache down")
+
+    set = get
+
+
+def test_computed_when_the_cache_is_down(live, monkeypatch):
+    """The outlook is kept in the cache; with the cache server down it is computed anyway."""
+    competition, teams = live
+    monkeypatch.setattr(outlook, "cache", _DownCache())
+    needs = outlook.competition_needs(competition)
+    title = needs.by_team[teams["A"].pk].chances[0]
+    assert (title.key, str(title.needs), str(title.secures)) == ("title", "3.91", "11.48")

@@ -20,11 +20,11 @@ outcomes before its last round of 20 boards, 121¹⁰ before the last two). Fix 
 Then each other team i has a fixed part (its VP so far, plus its side of its match against T)
 and a free part t_i from its matches among the other teams. A team has at most two remaining
 matches, so those matches form paths and cycles. "Fewest teams above F" is "most teams i kept
-at t_i ≤ F − fixed_i": along a path, a team that is kept takes the most of its next match that
-its limit allows (so the next team gets the least), a team that is not kept takes all of it
-(the next team gets 0.00), and for each number of teams kept so far only the smallest VP
-pushed onto the next team matters; so a dynamic programme over the path is exact. A cycle is a
-path once one team is not kept (try each), or all are kept (try each value of one match).
+at t_i ≤ F − fixed_i": along a path, keeping every team that can be kept is best (a greedy,
+proved in :func:`_path_keep`), each kept team taking the most of its next match that its
+limit allows (so the next team gets the least), a team that is not kept taking all of it (the
+next team gets 0.00). A cycle is a path once one team is not kept (try each), or all are kept
+(try each value of one match).
 "Most teams at F or more" is the same question with every match's result turned round
 (t → 2·20·d − t for a team with d free matches, and the scale is symmetric). More VP for T in
 one of its own matches can only help T (T gains, its opponent loses as much), so possibility
@@ -102,25 +102,25 @@ def _largest_at_most(values: Sequence[int], limit: int) -> int:
 def _path_keep(limits: Sequence[int | None], edges: Sequence[Sequence[int]]) -> int:
     """The most teams of a path that can be kept at t ≤ limit (None: never kept); ``edges[j]``
     are the values of the match between the j-th and (j+1)-th team (the scale is symmetric, so
-    either side's values)."""
-    states = {0: 0}  # teams kept so far -> least VP pushed onto the current team
+    either side's values).
+
+    Greedy, and exact: keep each team that can be kept, taking the most of its next match its
+    limit allows. A team left out takes all of its next match (the next team gets 0.00). Of
+    the two choices at a team that can be kept, keeping gains one now and at worst loses the
+    next team, which leaving it out would gain back: leaving it out puts the next team at
+    0.00 with the same count as keeping it and then leaving the next one out, so it never
+    does better."""
+    kept, incoming = 0, 0
     last = len(limits) - 1
     for j, limit in enumerate(limits):
-        new: dict[int, int] = {}
-        for kept, incoming in states.items():
-            if new.get(kept, _TOTAL + 1) > 0:
-                new[kept] = 0  # not kept: it takes the whole next match
-            if limit is None or incoming > limit:
-                continue
-            pushed = 0 if j == last else _TOTAL - _largest_at_most(edges[j], limit - incoming)
-            if new.get(kept + 1, _TOTAL + 1) > pushed:
-                new[kept + 1] = pushed
-        # More teams kept with no more VP pushed on is better in every way: drop the others.
-        states, least = {}, _TOTAL + 1
-        for kept in sorted(new, reverse=True):
-            if new[kept] < least:
-                states[kept] = least = new[kept]
-    return max(states)
+        if limit is None or incoming > limit:
+            incoming = 0  # not kept: it takes the whole next match
+            continue
+        kept += 1
+        if j < last:
+            values = edges[j]
+            incoming = _TOTAL - values[bisect.bisect_right(values, limit - incoming) - 1]
+    return kept
 
 
 def _cycle_keep(limits: Sequence[int | None], edges: Sequence[Sequence[int]]) -> int:
@@ -276,47 +276,50 @@ def _team_outlook(team, team_list, base, links, own, ranked, places) -> dict:
     cache: dict = {}
     memo: dict = {}
 
-    def counts(results: tuple[int, ...]) -> tuple[int, int]:
-        """(fewest rivals above T, most rivals level with or above T) given T's own results."""
-        if results not in memo:
-            memo[results] = _counts(results)
-        return memo[results]
+    def count(results: tuple[int, ...], up: bool) -> int:
+        """Given T's own results: the fewest rivals above T (``up`` False), or the most rivals
+        level with or above T (``up`` True)."""
+        key = (results, up)
+        if key not in memo:
+            memo[key] = _count(results, up)
+        return memo[key]
 
-    def _counts(results: tuple[int, ...]) -> tuple[int, int]:
+    def _count(results: tuple[int, ...], up: bool) -> int:
         final = base[team] + sum(results)
         fixed = dict(base)
         for (_index, opponent), x in zip(mine, results, strict=True):
             fixed[opponent] += _TOTAL - x
-        fewest_above = rivals
-        most_level = 0
+        total = 0
         for number, component in enumerate(components):
             members = component.teams
             key = None
             if not touched[number]:
-                key = (number, final)  # a component T's results do not touch: depends on F only
+                key = (number, final, up)  # a component T's results do not touch: F only
                 if key in cache:
-                    kept_down, kept_up = cache[key]
-                    fewest_above -= kept_down
-                    most_level += kept_up
+                    total += cache[key]
                     continue
-            down = [final - fixed[m] if m in ranked else None for m in members]
-            up = [_TOTAL * degree[m] - (final - fixed[m]) if m in ranked else None for m in members]
-            kept_down, kept_up = _keep(component, down), _keep(component, up)
+            if up:
+                limits = [
+                    _TOTAL * degree[m] - (final - fixed[m]) if m in ranked else None
+                    for m in members
+                ]
+            else:
+                limits = [final - fixed[m] if m in ranked else None for m in members]
+            kept = _keep(component, limits)
             if key is not None:
-                cache[key] = (kept_down, kept_up)
-            fewest_above -= kept_down
-            most_level += kept_up
-        return fewest_above, most_level
+                cache[key] = kept
+            total += kept
+        return total if up else rivals - total
 
     value_sets = [links[index][2] for index, _ in mine]
     result = {"certain": {}, "possible": {}, "needs": {}, "secures": {}}
     for p in places:
 
         def possible(xs, p=p):
-            return counts(xs)[0] <= p - 1
+            return count(xs, False) <= p - 1
 
         def safe(xs, p=p):
-            return counts(xs)[1] <= p - 1
+            return count(xs, True) <= p - 1
 
         least = _least_total(value_sets, possible)
         unsafe_most = _most_total(value_sets, lambda xs, safe=safe: not safe(xs))
