@@ -172,6 +172,24 @@ def test_five_teams_two_rounds_with_byes_matches_brute_force():
     assert figures(final_outlook(teams, matches, remaining, places=places), places) == expected
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_teams_meeting_twice_make_cycles_of_their_own(seed):
+    """Two rounds left in which A–B and C–D meet twice: for A, the matches of C and D are a
+    cycle that A's results do not touch (every pair of values on both matches); brute force
+    over both rounds (R-TEAM-FINAL-2, R-VP-1)."""
+    rnd = random.Random(200 + seed)
+    teams = ["A", "B", "C", "D"]
+    matches = []
+    for i, home in enumerate(teams):
+        for away in teams[i + 1 :]:
+            margin = rnd.randint(-12, 12)
+            matches.append(played(home, away, max(margin, 0), max(-margin, 0), 1))
+    remaining = [("A", "B", 1), ("C", "D", 1), ("B", "A", 1), ("D", "C", 1)]
+    places = (1, 2, 3)
+    expected = brute_force(teams, matches, remaining, places)
+    assert figures(final_outlook(teams, matches, remaining, places=places), places) == expected
+
+
 def test_ranked_leaves_out_teams_that_play_for_sm_only():
     """R-TEAM-4: the DM order ranks only the teams still competing for DM; a team outside it
     still plays (its results move the others' totals) but takes no place."""
