@@ -113,8 +113,8 @@ def final_needs(competition, snapshot, final_matches) -> FinalNeeds | None:
     """What each team needs, or None when it is not the time: the final has not started, is
     over, or has more than two matches left for some team (the last two rounds only)."""
     rows = list(snapshot.data) if snapshot and snapshot.data else []
-    if not rows or not all(r.get("team_id") for r in rows):
-        return None
+    if not rows or not all(r.get("team_id") and "results" in r for r in rows):
+        return None  # no standings yet, or a snapshot from before the rows kept their results
     open_matches = [m for m in final_matches if m.status in OPEN]
     if not open_matches or len(open_matches) == len(final_matches):
         return None
@@ -133,6 +133,10 @@ def final_needs(competition, snapshot, final_matches) -> FinalNeeds | None:
     dm = [r["team_id"] for r in rows if r.get("dm_eligible", True) and not r.get("status_label")]
     full = [r["team_id"] for r in rows if not r.get("status_label")]
     dm_outlook, full_outlook = _outlooks(rows, remaining, dm, full, quota)
+    totals = {r["team_id"]: Decimal(r["vp"]) for r in rows}
+    for outlook in (dm_outlook, full_outlook):
+        if any(o.vp != totals[t] for t, o in outlook.items()):
+            return None  # the totals must be the table's, or the page would contradict itself
     several = max(left.values()) == 2
     out = FinalNeeds(before_round=rounds[0], rounds_left=len(rounds))
     for row in rows:
@@ -147,6 +151,8 @@ def final_needs(competition, snapshot, final_matches) -> FinalNeeds | None:
         if quota and team in full_outlook:
             goal = Message(SEMIFINAL, {"n": quota})
             chances.append(_chance("semifinal", quota, "full", full_outlook[team], goal, several))
+        if not chances:
+            continue  # excluded or disqualified: it competes for nothing (R-TEAM-RES-4)
         out.teams.append(
             TeamNeeds(
                 team_id=team,
