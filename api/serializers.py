@@ -187,6 +187,39 @@ class StandingSerializer(serializers.ModelSerializer):
         ]
 
 
+class ChanceSerializer(serializers.Serializer):
+    goal = serializers.ChoiceField(choices=["title", "medal", "semifinal"])
+    place = serializers.IntegerField(help_text="finishing this place or better")
+    order = serializers.ChoiceField(
+        choices=["dm", "full"], help_text="DM order (R-TEAM-4) or full order (R-TEAM-SEMI-1)"
+    )
+    state = serializers.ChoiceField(choices=["certain", "possible", "out"])
+    needs_vp = serializers.CharField(
+        allow_null=True, help_text="fewest VP from the remaining match(es) that make it possible"
+    )
+    secures_vp = serializers.CharField(
+        allow_null=True, help_text="fewest VP from the remaining match(es) that make it certain"
+    )
+    text = serializers.CharField()
+
+
+class TeamNeedsSerializer(serializers.Serializer):
+    team = serializers.IntegerField()
+    name = serializers.CharField()
+    remaining_matches = serializers.IntegerField()
+    sm_only = serializers.BooleanField()
+    chances = ChanceSerializer(many=True)
+
+
+class FinalNeedsSerializer(serializers.Serializer):
+    """What each team of the final needs (issue 21, ``ubf.rules.outlook.final_outlook``)."""
+
+    competition = serializers.IntegerField()
+    before_round = serializers.IntegerField(allow_null=True)
+    rounds_left = serializers.IntegerField()
+    teams = TeamNeedsSerializer(many=True)
+
+
 class ExplainedLine(serializers.Serializer):
     clause = serializers.CharField()
     text = serializers.CharField()

@@ -27,6 +27,7 @@ from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
 from pairs.services.decisions import record_offer_answer
 from pairs.services.entries import enter_pair
 from portal.selectors.calendar import season_events, season_named
+from portal.selectors.outlook import competition_needs
 from results.models import AllocationRun, StandingSnapshot
 from results.services.uploads import upload_pair_final, upload_pair_heat, upload_team_results
 from teams.models import (
@@ -155,6 +156,34 @@ class CompetitionViewSet(ReadOnly):
                 filename=name,
             )
         return _upload_answer(outcome)
+
+    @extend_schema(responses={200: s.FinalNeedsSerializer})
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def outlook(self, request, pk=None):
+        """What each team of the DM Lag final needs before each of its last two rounds
+        (issue 21, ``portal.selectors.outlook``, ``ubf.rules.outlook.final_outlook``): per
+        team the title and a medal (DM order, R-TEAM-4) and an SM semifinal place (full order,
+        R-TEAM-SEMI-1), each ``certain``, ``possible`` or ``out``, with the fewest VP from its
+        remaining match(es) that make it possible (``needs_vp``) or certain (``secures_vp``),
+        and the sentence in the request's language. Outside the last two rounds (or for DM
+        Par) ``teams`` is empty and ``before_round`` null."""
+        competition = self.get_object()
+        needs = None
+        if competition.kind == Competition.Kind.TEAMS:
+            needs = competition_needs(
+                TeamCompetition.objects.select_related("season").get(pk=competition.pk)
+            )
+        language = get_language()
+        return Response(
+            {
+                "competition": competition.pk,
+                "before_round": needs.before_round if needs else None,
+                "rounds_left": needs.rounds_left if needs else 0,
+                "teams": [
+                    t.as_dict(lambda m: render(m, language)) for t in (needs.teams if needs else ())
+                ],
+            }
+        )
 
 
 class HeatViewSet(ReadOnly):

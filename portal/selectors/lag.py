@@ -11,7 +11,7 @@ computing anything (``results/services/recompute/teams.py``).
   then one row each, linked to the heat's page), the latest matches (8 queries at most, 7
   once the final has started);
 * :func:`team_page` – ``/lag/lag/<id>/``: roster with clubs, matches, line-ups, status,
-  masterpoints (7 queries);
+  masterpoints (7 queries; 8 for a team of the final: the final's matches, for what it needs);
 * :func:`match_page` – ``/lag/match/<id>/``: both teams, IMPs, VP, W.O., boards, line-ups
   (5 queries).
 """
@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.http import Http404
 
 from clubs.models import HeatStatus, Representation, Season
+from portal.selectors.outlook import FinalNeeds, TeamNeeds, final_needs
 from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
 from teams.models import (
     BoardResult,
@@ -95,6 +96,10 @@ class RoundView:
     played_on: object = None
     matches: list[RoundMatch] = field(default_factory=list)
 
+    #: The round being played: the first round not complete, once the stage has started
+    #: (exactly one round "pågår" at a time).
+    in_play: bool = False
+
     @property
     def complete(self) -> bool:
         return all(m.match.status in DONE for m in self.matches)
@@ -123,6 +128,8 @@ class LagPage:
     stages: str = TEAM_STAGES
     #: The final is being played: started, and not every match of it played or W.O.
     final_live: bool = False
+    #: "Vad behöver laget" before each of the last two rounds (portal.selectors.outlook).
+    needs: FinalNeeds | None = None
 
     @property
     def final_shown(self) -> bool:
@@ -183,7 +190,12 @@ def round_views(matches: list[Match], rows: list[dict]) -> list[RoundView]:
         view = by_round.setdefault(m.round, RoundView(number=m.round))
         view.played_on = view.played_on or m.played_on
         view.matches.append(RoundMatch(match=m, counted=counted.get((m.id, m.home_id))))
-    return [by_round[k] for k in sorted(by_round)]
+    views = [by_round[k] for k in sorted(by_round)]
+    if any(m.status in DONE for m in matches):
+        current = next((v for v in views if not v.complete), None)
+        if current is not None:
+            current.in_play = True
+    return views
 
 
 def _recent(matches: list[Match], n: int = 12) -> list[Match]:
@@ -245,6 +257,7 @@ def lag_page(season: Season | None = None) -> LagPage:
             (r for r in final_rows if r.get("sm_choice")), key=lambda r: r["sm_choice"]
         )
     page.rounds = round_views(final_matches, final_rows)
+    page.needs = final_needs(competition, final_snapshot, final_matches)
 
     heats = (
         TeamHeat.objects.filter(competition=competition)
@@ -343,6 +356,8 @@ class TeamPage:
     final_row: dict | None = None
     #: R-TEAM-4: players outside UBF who played for the team (from the line-ups).
     outside_players: list = field(default_factory=list)
+    #: What the team needs before the final's last round(s), None at other times.
+    needs: TeamNeeds | None = None
 
 
 def _team_status(team: Team, heat_row: dict | None, run: AllocationRun | None) -> TeamStatus:
@@ -372,7 +387,8 @@ def _team_status(team: Team, heat_row: dict | None, run: AllocationRun | None) -
 
 def team_page(team_id: int) -> TeamPage:
     """``/lag/lag/<id>/``: the team's roster (with each player's club this season), its matches
-    with results and line-ups, its status and its masterpoints, in 7 queries. Raises Http404."""
+    with results and line-ups, its status and its masterpoints, in 7 queries (8 for a team of
+    the final, whose matches tell what the team needs, portal.selectors.outlook). Raises Http404."""
     team = (
         Team.objects.select_related("competition__season", "heat", "captain")
         .filter(pk=team_id)
@@ -404,7 +420,7 @@ def team_page(team_id: int) -> TeamPage:
         lineups[x.match_id][x.half].append(x.player)
         halves[x.player_id] += 1
         fielded[x.player_id] = x.player
-    heat_row = final_row = None
+    heat_row = final_row = final_snapshot = None
     for s in StandingSnapshot.objects.filter(
         Q(scope=StandingSnapshot.Scope.TEAM_FINAL, heat__isnull=True)
         | Q(scope=StandingSnapshot.Scope.TEAM_HEAT, heat_id=team.heat_id),
@@ -412,7 +428,7 @@ def team_page(team_id: int) -> TeamPage:
     ):
         row = next((r for r in s.data if r.get("team_id") == team.pk), None)
         if s.scope == StandingSnapshot.Scope.TEAM_FINAL:
-            final_row = row
+            final_row, final_snapshot = row, s
         else:
             heat_row = row
     run = AllocationRun.objects.filter(competition=team.competition).first()
@@ -429,6 +445,15 @@ def team_page(team_id: int) -> TeamPage:
         )
         for e in entries
     ]
+    needs = None
+    if final_row is not None:  # one query more for a finalist: the final's matches
+        final_matches = list(
+            Match.objects.filter(competition=team.competition, stage=Match.Stage.FINAL).only(
+                "id", "home_id", "away_id", "boards", "status", "round"
+            )
+        )
+        outlook = final_needs(team.competition, final_snapshot, final_matches)
+        needs = outlook.by_team.get(team.pk) if outlook else None
     return TeamPage(
         team=team,
         roster=roster,
@@ -448,6 +473,7 @@ def team_page(team_id: int) -> TeamPage:
         outside_players=[
             line.player for line in roster if not line.in_ubf and line.player.pk in fielded
         ],
+        needs=needs,
     )
 
 

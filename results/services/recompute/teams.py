@@ -161,8 +161,7 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
                 dm_status,
                 seed=f"{competition.season.name}/{stage}/{heat_id or 'final'}",
             )
-            for row in rows:  # R-TEAM-4 counted the roster for these matches
-                row["lineup_missing"] = without_lineup.get(row["team_id"], 0)
+            _lineup_notes(rows, heat_matches, without_lineup, heat_id is None)
             if heat_id is None:
                 _final_extras(rows, competition, rules, roster_ubf)
                 _final_players(rows, heat_matches, teams, walkovers, rules, roster_ubf)
@@ -355,8 +354,35 @@ def _dm_status(teams: dict[int, Team], competition: TeamCompetition):
         ]
         out[team.id] = team_competes_for_dm(infos)
         roster_ubf[team.id] = all(district_of.get(p) == UBF for p in roster)
-        without_lineup[team.id] = len(fielded.without_lineup)
+        # A missing line-up can change the team's DM status only if a roster player outside
+        # UBF may be the one who played, and no recorded line-up has settled it already.
+        recorded = {p for ps in lineups.get(team.id, {}).values() for p in ps}
+        settled = any(district_of.get(p) != UBF for p in recorded)
+        outside = [
+            f"{e.player.full_name} ({district_of.get(e.player_id) or '?'})"
+            for e in sorted(team.roster.all(), key=lambda e: e.player.full_name)
+            if district_of.get(e.player_id) != UBF and e.player_id not in recorded
+        ]
+        without_lineup[team.id] = (set(fielded.without_lineup), [] if settled else outside)
     return out, roster_ubf, without_lineup
+
+
+def _lineup_notes(rows: list[dict], stage_matches, without_lineup: dict, final: bool) -> None:
+    """R-TEAM-4: a played match without a recorded line-up counts the whole roster as fielded.
+    Per row: ``lineup_missing``, the stage's own played matches without the team's line-up
+    (the final's rounds in ``lineup_missing_rounds``); ``lineup_outside``, the roster players
+    outside UBF who may have played in them (empty when that cannot change the team's DM
+    status: an all-UBF roster, or an outside player already in a recorded line-up), which is
+    when the page calls the row preliminary, naming them."""
+    rounds = {m.id: m.round for m in stage_matches}
+    for row in rows:
+        missing, outside = without_lineup.get(row["team_id"], (set(), []))
+        here = sorted(rounds[m] for m in missing if m in rounds)
+        row["lineup_missing"] = len(here)
+        row["lineup_missing_other"] = len(missing) - len(here)
+        if final:
+            row["lineup_missing_rounds"] = ", ".join(str(r) for r in sorted(set(here)))
+        row["lineup_outside"] = outside if missing else []
 
 
 def _rule_match(
@@ -561,9 +587,12 @@ def _final_players(
             mids.setdefault(e.player_id, e.player.mid)
     dm_order = [r["team_id"] for r in sorted(rows, key=lambda r: r["dm_rank"] or 0) if r["dm_rank"]]
     bonus = team_bonus(dm_order, roster_ubf, halves, final_halves, rules, rosters=rosters)
+    settled = _medal_settled(rows, matches, len(rules.team_bonus))
     for row in rows:
         tid = row["team_id"]
-        if missing.get(tid):
+        if missing.get(tid) and roster_ubf.get(tid) and tid in settled:
+            # Only where the line-up decides who gets the bonus (R-TEAM-MP-3): a team whose
+            # whole roster is in UBF and whose DM top-three place is settled.
             row["bonus_lineup_missing"] = as_data(
                 Message(
                     gettext_noop(
@@ -598,6 +627,28 @@ def _final_players(
             and not missing.get(tid)
         ):
             row["direct_warnings"] = _direct_final_play(team, halves[tid], names, mids, rules)
+
+
+def _medal_settled(rows: list[dict], matches, places: int) -> set[int]:
+    """The DM order's teams whose place among its first ``places`` is settled: once the final
+    is over, its first ``places``; before, a team that fewer than ``places`` other DM teams can
+    reach even if it wins no VP more (each other team at most 20 VP per match left, R-VP-1).
+    A missing line-up decides a bonus (R-TEAM-MP-3) only for such a team; for the others the
+    standings settle first whether there is a bonus at all."""
+    left: dict[int, int] = defaultdict(int)
+    for m in matches:
+        if m.status == Match.Status.SCHEDULED:
+            left[m.home_id] += 1
+            left[m.away_id] += 1
+    dm = [r for r in rows if r.get("dm_rank")]
+    if not any(left.values()):
+        return {r["team_id"] for r in dm if r["dm_rank"] <= places}
+    vp = {r["team_id"]: Decimal(r["vp"]) for r in dm}
+    return {
+        tid
+        for tid in vp
+        if sum(1 for o, v in vp.items() if o != tid and v + 20 * left[o] >= vp[tid]) < places
+    }
 
 
 def _direct_final_play(team: Team, halves: dict[int, int], names, mids, rules) -> list[dict]:
