@@ -141,6 +141,19 @@ _cache_default = (
 )
 CACHES = {"default": env.cache("CACHE_URL", default=_cache_default)}
 CACHES["default"].setdefault("KEY_PREFIX", "ubf")
+# Redis unreachable (issue 25): nothing waits long for it. A dead host costs at most this
+# many seconds once per process every few seconds (clubs.cache_health), after which pages
+# are served uncached and the API unthrottled (logged once an outage).
+if CACHES["default"]["BACKEND"].startswith("django_redis."):
+    _cache_timeout = env.float("CACHE_SOCKET_TIMEOUT", default=0.5)
+    CACHES["default"].setdefault("OPTIONS", {})
+    CACHES["default"]["OPTIONS"].setdefault("SOCKET_CONNECT_TIMEOUT", _cache_timeout)
+    CACHES["default"]["OPTIONS"].setdefault("SOCKET_TIMEOUT", _cache_timeout)
+
+# --- The client's address (clubs.client_ip): how many proxies in front of gunicorn ---------
+# 0 (the default): X-Forwarded-For is ignored. Behind the README's TLS proxy: 1. The API's
+# throttles and the login lockout (django-axes) read the same address.
+UBF_TRUSTED_PROXIES = env.int("UBF_TRUSTED_PROXIES", default=0)
 
 # --- Login throttling (django-axes) -----------------------------------------------------------
 # The site's login and /admin/: after 5 failed attempts for one username from one IP address,
@@ -157,6 +170,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "portal.accounts.lockout"
 AXES_VERBOSE = False
+#: The client's address from UBF_TRUSTED_PROXIES, as for the API's throttles.
+AXES_CLIENT_IP_CALLABLE = "clubs.client_ip.client_ip"
 #: Password-reset mails to one address within an hour (portal.views.account, the cache).
 UBF_PASSWORD_RESET_MAILS_PER_HOUR = env.int("UBF_PASSWORD_RESET_MAILS_PER_HOUR", default=3)
 #: Days an invitation link (clubs.Invitation) stays valid.
@@ -307,6 +322,8 @@ REST_FRAMEWORK = {
         "token": env.str("UBF_API_RATE_TOKEN", default="600/min"),
     },
     "EXCEPTION_HANDLER": "api.problems.exception_handler",
+    # The throttles' client (api.throttling uses clubs.client_ip, which follows the same rule).
+    "NUM_PROXIES": UBF_TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "UBF DM API",
