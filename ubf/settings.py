@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "ubf.middleware.PermissionsPolicyMiddleware",
+    # Before the page cache's fast path, so a cached page has X-Frame-Options too (issue 25).
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "ubf.middleware.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -87,7 +89,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "ubf.middleware.RequestBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -244,16 +245,28 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A task whose worker was killed outright (acks_late: not yet acknowledged) goes back to the
-# queue once the visibility timeout has passed: 5 minutes, not kombu's default of an hour.
-# It must stay longer than the longest task (a whole recompute takes seconds).
+# Recovery within a minute with these defaults (issue 25; README "Running on PostgreSQL, Redis
+# and Celery"). A recompute still pending UBF_REQUEUE_AFTER_SECONDS after it was asked for is
+# sent again by the sweep (results.recompute.requeue_pending), which beat runs every
+# UBF_REQUEUE_SWEEP_SECONDS: its task was lost to a broker outage or to a worker killed
+# outright. A competition is sent again at most once per UBF_REQUEUE_AFTER_SECONDS, and a task
+# whose competition a recompute has meanwhile counted does nothing (results.tasks), so a
+# busy queue does not fill with repeats.
+UBF_REQUEUE_AFTER_SECONDS = env.int(
+    "UBF_REQUEUE_AFTER_SECONDS",
+    # the former setting, in minutes, still counts where a deployment set it
+    default=60 * env.int("UBF_REQUEUE_AFTER_MINUTES", default=0) or 30,
+)
+UBF_REQUEUE_SWEEP_SECONDS = env.int("UBF_REQUEUE_SWEEP_SECONDS", default=15)
+# A task whose worker was killed outright (acks_late: not yet acknowledged) also goes back to
+# the queue once the visibility timeout has passed (kombu's default is an hour). It must stay
+# longer than the longest task, or a running recompute is handed out a second time: the whole
+# national season's recompute took 6.8 s (README), one competition less; 120 s leaves room for
+# a loaded machine. The sweep above usually comes first.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120),
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = dict(CELERY_BROKER_TRANSPORT_OPTIONS)
-#: A recompute still pending this many minutes after it was asked for is sent again by the
-#: sweep (results.recompute.requeue_pending): its task was lost to a broker outage.
-UBF_REQUEUE_AFTER_MINUTES = env.int("UBF_REQUEUE_AFTER_MINUTES", default=3)
 from celery.schedules import crontab  # noqa: E402
 
 CELERY_BEAT_SCHEDULE: dict = {
@@ -262,10 +275,12 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "portal.tasks.send_due_reminders",
         "schedule": crontab(hour=7, minute=0),
     },
-    # Recomputes pending longer than UBF_REQUEUE_AFTER_MINUTES are sent again (broker outage).
+    # Recomputes pending longer than UBF_REQUEUE_AFTER_SECONDS are sent again (lost tasks).
     "requeue-pending-recomputes": {
         "task": "results.recompute.requeue_pending",
-        "schedule": 60.0 * UBF_REQUEUE_AFTER_MINUTES,
+        "schedule": float(UBF_REQUEUE_SWEEP_SECONDS),
+        # a sweep not taken within one period is dropped: the next one comes
+        "options": {"expires": float(UBF_REQUEUE_SWEEP_SECONDS)},
     },
 }
 
