@@ -39,8 +39,14 @@ def send(competition_id: int, heat_ids: list | None = None) -> bool:
         recompute_competition.delay(competition_id, heat_ids)
         return True
     try:
+        # ignore_result: nobody waits for it, and a Redis result backend would otherwise
+        # subscribe to the result first, retrying 20 times a second apart with Redis down
+        # (the API's upload answered after 19.6 s: benchmarks/api_redis_down.py, issue 25)
         recompute_competition.apply_async(
-            (competition_id, heat_ids), retry=True, retry_policy=PUBLISH_RETRY
+            (competition_id, heat_ids),
+            retry=True,
+            retry_policy=PUBLISH_RETRY,
+            ignore_result=True,
         )
     except Exception:  # the broker's errors are kombu's, redis-py's or the socket's
         log.warning(
