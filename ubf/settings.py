@@ -260,9 +260,10 @@ UBF_REQUEUE_AFTER_SECONDS = env.int(
 UBF_REQUEUE_SWEEP_SECONDS = env.int("UBF_REQUEUE_SWEEP_SECONDS", default=15)
 # A task whose worker was killed outright (acks_late: not yet acknowledged) also goes back to
 # the queue once the visibility timeout has passed (kombu's default is an hour). It must stay
-# longer than the longest task, or a running recompute is handed out a second time: the whole
-# national season's recompute took 6.8 s (README), one competition less; 120 s leaves room for
-# a loaded machine. The sweep above usually comes first.
+# longer than the longest task, or a running recompute is handed out a second time: the
+# longest, one competition of the national season (50 pairs heats), took 4.2 s cold on a
+# loaded machine (benchmarks/recompute.py, README); 120 s leaves ample room. The sweep above
+# usually comes first.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120),
 }
