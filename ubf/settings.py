@@ -146,7 +146,7 @@ CACHES["default"].setdefault("KEY_PREFIX", "ubf")
 # many seconds once per process every few seconds (clubs.cache_health), after which pages
 # are served uncached and the API unthrottled (logged once an outage).
 if CACHES["default"]["BACKEND"].startswith("django_redis."):
-    _cache_timeout = env.float("CACHE_SOCKET_TIMEOUT", default=0.5)
+    _cache_timeout = env.float("CACHE_SOCKET_TIMEOUT", default=1.0)
     CACHES["default"].setdefault("OPTIONS", {})
     CACHES["default"]["OPTIONS"].setdefault("SOCKET_CONNECT_TIMEOUT", _cache_timeout)
     CACHES["default"]["OPTIONS"].setdefault("SOCKET_TIMEOUT", _cache_timeout)
