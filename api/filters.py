@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import django_filters as df
 from django import forms
+from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django_filters.filterset import FILTER_FOR_DBFIELD_DEFAULTS
+from drf_spectacular.utils import extend_schema_field
 
 from clubs.models import Competition, Heat, HeatStatus, Season
 from pairs.models import FinalSeat
@@ -16,6 +20,7 @@ KINDS = [(k.value, k.label) for k in Competition.Kind]
 MAX_ID = 2**31 - 1
 
 
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})
 class IdFilter(df.NumberFilter):
     """An object's id: a whole number from 1 to MAX_ID (else 400, not a database error)."""
 
@@ -27,6 +32,7 @@ class IdFilter(df.NumberFilter):
         super().__init__(*args, **kwargs)
 
 
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": 999})
 class CountFilter(IdFilter):
     """A round's number and the like: 0 to 999."""
 
@@ -36,13 +42,44 @@ class CountFilter(IdFilter):
         super().__init__(*args, **kwargs)
 
 
-class SeasonFilter(df.FilterSet):
+class StrictBooleanField(forms.Field):
+    """``true`` or ``false`` (also ``True``/``False``, ``1``/``0``); anything else is refused
+    (400), not taken as "no filter" as django-filter's NullBooleanField does (issue 25: an
+    unknown ``held`` value answered the whole list)."""
+
+    VALUES = {"true": True, "True": True, "1": True, "false": False, "False": False, "0": False}
+    default_error_messages = {"invalid": _("Ange true eller false.")}
+
+    def to_python(self, value):
+        if value is None:  # not given (given empty is refused)
+            return None
+        if isinstance(value, bool):
+            return value
+        if value not in self.VALUES:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return self.VALUES[value]
+
+
+class StrictBooleanFilter(df.BooleanFilter):
+    field_class = StrictBooleanField
+
+
+class FilterSet(df.FilterSet):
+    """The API's filter sets: a model's boolean field filters strictly (StrictBooleanFilter)."""
+
+    FILTER_DEFAULTS = {
+        **FILTER_FOR_DBFIELD_DEFAULTS,
+        models.BooleanField: {"filter_class": StrictBooleanFilter},
+    }
+
+
+class SeasonFilter(FilterSet):
     class Meta:
         model = Season
         fields = ["name", "is_current"]
 
 
-class CompetitionFilter(df.FilterSet):
+class CompetitionFilter(FilterSet):
     season = df.CharFilter(field_name="season__name")
     kind = df.ChoiceFilter(choices=KINDS, method="by_kind")
 
@@ -55,7 +92,7 @@ class CompetitionFilter(df.FilterSet):
         return queryset.filter(teams) if value == "teams" else queryset.exclude(teams)
 
 
-class HeatFilter(df.FilterSet):
+class HeatFilter(FilterSet):
     competition = IdFilter(method="by_competition")
     season = df.CharFilter(method="by_season")
     kind = df.ChoiceFilter(choices=KINDS)
@@ -75,7 +112,7 @@ class HeatFilter(df.FilterSet):
         )
 
 
-class TeamFilter(df.FilterSet):
+class TeamFilter(FilterSet):
     competition = IdFilter()
     heat = IdFilter()
 
@@ -84,7 +121,7 @@ class TeamFilter(df.FilterSet):
         fields = ["competition", "heat", "in_final", "status"]
 
 
-class MatchFilter(df.FilterSet):
+class MatchFilter(FilterSet):
     competition = IdFilter()
     heat = IdFilter()
     round = CountFilter()
@@ -98,7 +135,7 @@ class MatchFilter(df.FilterSet):
         return queryset.filter(Q(home=value) | Q(away=value))
 
 
-class StandingFilter(df.FilterSet):
+class StandingFilter(FilterSet):
     competition = IdFilter()
     heat = IdFilter()
 
@@ -107,7 +144,7 @@ class StandingFilter(df.FilterSet):
         fields = ["competition", "heat", "scope"]
 
 
-class AllocationFilter(df.FilterSet):
+class AllocationFilter(FilterSet):
     competition = IdFilter()
 
     class Meta:
@@ -115,11 +152,11 @@ class AllocationFilter(df.FilterSet):
         fields = ["competition"]
 
 
-class _SeatFilter(df.FilterSet):
+class _SeatFilter(FilterSet):
     """``?held=true``: the final's seat holders now (a seat not vacated, with a holder)."""
 
     competition = IdFilter()
-    held = df.BooleanFilter(method="by_held", label="held")
+    held = StrictBooleanFilter(method="by_held", label="held")
     HOLDER = Q()
 
     def by_held(self, queryset, name, value):

@@ -6,7 +6,10 @@ service's violations) and ``errors`` (a form field's messages)."""
 
 from __future__ import annotations
 
+import logging
+
 from django.core.exceptions import PermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -20,6 +23,9 @@ from results.services.uploads import UploadRejected, problem_dicts
 
 CONTENT_TYPE = "application/problem+json"
 TYPE_BASE = "/api/problems/"
+#: Seconds a client is asked to wait while the database is unreachable (as ubf.views).
+RETRY_AFTER = 30
+request_log = logging.getLogger("django.request")
 
 
 def _language() -> str:
@@ -116,7 +122,38 @@ def exception_handler(exc, context):
         )
     if isinstance(exc, exceptions.APIException):
         return _api_exception(exc, context)
-    return None
+    return _unexpected(exc, context)
+
+
+def _unexpected(exc, context):
+    """Anything else (a bug, the database gone): logged as Django logs a 500 (with the
+    traceback, to the admins' mail where configured), answered as a problem detail, never
+    Django's HTML page. The database unreachable is 503 with Retry-After, as on the pages;
+    nothing of the request was committed (its transaction rolled back)."""
+    request = context.get("request")
+    path = getattr(request, "path", "")
+    if isinstance(exc, OperationalError | InterfaceError):
+        request_log.error("Database unreachable: %s (%s)", exc, path)
+        return problem_response(
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+            "unavailable",
+            _("Tillfälligt otillgänglig"),
+            _("Databasen svarar inte just nu. Inget av det du skickade har sparats."),
+            headers={"Retry-After": str(RETRY_AFTER)},
+        )
+    request_log.error(
+        "Internal Server Error: %s", path, exc_info=(type(exc), exc, exc.__traceback__)
+    )
+    return server_error_problem()
+
+
+def server_error_problem() -> Response:
+    return problem_response(
+        status.HTTP_500_INTERNAL_SERVER_ERROR,
+        "server-error",
+        _("Serverfel"),
+        _("Något gick fel hos oss. Försök igen om en stund; meddela TK om felet står kvar."),
+    )
 
 
 def _api_exception(exc, context):
@@ -163,9 +200,39 @@ def _api_exception(exc, context):
     )
 
 
+def json_problem(status_code: int, kind: str, title: str, detail: str = "") -> JsonResponse:
+    """A problem detail outside DRF's views (Django's error handlers, a plain view)."""
+    body = {
+        "type": TYPE_BASE + kind,
+        "title": title,
+        "status": status_code,
+        "detail": detail or title,
+        "clause": "",
+    }
+    return JsonResponse(body, status=status_code, content_type=CONTENT_TYPE)
+
+
 @csrf_exempt
 def not_found(request, *args, **kwargs):
     """A path under /api/ that names nothing: a problem detail, not the site's HTML page."""
-    title = _("Finns inte")
-    body = {"type": TYPE_BASE + "not-found", "title": title, "status": 404, "detail": title}
-    return JsonResponse(body | {"clause": ""}, status=404, content_type=CONTENT_TYPE)
+    return json_problem(404, "not-found", _("Finns inte"))
+
+
+def server_error(request, database_down: bool):
+    """``ubf.views.server_error`` for a path under /api/: an error outside the API's views
+    (a middleware's) is a problem detail too."""
+    if database_down:
+        response = json_problem(
+            503,
+            "unavailable",
+            _("Tillfälligt otillgänglig"),
+            _("Databasen svarar inte just nu. Inget av det du skickade har sparats."),
+        )
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
+    return json_problem(
+        500,
+        "server-error",
+        _("Serverfel"),
+        _("Något gick fel hos oss. Försök igen om en stund; meddela TK om felet står kvar."),
+    )

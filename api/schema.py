@@ -48,15 +48,29 @@ PROBLEM_SCHEMA = {
 }
 
 
+#: ``?lang=``: the language of the answer's texts (``Accept-Language`` too); anything else 400.
+LANG_PARAMETER = {
+    "in": "query",
+    "name": "lang",
+    "required": False,
+    "schema": {"type": "string", "enum": ["sv", "en"]},
+    "description": "the language of the answer's texts (sv, en); else Accept-Language",
+}
+
+
 def problem_responses(result, generator, request, public):
-    """drf-spectacular postprocessing hook: every operation of /api/v1/ documents its
-    refusals as ``application/problem+json`` with the Problem schema."""
+    """drf-spectacular postprocessing hook: every operation under /api/ (the schema's own
+    included) documents its refusals as ``application/problem+json`` with the Problem schema,
+    and its ``lang`` parameter (the API checks both: ``api.views.ProblemsMixin``)."""
     result.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
     ref = {"schema": {"$ref": "#/components/schemas/Problem"}}
     for path, operations in result.get("paths", {}).items():
-        if not path.startswith("/api/v1/"):
+        if not path.startswith("/api/"):
             continue
         for operation in operations.values():
+            parameters = operation.setdefault("parameters", [])
+            if not any(p.get("name") == "lang" and p.get("in") == "query" for p in parameters):
+                parameters.append(dict(LANG_PARAMETER))
             responses = operation.setdefault("responses", {})
             for code, description in PROBLEM_CODES.items():
                 existing = responses.get(code)

@@ -4,13 +4,14 @@ only to TK and the team itself (its captain's account); nothing else personal is
 from __future__ import annotations
 
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.i18n import render
 from clubs.models import Competition, Heat, Season
 from clubs.permissions import is_tk
-from results.models import AllocationRun, ResultUpload, StandingSnapshot
+from results.models import AllocationRun, RecomputeStatus, ResultUpload, StandingSnapshot
 from teams.models import BoardResult, Match, Team
 
 
@@ -358,8 +359,14 @@ class ProblemLine(serializers.Serializer):
 
 
 class UploadSerializer(serializers.ModelSerializer):
+    """The stored upload and what happens next: ``recompute_pending`` while the standings are
+    still to be counted (the recompute runs after the answer, or later when the broker was
+    unreachable: the sweep sends it again), and ``message``, the upload page's words for it."""
+
     unchanged = serializers.SerializerMethodField()
     warnings = ProblemLine(many=True)
+    recompute_pending = serializers.SerializerMethodField()
+    message = serializers.SerializerMethodField()
 
     class Meta:
         model = ResultUpload
@@ -376,10 +383,21 @@ class UploadSerializer(serializers.ModelSerializer):
             "uploaded_at",
             "unchanged",
             "warnings",
+            "recompute_pending",
+            "message",
         ]
 
     def get_unchanged(self, obj) -> bool:
         return bool(self.context.get("unchanged"))
+
+    def get_recompute_pending(self, obj) -> bool:
+        status = RecomputeStatus.objects.filter(competition_id=obj.competition_id).first()
+        return bool(status and status.pending)
+
+    def get_message(self, obj) -> str:
+        if self.context.get("unchanged"):
+            return _("Filen är identisk med den senast inlästa. Inget ändrades.")
+        return _("Sparat, resultatlistan uppdateras snart.")
 
 
 MIDS = serializers.ListField(child=serializers.CharField(max_length=12), max_length=12)

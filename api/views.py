@@ -7,18 +7,20 @@ from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.http import Http404
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView, get_object_or_404
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from clubs.i18n import render
@@ -58,15 +60,44 @@ IDEMPOTENCY = OpenApiParameter(
 
 
 class ProblemsMixin:
-    """Problem details go out as ``application/problem+json`` (the JSON renderer)."""
+    """Problem details go out as ``application/problem+json`` (JSON, whatever renderer the
+    view has, the schema's YAML included; the browsable API shows them as its page). The
+    query string is checked as the schema says (issue 25): each parameter once, ``lang`` one
+    of the site's languages; else 400."""
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        check_query(request)
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
-        if getattr(response, "problem", False) and isinstance(
-            getattr(response, "accepted_renderer", None), JSONRenderer
-        ):
+        renderer = getattr(response, "accepted_renderer", None)
+        if getattr(response, "problem", False) and not isinstance(renderer, BrowsableAPIRenderer):
+            if not isinstance(renderer, JSONRenderer):
+                response.accepted_renderer = JSONRenderer()
+                response.accepted_media_type = CONTENT_TYPE
+                response.renderer_context = self.get_renderer_context()
             response.content_type = CONTENT_TYPE
         return response
+
+
+def check_query(request) -> None:
+    errors = {}
+    for name, values in request.query_params.lists():
+        if len(values) > 1:
+            errors[name] = [_("Ange %(name)s högst en gång.") % {"name": name}]
+    lang = request.query_params.get("lang")
+    codes = [code for code, _name in settings.LANGUAGES]
+    if lang is not None and lang not in codes:
+        errors.setdefault("lang", []).append(
+            _("Språket är ett av %(codes)s.") % {"codes": ", ".join(codes)}
+        )
+    if errors:
+        raise ValidationError(errors)
+
+
+class SchemaView(ProblemsMixin, SpectacularAPIView):
+    """The OpenAPI schema (``/api/schema/``), its refusals as problem details like the API's."""
 
 
 class ReadOnly(ProblemsMixin, viewsets.ReadOnlyModelViewSet):

@@ -14,7 +14,14 @@ code) and contributes its figures to the report printed at the end:
                    benchmarks/worker_kill.py (a worker SIGKILLed during a recompute: seconds
                    until the result is right);
 * ``concurrency``: tests/faults/test_concurrency.py (20 uploads of one heat, 20 TK decisions
-                   on one competition, at once, on PostgreSQL).
+                   on one competition, at once, on PostgreSQL);
+* ``api_faults``:  issue 25, on the site in production mode with a Redis of its own
+                   (benchmarks/prodsite.py; ``FAULT_REDIS_PORT``, default 6391, and
+                   ``ubf_apifaults``): benchmarks/api_redis_down.py (the API with Redis down,
+                   then seconds until the recompute is done after Redis is back),
+                   benchmarks/xff_bypass.py (200 reads with forged X-Forwarded-For, with 0 and
+                   1 trusted proxy) and tests/faults/test_api_redis_down.py and
+                   test_trusted_proxies.py.
 
     .venv/bin/python benchmarks/report.py                  # run every step, then the report
     .venv/bin/python benchmarks/report.py --only faults    # run some steps (comma-separated)
@@ -39,6 +46,7 @@ LOGS = ROOT / "var" / "benchmarks"
 PY = str(ROOT / ".venv" / "bin" / "python")
 PYTEST = str(ROOT / ".venv" / "bin" / "pytest")
 PG = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ubf_faults")
+FAULT_PG = os.environ.get("FAULT_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ubf_apifaults")
 REDIS = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/8")
 
 
@@ -71,6 +79,16 @@ def steps(args) -> dict[str, list[tuple[str, list[str], dict]]]:
                 [*tests, "--durations=0", "tests/faults/test_concurrency.py"],
                 {"DATABASE_URL": PG},
             )
+        ],
+        "api_faults": [
+            ("api_redis_down", [PY, "benchmarks/api_redis_down.py"], {"DATABASE_URL": FAULT_PG}),
+            ("xff_bypass", [PY, "benchmarks/xff_bypass.py"], {"DATABASE_URL": FAULT_PG}),
+            (
+                "api_fault_tests",
+                [*tests, "--durations=0", "tests/faults/test_api_redis_down.py"]
+                + ["tests/faults/test_trusted_proxies.py"],
+                {},
+            ),
         ],
     }
 
@@ -146,6 +164,15 @@ def worker_lines(out: str) -> list[str]:
     return [line for line in out.splitlines() if "UTC]" in line or line.startswith("worker_kill")]
 
 
+def prefixed(prefix: str):
+    """The script's own account (its timestamped lines) and its figures (``prefix:`` lines)."""
+
+    def pick(out: str) -> list[str]:
+        return [line for line in out.splitlines() if "UTC]" in line or line.startswith(prefix)]
+
+    return pick
+
+
 def report() -> None:
     print("# UBF DM: figures")
     section("Public pages under load (ratio to a static file)", "standings_load", pages_lines)
@@ -155,6 +182,9 @@ def report() -> None:
     )
     section("Faults: a worker killed outright during a recompute", "worker_kill", worker_lines)
     section("Concurrency: 20 uploads / 20 TK decisions at once", "concurrency_tests", tests_lines)
+    section("Faults: the API with Redis down, then back", "api_redis_down", prefixed("api_redis"))
+    section("Faults: X-Forwarded-For against the API's limit", "xff_bypass", prefixed("xff_"))
+    section("Faults: Redis down, trusted proxies (tests)", "api_fault_tests", tests_lines)
 
 
 def main() -> None:

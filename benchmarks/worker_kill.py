@@ -13,8 +13,10 @@ What it does, on PostgreSQL and Redis (the production pair):
    uploaded file (4 teams, each with its 3 matches, the 6 matches' VP summing to 6 × 20), and
    prints how long that took
    after the kill. The broker gives the unacknowledged task back once the visibility timeout
-   (settings ``CELERY_BROKER_TRANSPORT_OPTIONS``, 300 s; ``--visibility`` to try another) has
-   passed; kombu's default would be an hour.
+   (settings ``CELERY_BROKER_TRANSPORT_OPTIONS``, 120 s; ``--visibility`` to try another) has
+   passed; kombu's default would be an hour. With ``--beat`` a Celery beat runs too, whose
+   sweep (every ``UBF_REQUEUE_SWEEP_SECONDS``) sends again what has been pending
+   ``UBF_REQUEUE_AFTER_SECONDS``, as in production (issue 25: within a minute).
 
 Run from the repository root (the database and the Redis DB are EMPTIED: use throwaway ones):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ubf_faults \\
@@ -28,6 +30,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -37,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 PARSER = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 PARSER.add_argument("--visibility", type=int, default=None, help="visibility timeout (s)")
 PARSER.add_argument("--limit", type=int, default=1200, help="give up after this many seconds")
+PARSER.add_argument("--beat", action="store_true", help="run celery beat (the sweep) too")
 ARGS = PARSER.parse_args()
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ubf_faults")
@@ -146,6 +150,27 @@ def main() -> None:
     log(f"unacknowledged tasks in the broker after the kill: {broker.hlen('unacked')}")
 
     second = worker("after")
+    beat = None
+    if ARGS.beat:
+        schedule = Path(tempfile.mkdtemp(prefix="ubf-beat-")) / "schedule"
+        beat = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "ubf",
+                "beat",
+                "-l",
+                "ERROR",
+                "-s",
+                str(schedule),
+            ],
+            cwd=ROOT,
+            env=dict(os.environ),
+            start_new_session=True,
+        )
+        log("celery beat started (the sweep)")
     try:
         while not right(heat):
             if time.monotonic() - killed > ARGS.limit:
@@ -159,8 +184,15 @@ def main() -> None:
             f"result right {took:.0f} s after the kill: standings "
             f"{[(r['name'], r['vp']) for r in snap.data]}, recompute runs {status.runs}, not pending"
         )
-        print(f"worker_kill: redelivered and right after {took:.0f} s (visibility {visibility} s)")
+        how = "with the sweep" if ARGS.beat else "without beat"
+        print(
+            f"worker_kill: redelivered and right after {took:.0f} s "
+            f"(visibility {visibility} s, {how})"
+        )
     finally:
+        if beat is not None:
+            beat.terminate()
+            beat.wait(20)
         second.terminate()
         try:
             second.wait(20)

@@ -16,14 +16,13 @@ Redis (``ubf.settings``: ``CACHE_URL``, else the Redis broker).
 
 from __future__ import annotations
 
-import logging
 import secrets
 
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
-log = logging.getLogger(__name__)
+from clubs import cache_health
 
 KEY = "ubf:public-version"
 
@@ -42,29 +41,37 @@ APPS = frozenset({"clubs", "pairs", "teams", "results", "portal"})
 
 def version() -> int | None:
     """The current version (one cache read); None when the cache cannot be reached (the pages
-    are then rendered every time, uncached)."""
+    are then rendered every time, uncached; ``clubs.cache_health`` logs the outage once)."""
+    if not cache_health.available():
+        return None
     try:
         value = cache.get(KEY)
         if value is None:
             cache.add(KEY, _fresh_count(), timeout=None)
             value = cache.get(KEY)
-        return int(value)
-    except Exception:  # the cache server is down: serve uncached, never fail a page
-        log.warning("public cache unreachable: pages are served uncached", exc_info=True)
+        value = int(value)
+    except Exception as exc:  # the cache server is down: serve uncached, never fail a page
+        cache_health.failed("public pages' version", exc)
         return None
+    cache_health.succeeded()
+    return value
 
 
 def bump() -> None:
     """A new version now (atomic in Redis and in local memory). Never fails the write that
     asked for it: with the cache down there is nothing cached to invalidate, and the next
-    successful read starts a new count; cached pages of the old version expire on their own."""
+    successful read starts a new count; cached pages of the old version expire on their own.
+    Tried even while reads skip the cache (``cache_health.available``): writes are few, and a
+    bump lost to a cache that was already back would leave its old pages current."""
     try:
         try:
             cache.incr(KEY)
         except ValueError:  # not there yet (a cleared or restarted cache)
             cache.add(KEY, _fresh_count(), timeout=None)
-    except Exception:
-        log.warning("public cache unreachable: version not bumped", exc_info=True)
+    except Exception as exc:
+        cache_health.failed("public pages' version bump", exc)
+        return
+    cache_health.succeeded()
 
 
 def bump_on_commit() -> None:

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from clubs import cache_health
 from clubs.i18n import render_with_clause
 from clubs.models import Club, ClubOfficial
 
@@ -28,14 +29,22 @@ def _key(email: str) -> str:
 
 def reset_mail_allowed(email: str) -> bool:
     """Count one reset mail to ``email``; False once the hour's limit is reached (the count
-    starts with the first mail and lapses an hour later)."""
+    starts with the first mail and lapses an hour later). With the cache unreachable the mail
+    is sent, uncounted (``clubs.cache_health``, as the API's throttles): the page must work."""
+    if not cache_health.available():
+        return True
     key = _key(email)
-    cache.add(key, 0, _HOUR)
     try:
-        sent = cache.incr(key)
-    except ValueError:  # the entry lapsed between add and incr
-        cache.set(key, 1, _HOUR)
-        sent = 1
+        cache.add(key, 0, _HOUR)
+        try:
+            sent = cache.incr(key)
+        except ValueError:  # the entry lapsed between add and incr
+            cache.set(key, 1, _HOUR)
+            sent = 1
+    except Exception as exc:  # the cache server is down
+        cache_health.failed("password-reset mail count", exc)
+        return True
+    cache_health.succeeded()
     return sent <= settings.UBF_PASSWORD_RESET_MAILS_PER_HOUR
 
 

@@ -31,7 +31,6 @@ import gzip
 import hashlib
 import threading
 from collections import OrderedDict
-from contextlib import suppress
 from datetime import date
 from functools import wraps
 
@@ -41,7 +40,7 @@ from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseNotMod
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
-from clubs import clock, public_cache
+from clubs import cache_health, clock, public_cache
 
 #: Seconds a rendered page is kept; a new version makes it stale long before.
 TIMEOUT = 600
@@ -120,10 +119,14 @@ def lookup(lang: str, day: date, path: str) -> tuple[int | None, tuple | None]:
     version and the page together; ``(None, None)`` when the cache cannot be reached."""
     key = page_key(lang, day, path)
     local = local_pages.get(key)
+    if not cache_health.available():  # down a moment ago: render, uncached, without trying
+        return None, None
     try:
         found = cache.get_many([public_cache.KEY] if local else [public_cache.KEY, key])
-    except Exception:  # the cache server is down: render, uncached
+    except Exception as exc:  # the cache server is down: render, uncached (logged once)
+        cache_health.failed("public page cache", exc)
         return None, None
+    cache_health.succeeded()
     version = found.get(public_cache.KEY)
     if version is None:  # a new count (cache cleared or restarted): nothing stored is current
         local_pages.clear()
@@ -135,7 +138,8 @@ def lookup(lang: str, day: date, path: str) -> tuple[int | None, tuple | None]:
             return version, local
         try:
             found = cache.get_many([key])
-        except Exception:
+        except Exception as exc:
+            cache_health.failed("public page cache", exc)
             return version, None
     stored = found.get(key)
     if stored is None or stored[0] != version:
@@ -188,8 +192,12 @@ def finish(response, tag: str):
 
 
 def _store(key: str, value) -> None:
-    with suppress(Exception):  # served anyway; the next request renders again
+    if not cache_health.available():
+        return
+    try:
         cache.set(key, value, TIMEOUT)
+    except Exception as exc:  # served anyway; the next request renders again
+        cache_health.failed("public page cache", exc)
 
 
 def public_page(view):

@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Q
 
@@ -38,8 +39,14 @@ def send(competition_id: int, heat_ids: list | None = None) -> bool:
         recompute_competition.delay(competition_id, heat_ids)
         return True
     try:
+        # ignore_result: nobody waits for it, and a Redis result backend would otherwise
+        # subscribe to the result first, retrying 20 times a second apart with Redis down
+        # (the API's upload answered after 19.6 s: benchmarks/api_redis_down.py, issue 25)
         recompute_competition.apply_async(
-            (competition_id, heat_ids), retry=True, retry_policy=PUBLISH_RETRY
+            (competition_id, heat_ids),
+            retry=True,
+            retry_policy=PUBLISH_RETRY,
+            ignore_result=True,
         )
     except Exception:  # the broker's errors are kombu's, redis-py's or the socket's
         log.warning(
@@ -78,17 +85,27 @@ def ask_again_if_pending(competition_id: int, heat_ids: list | None = None) -> b
 
 def requeue_pending(older_than: timedelta | None = None) -> list[int]:
     """Send again the recompute of every competition pending for longer than ``older_than``
-    (``settings.UBF_REQUEUE_AFTER_MINUTES``); a whole recompute, as the changed heats are not
+    (``settings.UBF_REQUEUE_AFTER_SECONDS``); a whole recompute, as the changed heats are not
     recorded. Returns the competitions sent (a broker still down sends none: they stay
-    pending for the next sweep)."""
+    pending for the next sweep). A competition this sweep sent less than ``older_than`` ago is
+    left to that task (noted in the cache; with the cache down it is sent anyway): a busy
+    queue gets one repeat per period, not one per sweep."""
     if older_than is None:
-        older_than = timedelta(minutes=settings.UBF_REQUEUE_AFTER_MINUTES)
+        older_than = timedelta(seconds=settings.UBF_REQUEUE_AFTER_SECONDS)
     due = _pending().filter(requested_at__lt=clock.now() - older_than)
     ids = list(due.order_by("competition_id").values_list("competition_id", flat=True))
-    sent = [cid for cid in ids if send(cid, None)]
+    sent = [cid for cid in ids if _not_sent_lately(cid, older_than) and send(cid, None)]
     if ids:
         log.info("Requeued the recompute of competitions %s (pending: %s)", sent, ids)
     return sent
+
+
+def _not_sent_lately(competition_id: int, period: timedelta) -> bool:
+    seconds = max(int(period.total_seconds()), 1)
+    try:
+        return bool(cache.add(f"ubf:requeued:{competition_id}", 1, timeout=seconds))
+    except Exception:  # the cache is down: send (a repeat costs one query, results.tasks)
+        return True
 
 
 @shared_task(name="results.recompute.requeue_pending")

@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "ubf.middleware.PermissionsPolicyMiddleware",
+    # Before the page cache's fast path, so a cached page has X-Frame-Options too (issue 25).
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "ubf.middleware.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -87,7 +89,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "ubf.middleware.RequestBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -141,6 +142,19 @@ _cache_default = (
 )
 CACHES = {"default": env.cache("CACHE_URL", default=_cache_default)}
 CACHES["default"].setdefault("KEY_PREFIX", "ubf")
+# Redis unreachable (issue 25): nothing waits long for it. A dead host costs at most this
+# many seconds once per process every few seconds (clubs.cache_health), after which pages
+# are served uncached and the API unthrottled (logged once an outage).
+if CACHES["default"]["BACKEND"].startswith("django_redis."):
+    _cache_timeout = env.float("CACHE_SOCKET_TIMEOUT", default=1.0)
+    CACHES["default"].setdefault("OPTIONS", {})
+    CACHES["default"]["OPTIONS"].setdefault("SOCKET_CONNECT_TIMEOUT", _cache_timeout)
+    CACHES["default"]["OPTIONS"].setdefault("SOCKET_TIMEOUT", _cache_timeout)
+
+# --- The client's address (clubs.client_ip): how many proxies in front of gunicorn ---------
+# 0 (the default): X-Forwarded-For is ignored. Behind the README's TLS proxy: 1. The API's
+# throttles and the login lockout (django-axes) read the same address.
+UBF_TRUSTED_PROXIES = env.int("UBF_TRUSTED_PROXIES", default=0)
 
 # --- Login throttling (django-axes) -----------------------------------------------------------
 # The site's login and /admin/: after 5 failed attempts for one username from one IP address,
@@ -157,6 +171,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "portal.accounts.lockout"
 AXES_VERBOSE = False
+#: The client's address from UBF_TRUSTED_PROXIES, as for the API's throttles.
+AXES_CLIENT_IP_CALLABLE = "clubs.client_ip.client_ip"
 #: Password-reset mails to one address within an hour (portal.views.account, the cache).
 UBF_PASSWORD_RESET_MAILS_PER_HOUR = env.int("UBF_PASSWORD_RESET_MAILS_PER_HOUR", default=3)
 #: Days an invitation link (clubs.Invitation) stays valid.
@@ -229,16 +245,29 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A task whose worker was killed outright (acks_late: not yet acknowledged) goes back to the
-# queue once the visibility timeout has passed: 5 minutes, not kombu's default of an hour.
-# It must stay longer than the longest task (a whole recompute takes seconds).
+# Recovery within a minute with these defaults (issue 25; README "Running on PostgreSQL, Redis
+# and Celery"). A recompute still pending UBF_REQUEUE_AFTER_SECONDS after it was asked for is
+# sent again by the sweep (results.recompute.requeue_pending), which beat runs every
+# UBF_REQUEUE_SWEEP_SECONDS: its task was lost to a broker outage or to a worker killed
+# outright. A competition is sent again at most once per UBF_REQUEUE_AFTER_SECONDS, and a task
+# whose competition a recompute has meanwhile counted does nothing (results.tasks), so a
+# busy queue does not fill with repeats.
+UBF_REQUEUE_AFTER_SECONDS = env.int(
+    "UBF_REQUEUE_AFTER_SECONDS",
+    # the former setting, in minutes, still counts where a deployment set it
+    default=60 * env.int("UBF_REQUEUE_AFTER_MINUTES", default=0) or 30,
+)
+UBF_REQUEUE_SWEEP_SECONDS = env.int("UBF_REQUEUE_SWEEP_SECONDS", default=15)
+# A task whose worker was killed outright (acks_late: not yet acknowledged) also goes back to
+# the queue once the visibility timeout has passed (kombu's default is an hour). It must stay
+# longer than the longest task, or a running recompute is handed out a second time: the
+# longest, one competition of the national season (50 pairs heats), took 4.2 s cold on a
+# loaded machine (benchmarks/recompute.py, README); 120 s leaves ample room. The sweep above
+# usually comes first.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120),
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = dict(CELERY_BROKER_TRANSPORT_OPTIONS)
-#: A recompute still pending this many minutes after it was asked for is sent again by the
-#: sweep (results.recompute.requeue_pending): its task was lost to a broker outage.
-UBF_REQUEUE_AFTER_MINUTES = env.int("UBF_REQUEUE_AFTER_MINUTES", default=3)
 from celery.schedules import crontab  # noqa: E402
 
 CELERY_BEAT_SCHEDULE: dict = {
@@ -247,10 +276,12 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "portal.tasks.send_due_reminders",
         "schedule": crontab(hour=7, minute=0),
     },
-    # Recomputes pending longer than UBF_REQUEUE_AFTER_MINUTES are sent again (broker outage).
+    # Recomputes pending longer than UBF_REQUEUE_AFTER_SECONDS are sent again (lost tasks).
     "requeue-pending-recomputes": {
         "task": "results.recompute.requeue_pending",
-        "schedule": 60.0 * UBF_REQUEUE_AFTER_MINUTES,
+        "schedule": float(UBF_REQUEUE_SWEEP_SECONDS),
+        # a sweep not taken within one period is dropped: the next one comes
+        "options": {"expires": float(UBF_REQUEUE_SWEEP_SECONDS)},
     },
 }
 
@@ -307,6 +338,8 @@ REST_FRAMEWORK = {
         "token": env.str("UBF_API_RATE_TOKEN", default="600/min"),
     },
     "EXCEPTION_HANDLER": "api.problems.exception_handler",
+    # The throttles' client (api.throttling uses clubs.client_ip, which follows the same rule).
+    "NUM_PROXIES": UBF_TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "UBF DM API",

@@ -3,8 +3,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.i18n import set_language
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from api.views import SchemaView
 from portal.accounts import ThrottledPasswordResetForm
 
 handler500 = "ubf.views.server_error"
@@ -16,7 +17,7 @@ admin.site.index_title = _("Administration")
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/setlang/", set_language, name="set_language"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", SchemaView.as_view(), name="api-schema"),
     # The reset form sends at most UBF_PASSWORD_RESET_MAILS_PER_HOUR mails to one address.
     path(
         "konto/password_reset/",

@@ -1,6 +1,6 @@
 """Issue 14: Redis down. The upload is saved and the club is told "Sparat, resultatlistan
 uppdateras snart" (no 500, no 19 s wait); the recompute stays pending; the sweep
-(``manage.py requeue_pending``, the beat task) sends it again once it has waited N minutes,
+(``manage.py requeue_pending``, the beat task) sends it again once it has waited N seconds,
 and an identical re-upload while pending asks again.
 
 "Down" is a broker URL to a closed port (nothing listens on 127.0.0.1:6390), set on the Celery
@@ -13,6 +13,7 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
@@ -21,6 +22,7 @@ from clubs import clock
 from results.models import PairResult, RecomputeStatus, StandingSnapshot
 from results.recompute import requeue_pending
 from results.services.uploads import upload_pair_heat
+from results.tasks import recompute_competition
 from tests.factories import ClubOfficialFactory, UserFactory
 from tests.results.test_uploads import data, pair_heat_for
 from ubf.celery import app
@@ -99,31 +101,55 @@ def test_club_is_told_saved_not_an_error(broker_down, client, django_capture_on_
     assert RecomputeStatus.objects.get(competition_id=heat.competition_id).pending
 
 
-def test_sweep_requeues_what_waited_longer_than_n_minutes(
+def test_sweep_requeues_what_waited_longer_than_n_seconds(
     broker_down, tk, django_capture_on_commit_callbacks, settings
 ):
-    settings.UBF_REQUEUE_AFTER_MINUTES = 3
+    settings.UBF_REQUEUE_AFTER_SECONDS = 30
     heat, _ = pair_heat_for(NAME)
     done = upload(tk, heat, data(NAME), django_capture_on_commit_callbacks).upload
     # broker still down: nothing is sent, the competition stays pending for the next sweep
-    RecomputeStatus.objects.update(requested_at=clock.now() - timedelta(minutes=4))
+    RecomputeStatus.objects.update(requested_at=clock.now() - timedelta(seconds=40))
     assert requeue_pending() == []
     assert RecomputeStatus.objects.get(competition_id=heat.competition_id).pending
 
     broker_down()  # Redis is back (tasks run in-process from here)
-    # pending for 2 minutes only: not yet
-    RecomputeStatus.objects.update(requested_at=clock.now() - timedelta(minutes=2))
+    cache.clear()  # the failed sweep's note: it sent nothing
+    # pending for 20 seconds only: not yet
+    RecomputeStatus.objects.update(requested_at=clock.now() - timedelta(seconds=20))
     out = StringIO()
     call_command("requeue_pending", stdout=out)
     assert out.getvalue().startswith("requeued: 0")
     assert not StandingSnapshot.objects.filter(heat=heat).exists()
-    # pending for 4 minutes: the sweep sends it, and the standings are those of the upload
-    RecomputeStatus.objects.update(requested_at=clock.now() - timedelta(minutes=4))
+    # pending for 40 seconds: the sweep sends it, and the standings are those of the upload
+    RecomputeStatus.objects.update(requested_at=clock.now() - timedelta(seconds=40))
     call_command("requeue_pending", stdout=out)
     assert f"requeued: 1 [{heat.competition_id}]" in out.getvalue()
     snapshot = StandingSnapshot.objects.get(scope="pair_heat", heat=heat)
     assert snapshot.upload_ids == [done.pk] and len(snapshot.data) == 10
     assert not RecomputeStatus.objects.get(competition_id=heat.competition_id).pending
+
+
+def test_a_competition_is_sent_again_once_a_period_and_a_done_repeat_does_nothing(
+    broker_down, tk, django_capture_on_commit_callbacks, settings
+):
+    """The sweep runs every 15 s and sends what waited 30 s: a busy queue would otherwise get a
+    repeat of the same competition every sweep (issue 25)."""
+    settings.UBF_REQUEUE_AFTER_SECONDS = 30
+    heat, _ = pair_heat_for(NAME)
+    upload(tk, heat, data(NAME), django_capture_on_commit_callbacks)
+    broker_down()  # back, in-process
+    old = clock.now() - timedelta(seconds=40)
+    RecomputeStatus.objects.update(requested_at=old, finished_at=None)
+    assert requeue_pending() == [heat.competition_id]
+    status = RecomputeStatus.objects.get(competition_id=heat.competition_id)
+    assert not status.pending and status.runs == 1
+    # pending again (as if that task were lost): within the period it is not sent again
+    RecomputeStatus.objects.update(requested_at=old, finished_at=None)
+    assert requeue_pending() == []
+    # a repeat of a competition counted since it was asked for does nothing
+    RecomputeStatus.objects.update(finished_at=clock.now())
+    recompute_competition.delay(heat.competition_id, None)
+    assert RecomputeStatus.objects.get(competition_id=heat.competition_id).runs == 1
 
 
 def test_identical_reupload_while_pending_asks_again(
@@ -148,11 +174,17 @@ def test_identical_reupload_when_done_sends_nothing(tk, django_capture_on_commit
     assert RecomputeStatus.objects.get(competition_id=heat.competition_id).runs == runs
 
 
-def test_broker_settings_redeliver_within_minutes(settings):
-    # kombu's default visibility timeout is an hour; acks_late keeps a task a killed worker
-    # had taken in the broker until then
-    assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] == 300
+def test_recovery_settings_fit_within_a_minute(settings):
+    """Issue 25: with the default settings a lost recompute is sent again within a minute: it
+    waits UBF_REQUEUE_AFTER_SECONDS (30) and the sweep runs every UBF_REQUEUE_SWEEP_SECONDS
+    (15), 45 s at the worst before it is sent; the visibility timeout (a killed worker's task
+    back from Redis) is longer than the longest recompute (one competition of the national
+    season: 4.2 s in README's benchmark) and kombu's default of an hour is not used."""
+    assert settings.UBF_REQUEUE_AFTER_SECONDS + settings.UBF_REQUEUE_SWEEP_SECONDS <= 45
+    visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+    assert 60 <= visibility <= 300
     assert settings.CELERY_TASK_ACKS_LATE is True
     sweep = settings.CELERY_BEAT_SCHEDULE["requeue-pending-recomputes"]
     assert sweep["task"] == "results.recompute.requeue_pending"
+    assert sweep["schedule"] == settings.UBF_REQUEUE_SWEEP_SECONDS
     assert sweep["task"] in app.tasks

@@ -151,12 +151,31 @@ def test_csp_without_inline_script_and_permissions_policy(client, url):
     assert not re.search(r"\son[a-z]+=", html)
 
 
+SECURITY_HEADERS = [
+    "Content-Security-Policy",
+    "Permissions-Policy",
+    "X-Frame-Options",
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "Cross-Origin-Opener-Policy",
+]
+
+
 @pytest.mark.django_db
-def test_cached_public_page_keeps_the_headers(client):
-    client.get("/lag/")
-    again = client.get("/lag/")  # from the public pages' cache
+@pytest.mark.parametrize("url", ["/lag/", "/par/", "/kalender/", "/api/v1/seasons/"])
+def test_cached_public_page_keeps_the_headers(client, url):
+    """Issue 25: the cached /lag/ lacked X-Frame-Options (its middleware ran after the page
+    cache's fast path). Every response has the same security headers, cached or not."""
+    first = client.get(url)
+    again = client.get(url)  # a public page: from the public pages' cache
+    assert first.status_code == again.status_code == 200
     assert "script-src 'self'" in again["Content-Security-Policy"]
     assert "camera=()" in again["Permissions-Policy"]
+    assert again["X-Frame-Options"] == "DENY"
+    assert {h: first.get(h) for h in SECURITY_HEADERS} == {
+        h: again.get(h) for h in SECURITY_HEADERS
+    }
+    assert all(first.get(h) for h in SECURITY_HEADERS), first.headers
 
 
 def test_no_template_has_inline_script_or_handlers():

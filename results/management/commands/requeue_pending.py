@@ -1,5 +1,5 @@
 """``manage.py requeue_pending [--minutes N]``: send again every recompute pending for longer
-than N minutes (default ``UBF_REQUEUE_AFTER_MINUTES``), as the beat task does."""
+than N minutes (default ``UBF_REQUEUE_AFTER_SECONDS``), as the beat task does."""
 
 from datetime import timedelta
 
