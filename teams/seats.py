@@ -5,18 +5,24 @@ application (docs/architecture.md, "one seat lifecycle"). The lifecycle itself i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import Q
 
 from clubs import seats
 from teams.models import Team, TeamCompetition, TeamFinalSeat
 
 
-def mark_finalists(competition: TeamCompetition, *, seats_only: bool = False) -> None:
+def mark_finalists(
+    competition: TeamCompetition, *, seats_only: bool = False, also: Iterable[int] = ()
+) -> None:
     """R-TEAM-ADV-1, R-TEAM-REPL-1: every team holding a seat (not vacated) is in the final with
     its seat's number; a seat without a number takes its team's number if it had one, else the
     next free number; a team whose only seats are vacated is out of the final. Teams marked for
     the final without any seat row (a final set up by hand, before any allocation) are left as
-    they are, unless ``seats_only``: then the seats alone say who is in the final."""
+    they are, unless ``seats_only``: then the seats alone say who is in the final. ``also``:
+    teams that held a seat row before the caller deleted it (a provisional seat the allocation
+    no longer gives them): marked from the seats too, so out of the final."""
     rows = list(
         TeamFinalSeat.objects.filter(competition=competition).select_related("team").order_by("id")
     )
@@ -37,7 +43,7 @@ def mark_finalists(competition: TeamCompetition, *, seats_only: bool = False) ->
             taken.add(number)
             seat.save(update_fields=["number"])
     held = {s.team_id: s.number for s in rows if s.is_held}  # as seats.held() reads it
-    seated = {s.team_id for s in rows if s.team_id}
+    seated = {s.team_id for s in rows if s.team_id} | set(also)
     changed = []
     teams = Team.objects.filter(competition=competition)
     teams = (

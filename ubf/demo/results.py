@@ -343,6 +343,12 @@ def _final(run: _Run, competition: TeamCompetition, user, final_rounds: int) -> 
     matches = list(finals.select_related("home", "away").order_by("round", "id"))
     if not teams or not matches:
         return
+    seated = {t.id for t in teams}
+    if any(m.home_id not in seated or m.away_id not in seated for m in matches):
+        # A team of the final's matches lost its seat (a result changed after the final was
+        # played): the final's file cannot name it; TK sorts the final out.
+        run.say("  Finalen: ett lag i finalens matcher har ingen finalplats längre; lämnas")
+        return
     boards = matches[0].boards
     specs = [_team_spec(t, t.final_number) for t in teams]
     for r in range(1, final_rounds + 1):

@@ -118,72 +118,111 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         ).select_related("match"):
             stage = p.match.stage if p.match_id else Match.Stage.KVAL
             penalties[stage][p.team_id] += p.vp
-        # Rosters (for R-TEAM-4 and the bonus) only for the teams of the heats ranked again.
-        ranked_teams = [
-            t for t in teams.values() if to_rank(t.heat_id) or (t.in_final and to_rank(FINAL))
-        ]
-        prefetch_related_objects(
-            ranked_teams,
-            # Players joined, not prefetched by id: on SQLite Django 5.2 prefetches a
-            # forward FK with one OR term per id, which fails beyond ~1000 players.
-            Prefetch("roster", queryset=RosterEntry.objects.select_related("player")),
-            Prefetch(
-                "roster__player__representations",
-                queryset=Representation.objects.select_related("club__district"),
-            ),
-        )
-        dm_status, roster_ubf, without_lineup = _dm_status(
-            {t.id: t for t in ranked_teams}, competition
-        )
-
         by_heat: dict[int | None, list[Match]] = defaultdict(list)
         for m in matches:
             by_heat[m.heat_id if m.stage == Match.Stage.KVAL else None].append(m)
+        finalists_before = {t.id for t in teams.values() if t.in_final}
 
-        snapshots = []
-        for heat_id, heat_matches in by_heat.items():
-            if not to_rank(heat_id if heat_id is not None else FINAL):
-                continue
-            stage = Match.Stage.KVAL if heat_id is not None else Match.Stage.FINAL
-            if heat_id is not None:
-                members = [t for t in teams.values() if t.heat_id == heat_id]
-            else:
-                members = [t for t in teams.values() if t.in_final]
-            member_ids = {t.id for t in members} | {
-                x for m in heat_matches for x in (m.home_id, m.away_id)
-            }
-            rows, provisional, rounds_played = _team_standings(
-                [teams[t] for t in sorted(member_ids)],
+        # The heats first: the allocation reads their standings.
+        heat_teams = [t for t in teams.values() if t.heat_id is not None and to_rank(t.heat_id)]
+        dm_status, roster_ubf, without_lineup = _rosters(heat_teams, competition)
+        snapshots = [
+            _stage_snapshot(
+                competition,
+                heat_id,
                 heat_matches,
+                [t for t in teams.values() if t.heat_id == heat_id],
+                teams,
                 walkovers,
-                penalties[stage],
+                penalties[Match.Stage.KVAL],
                 rules,
-                dm_status,
-                seed=f"{competition.season.name}/{stage}/{heat_id or 'final'}",
+                (dm_status, roster_ubf, without_lineup),
             )
-            for row in rows:  # R-TEAM-4 counted the roster for these matches
-                row["lineup_missing"] = without_lineup.get(row["team_id"], 0)
-            if heat_id is None:
-                _final_extras(rows, competition, rules, roster_ubf)
-                _final_players(rows, heat_matches, teams, walkovers, rules, roster_ubf)
-            scope = (
-                StandingSnapshot.Scope.TEAM_HEAT if heat_id else StandingSnapshot.Scope.TEAM_FINAL
-            )
-            snapshots.append(
-                StandingSnapshot(
-                    scope=scope,
-                    competition=competition,
-                    heat_id=heat_id,
-                    data=rows,
-                    provisional=provisional,
-                    rounds_played=rounds_played,
-                )
-            )
+            for heat_id, heat_matches in by_heat.items()
+            if heat_id is not None and to_rank(heat_id)
+        ]
         save_snapshots(stored_snapshots, snapshots)
 
         _allocate_team_final(competition, teams, by_heat)
 
+        # Then the final, with the finalists the seats name now (not the ones before this
+        # recompute moved a seat): ranked again whenever they changed.
+        for team in Team.objects.filter(competition=competition).only("in_final", "final_number"):
+            if team.id in teams:
+                teams[team.id].in_final = team.in_final
+                teams[team.id].final_number = team.final_number
+        finalists = [t for t in teams.values() if t.in_final]
+        if None in by_heat and (to_rank(FINAL) or {t.id for t in finalists} != finalists_before):
+            final_matches = by_heat[None]
+            members = finalists + [
+                teams[x]
+                for x in {x for m in final_matches for x in (m.home_id, m.away_id)}
+                if not teams[x].in_final
+            ]
+            status = _rosters(members, competition)
+            snap = _stage_snapshot(
+                competition,
+                None,
+                final_matches,
+                members,
+                teams,
+                walkovers,
+                penalties[Match.Stage.FINAL],
+                rules,
+                status,
+            )
+            save_snapshots(stored_snapshots, [snap])
+
         finish(competition, started_at)
+
+
+def _rosters(members: list[Team], competition: TeamCompetition):
+    """Rosters (for R-TEAM-4 and the bonus) of ``members``, with their players' clubs: the DM
+    status, whole roster in UBF, and matches without a line-up per team (:func:`_dm_status`)."""
+    prefetch_related_objects(
+        members,
+        # Players joined, not prefetched by id: on SQLite Django 5.2 prefetches a
+        # forward FK with one OR term per id, which fails beyond ~1000 players.
+        Prefetch("roster", queryset=RosterEntry.objects.select_related("player")),
+        Prefetch(
+            "roster__player__representations",
+            queryset=Representation.objects.select_related("club__district"),
+        ),
+    )
+    return _dm_status({t.id: t for t in members}, competition)
+
+
+def _stage_snapshot(
+    competition, heat_id, stage_matches, members, teams, walkovers, penalties, rules, status
+) -> StandingSnapshot:
+    """One heat's standings (``heat_id``), or the final's (None) among ``members``."""
+    dm_status, roster_ubf, without_lineup = status
+    stage = Match.Stage.KVAL if heat_id is not None else Match.Stage.FINAL
+    member_ids = {t.id for t in members} | {
+        x for m in stage_matches for x in (m.home_id, m.away_id)
+    }
+    rows, provisional, rounds_played = _team_standings(
+        [teams[t] for t in sorted(member_ids)],
+        stage_matches,
+        walkovers,
+        penalties,
+        rules,
+        dm_status,
+        seed=f"{competition.season.name}/{stage}/{heat_id or 'final'}",
+    )
+    for row in rows:  # R-TEAM-4 counted the roster for these matches
+        row["lineup_missing"] = without_lineup.get(row["team_id"], 0)
+    if heat_id is None:
+        _final_extras(rows, competition, rules, roster_ubf)
+        _final_players(rows, stage_matches, teams, walkovers, rules, roster_ubf)
+    return StandingSnapshot(
+        scope=StandingSnapshot.Scope.TEAM_HEAT if heat_id else StandingSnapshot.Scope.TEAM_FINAL,
+        competition=competition,
+        heat_id=heat_id,
+        data=rows,
+        provisional=provisional,
+        rounds_played=rounds_played,
+    )
 
 
 def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], by_heat) -> None:
@@ -271,6 +310,13 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
     # R-TEAM-ADV-1, R-TEAM-REPL-1 / R-REPL-5: once the allocation is final, the seat rows follow
     # it (a withdrawn team's seat vacated), each seat to fill gets its pending offer to the team
     # the chain names (TK records the answer), and the finalists are marked from the seats.
+    # A seat the sync deletes (its team disqualified, or moved below the cut by a corrected
+    # file) takes its team out of the final too: the teams seated before are marked again.
+    seated_before = set(
+        TeamFinalSeat.objects.filter(competition=competition, team__isnull=False).values_list(
+            "team_id", flat=True
+        )
+    )
     seats.sync_seats(
         TeamFinalSeat,
         TeamFinalOffer,
@@ -300,7 +346,7 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
             if t.status == Team.Status.WITHDRAWN
         },
     )
-    mark_finalists(competition)
+    mark_finalists(competition, also=seated_before)
     # Each seat and offer says why (clause and figures), shown with the allocation.
     run.explanation["seats"] = seats.seat_rows_data(
         TeamFinalSeat.objects.filter(competition=competition)
