@@ -78,10 +78,12 @@ class HeatFilter(df.FilterSet):
 class TeamFilter(df.FilterSet):
     competition = IdFilter()
     heat = IdFilter()
+    #: R-TEAM-ADV-1: teams holding a seat in the final (the seat rows).
+    holds_final_seat = df.BooleanFilter()
 
     class Meta:
         model = Team
-        fields = ["competition", "heat", "in_final", "status"]
+        fields = ["competition", "heat", "holds_final_seat", "status"]
 
 
 class MatchFilter(df.FilterSet):

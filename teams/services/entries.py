@@ -22,7 +22,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q
 
-from clubs import clock, windows
+from clubs import clock, seats, windows
 from clubs.models import UBF_DISTRICT_CODE, HeatStatus, Player, Representation, Season
 from clubs.permissions import can_manage_team, can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
@@ -52,9 +52,9 @@ from teams.models import (
     RosterEntry,
     Team,
     TeamCompetition,
+    TeamFinalSeat,
     TeamHeat,
 )
-from teams.seats import direct_seat
 from ubf.rules.eligibility import (
     check_extra_players,
     check_fielded_extra_players,
@@ -345,6 +345,21 @@ def _check_team_data(
         violations=violations,
         balance=balance,
     )
+
+
+def _direct_seat(team: Team) -> TeamFinalSeat:
+    """R-TEAM-DIRECT-1: last season's champions registered by TK hold the final's direct seat
+    from now on (the recompute keeps it), with the next free number of the final."""
+    seat = TeamFinalSeat(
+        competition_id=team.competition_id,
+        key=str(team.id),
+        team=team,
+        source=TeamFinalSeat.Source.DIRECT,
+    )
+    seat.explain("R-TEAM-DIRECT-1", seats.seat_reason(TeamFinalSeat.Source.DIRECT))
+    seat.save()
+    seats.number_seats(TeamFinalSeat, team.competition)
+    return seat
 
 
 def _create_team(competition, data: _TeamData, *, user, **fields) -> Team:
@@ -730,7 +745,7 @@ def team_occasions(team: Team) -> list[tuple[date, str]]:
             dict.fromkeys(d for d in (heat.first_date, heat.last_date) if d), start=1
         ):
             out[day] = f"{heat.name}, dag {number}"
-    if team.in_final or team.is_direct_qualifier:
+    if team.is_direct_qualifier or team.is_finalist:
         comp = team.competition
         out.setdefault(comp.final_day1, "Final, centraldag 1")
         out.setdefault(comp.final_day2, "Final, centraldag 2")
@@ -822,8 +837,7 @@ def register_direct_team(
         data.infos, _earlier_teams(season, data.players, exclude_team=None, on_roster=True)
     )
     team = _create_team(competition, data, user=user, heat=None, is_direct_qualifier=True)
-    direct_seat(team)  # R-TEAM-DIRECT-1: the champions hold the final's direct seat
-    team.refresh_from_db(fields=["in_final", "final_number"])
+    _direct_seat(team)  # R-TEAM-DIRECT-1: the champions hold the final's direct seat
     dispensation = None
     if data.balance:
         dispensation = _request_balance_dispensation(team, data.balance[0], user)
@@ -1160,7 +1174,7 @@ def withdraw_team(user, team: Team, *, reason: str) -> Team:
         reason=reason.strip(),
         clause="R-TEAM-REPL-1",
         season=team.competition.season,
-        in_final=team.in_final,
+        finalist=team.is_finalist,
     )
     request_recompute(team.competition_id)
     return team

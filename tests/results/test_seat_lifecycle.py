@@ -165,3 +165,53 @@ def test_r_alloc_6_corrected_heat_file_moves_a_provisional_seat_and_its_team_out
     final = html[html.index('id="final"') :]
     final = final[: final.index("</section>")]
     assert ">A6</a>" in final and ">A5</a>" not in final
+
+
+def test_r_repl_5_tk_offers_a_team_seat_out_of_the_chains_order_and_the_states_follow(
+    final_of_eight, django_capture_on_commit_callbacks, tk, client
+):
+    """R-TEAM-REPL-1, R-REPL-1, R-REPL-5, R-REPL-6: A1 withdraws; the chain asks A6 (its heat's
+    nearest eliminated team); A6 declines; TK offers the seat to B4 out of the chain's order,
+    with a reason; B4 accepts and plays with A1's number."""
+    from clubs.services.base import ServiceError
+    from teams.models import TeamFinalOffer, TeamFinalSeat
+    from teams.services.decisions import override_team_offer, record_team_offer_answer
+    from teams.services.entries import withdraw_team
+
+    competition, _big, big_teams, _small, small_teams = final_of_eight
+    a1, a6, b4 = big_teams[0], big_teams[5], small_teams[3]
+    seat = TeamFinalSeat.objects.get(competition=competition, team=a1)
+    assert seat.state == TeamFinalSeat.State.PROVISIONAL
+    number = seat.number
+    with clock.frozen(DAY), django_capture_on_commit_callbacks(execute=True):
+        withdraw_team(tk, a1, reason="Två spelare sjuka")
+    seat.refresh_from_db()
+    offer = TeamFinalOffer.objects.get(seat=seat, answer="pending")
+    assert offer.team == a6 and seat.state == TeamFinalSeat.State.OFFERED
+    with clock.frozen(DAY), pytest.raises(ServiceError) as refused:
+        override_team_offer(tk, seat, b4, reason="Styrelsens beslut")
+    assert "väntar på svar" in str(refused.value)  # one offer at a time (R-REPL-5)
+
+    with clock.frozen(DAY):  # the answer, before the recompute moves the chain on
+        record_team_offer_answer(tk, offer, "declined")
+    assert seat.state == TeamFinalSeat.State.DECLINED
+    with clock.frozen(DAY), pytest.raises(ServiceError) as refused:
+        override_team_offer(tk, seat, small_teams[0], reason="Styrelsens beslut")
+    assert "har redan en finalplats" in str(refused.value)
+    with clock.frozen(DAY), pytest.raises(ServiceError):
+        override_team_offer(tk, seat, b4, reason=" ")  # TK always gives a reason
+    with clock.frozen(DAY), django_capture_on_commit_callbacks(execute=True):
+        tk_offer = override_team_offer(tk, seat, b4, reason="B4 närmast enligt TK:s beslut")
+    assert TeamFinalOffer.objects.get(seat=seat, answer="pending") == tk_offer  # kept by the chain
+    assert tk_offer.reason == "Erbjuden på TK:s beslut: B4 närmast enligt TK:s beslut (R-REPL-5)"
+
+    with clock.frozen(DAY), django_capture_on_commit_callbacks(execute=True):
+        record_team_offer_answer(tk, tk_offer, "accepted")
+    seat.refresh_from_db()
+    assert seat.state == TeamFinalSeat.State.REPLACED
+    own = TeamFinalSeat.objects.get(competition=competition, team=b4)
+    assert own.state == TeamFinalSeat.State.ACCEPTED and own.number == number
+    expected = {"A2", "A3", "A4", "A5", "B1", "B2", "B3", "B4"}
+    assert held(competition) == expected
+    assert finalists_on_the_page(competition) == expected
+    assert final_standing_teams(competition) == expected

@@ -33,7 +33,6 @@ from teams.models import (
     TeamHeat,
     WalkOver,
 )
-from teams.seats import mark_finalists
 from ubf.rules import replacement, sanctions
 from ubf.rules.allocation import final_size_teams
 from ubf.rules.eligibility import (
@@ -79,7 +78,10 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         started_at = clock.now()
 
         rules = competition.season.rules()
-        teams = {t.id: t for t in Team.objects.filter(competition=competition)}
+        teams = {
+            t.id: t
+            for t in seats.with_seats(Team.objects.filter(competition=competition), TeamFinalSeat)
+        }
         matches = list(Match.objects.filter(competition=competition))
         changed = (
             None
@@ -121,7 +123,7 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         by_heat: dict[int | None, list[Match]] = defaultdict(list)
         for m in matches:
             by_heat[m.heat_id if m.stage == Match.Stage.KVAL else None].append(m)
-        finalists_before = {t.id for t in teams.values() if t.in_final}
+        finalists_before = {t.id for t in teams.values() if t.holds_final_seat}
 
         # The heats first: the allocation reads their standings.
         heat_teams = [t for t in teams.values() if t.heat_id is not None and to_rank(t.heat_id)]
@@ -143,22 +145,19 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         ]
         save_snapshots(stored_snapshots, snapshots)
 
-        _allocate_team_final(competition, teams, by_heat)
+        _allocate_team_final(competition, teams, by_heat, finalists_before)
 
         # Then the final, with the finalists the seats name now (not the ones before this
         # recompute moved a seat): ranked again whenever they changed.
-        for team in Team.objects.filter(competition=competition).only("in_final", "final_number"):
-            if team.id in teams:
-                teams[team.id].in_final = team.in_final
-                teams[team.id].final_number = team.final_number
-        finalists = [t for t in teams.values() if t.in_final]
-        if None in by_heat and (to_rank(FINAL) or {t.id for t in finalists} != finalists_before):
+        finalists = set(
+            seats.held(TeamFinalSeat, competition)
+            .filter(team__isnull=False)
+            .values_list("team_id", flat=True)
+        )
+        if None in by_heat and (to_rank(FINAL) or finalists != finalists_before):
             final_matches = by_heat[None]
-            members = finalists + [
-                teams[x]
-                for x in {x for m in final_matches for x in (m.home_id, m.away_id)}
-                if not teams[x].in_final
-            ]
+            in_play = finalists | {x for m in final_matches for x in (m.home_id, m.away_id)}
+            members = [teams[x] for x in sorted(in_play)]
             status = _rosters(members, competition)
             snap = _stage_snapshot(
                 competition,
@@ -225,7 +224,9 @@ def _stage_snapshot(
     )
 
 
-def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], by_heat) -> None:
+def _allocate_team_final(
+    competition: TeamCompetition, teams: dict[int, Team], by_heat, finalists: set[int]
+) -> None:
     """R-TEAM-ADV-1 (with R-ALLOC-2..6) and R-TEAM-REPL-1 over the approved heats.
 
     A team "took part" in the qualifiers when it is entered in an approved heat and has not
@@ -292,7 +293,7 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
         replacement.Withdrawal(entry=str(t.id), reason=t.status_reason)
         for t in teams.values()
         if t.status == Team.Status.WITHDRAWN
-        and (t.id in withdrawn_after_play or t.in_final or t.is_direct_qualifier)
+        and (t.id in withdrawn_after_play or t.id in finalists or t.is_direct_qualifier)
     )
     seat_rows = TeamFinalSeat.objects.filter(competition=competition).prefetch_related("offers")
     run, allocation, holders, chain = allocate_final(
@@ -310,13 +311,6 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
     # R-TEAM-ADV-1, R-TEAM-REPL-1 / R-REPL-5: once the allocation is final, the seat rows follow
     # it (a withdrawn team's seat vacated), each seat to fill gets its pending offer to the team
     # the chain names (TK records the answer), and the finalists are marked from the seats.
-    # A seat the sync deletes (its team disqualified, or moved below the cut by a corrected
-    # file) takes its team out of the final too: the teams seated before are marked again.
-    seated_before = set(
-        TeamFinalSeat.objects.filter(competition=competition, team__isnull=False).values_list(
-            "team_id", flat=True
-        )
-    )
     seats.sync_seats(
         TeamFinalSeat,
         TeamFinalOffer,
@@ -346,7 +340,7 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
             if t.status == Team.Status.WITHDRAWN
         },
     )
-    mark_finalists(competition, also=seated_before)
+    seats.number_seats(TeamFinalSeat, competition)  # a new seat takes the next free number
     # Each seat and offer says why (clause and figures), shown with the allocation.
     run.explanation["seats"] = seats.seat_rows_data(
         TeamFinalSeat.objects.filter(competition=competition)
