@@ -70,6 +70,14 @@ def answer_offer(user, offer: SeatOffer, answer: str, *, competition, when=None,
     return seat, outside
 
 
+def give_up(seat: FinalSeatBase, clause: str, message) -> None:
+    """R-REPL-1, R-REPL-7, R-TEAM-REPL-1: the holder gives ``seat`` up, now, in the service that
+    records why (a pair declining its seat, a team withdrawing): the seat stays as the chain's
+    record, vacated, saying why; the recompute then offers it down the chain (R-REPL-5)."""
+    seat.vacate(clause, message)
+    seat.save(update_fields=["status", "reason", "reason_data"])
+
+
 def check_override(seat: FinalSeatBase, reason: str, problems=()) -> None:
     """R-REPL-5 (and R-REPL-3, R-REPL-7: "TK decides"): TK may offer ``seat`` out of the chain's
     order with a reason, while no offer of the seat waits for an answer. ``problems``: the

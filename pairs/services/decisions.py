@@ -51,14 +51,14 @@ def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
     if holder is None:
         problems.append(error("R-REPL-1", gettext_noop("Ingen har platsen ännu.")))
     raise_on_errors(problems)
-    seat.vacate(
+    seat_services.give_up(
+        seat,
         "R-REPL-7" if seat.direct_qualifier_id and not seat.entry_id else "R-REPL-1",
         Message(
             gettext_noop("Lämnad %(date)s: %(why)s; platsen erbjuds vidare"),
             {"date": clock.today().isoformat(), "why": reason.strip()},
         ),
     )
-    seat.save()
     if seat.direct_qualifier_id:
         dq = seat.direct_qualifier
         dq.status = DirectQualifier.Status.DECLINED

@@ -33,6 +33,7 @@ from clubs.selectors import (
     player_infos,
     player_infos_for,
 )
+from clubs.services import seats as seat_services
 from clubs.services.base import (
     acting_user_id,
     as_warning,
@@ -65,7 +66,7 @@ from ubf.rules.eligibility import (
     check_team_roster,
     check_unpaid_fielded,
 )
-from ubf.rules.i18n import gettext_noop
+from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import PlayerInfo
 from ubf.rules.violations import Violation
 from ubf.rules.windows import ENTRIES
@@ -1167,6 +1168,20 @@ def withdraw_team(user, team: Team, *, reason: str) -> Team:
     team.status = Team.Status.WITHDRAWN
     team.status_reason = reason.strip()
     team.save(update_fields=["status", "status_reason"])
+    # R-TEAM-REPL-1: the seat it holds is given up now, as a pair's is (the recompute offers it
+    # down the chain, and vacates it too if it was not yet held when the team withdrew).
+    held = list(seats.held(TeamFinalSeat, team.competition).filter(team=team))
+    for seat in held:
+        seat_services.give_up(
+            seat,
+            "R-TEAM-REPL-1",
+            Message(
+                gettext_noop(
+                    "Lämnad: %(team)s har dragit sig ur (%(why)s); platsen erbjuds vidare"
+                ),
+                {"team": team.name, "why": team.status_reason},
+            ),
+        )
     record_decision(
         "teams.team.withdrawn",
         team,
@@ -1174,7 +1189,7 @@ def withdraw_team(user, team: Team, *, reason: str) -> Team:
         reason=reason.strip(),
         clause="R-TEAM-REPL-1",
         season=team.competition.season,
-        finalist=team.is_finalist,
+        finalist=bool(held),
     )
     request_recompute(team.competition_id)
     return team

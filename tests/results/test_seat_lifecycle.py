@@ -215,3 +215,20 @@ def test_r_repl_5_tk_offers_a_team_seat_out_of_the_chains_order_and_the_states_f
     assert held(competition) == expected
     assert finalists_on_the_page(competition) == expected
     assert final_standing_teams(competition) == expected
+
+
+def test_r_team_repl_1_a_withdrawing_team_gives_its_seat_up_in_the_service(final_of_eight, tk):
+    """R-TEAM-REPL-1, R-REPL-1: as a pair that declines its seat, a team that withdraws gives
+    its seat up at once (vacated, saying why), before any recompute; the pages follow."""
+    from teams.models import TeamFinalSeat
+    from teams.services.entries import withdraw_team
+
+    competition, _big, big_teams, _small, _small_teams = final_of_eight
+    with clock.frozen(DAY):  # no recompute runs: the decision alone
+        withdraw_team(tk, big_teams[0], reason="Två spelare sjuka")
+    seat = TeamFinalSeat.objects.get(competition=competition, team=big_teams[0])
+    assert seat.status == "vacated" and seat.state == TeamFinalSeat.State.DECLINED
+    assert seat.reason == (
+        "Lämnad: A1 har dragit sig ur (Två spelare sjuka); platsen erbjuds vidare (R-TEAM-REPL-1)"
+    )
+    assert "A1" not in held(competition) and "A1" not in finalists_on_the_page(competition)
