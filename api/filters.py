@@ -115,10 +115,12 @@ class HeatFilter(FilterSet):
 class TeamFilter(FilterSet):
     competition = IdFilter()
     heat = IdFilter()
+    #: R-TEAM-ADV-1: teams holding a seat in the final (the seat rows).
+    holds_final_seat = StrictBooleanFilter()
 
     class Meta:
         model = Team
-        fields = ["competition", "heat", "in_final", "status"]
+        fields = ["competition", "heat", "holds_final_seat", "status"]
 
 
 class MatchFilter(FilterSet):

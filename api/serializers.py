@@ -8,11 +8,12 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from clubs import seats
 from clubs.i18n import render
 from clubs.models import Competition, Heat, Season
 from clubs.permissions import is_tk
 from results.models import AllocationRun, RecomputeStatus, ResultUpload, StandingSnapshot
-from teams.models import BoardResult, Match, Team
+from teams.models import BoardResult, Match, Team, TeamFinalSeat
 
 
 def _lang() -> str:
@@ -92,6 +93,10 @@ class TeamSerializer(serializers.ModelSerializer):
     address = serializers.CharField(required=False, allow_null=True)
     phone = serializers.CharField(required=False, allow_null=True)
     email = serializers.CharField(required=False, allow_null=True)
+    #: R-TEAM-ADV-1: the team holds a seat in the final, and the seat's number in the final
+    #: (``clubs.seats.with_seats``: the seat rows, nothing cached on the team).
+    holds_final_seat = serializers.BooleanField(source="is_finalist", read_only=True)
+    final_seat_number = serializers.SerializerMethodField()
 
     class Meta:
         model = Team
@@ -102,14 +107,21 @@ class TeamSerializer(serializers.ModelSerializer):
             "number",
             "name",
             "status",
-            "in_final",
-            "final_number",
+            "holds_final_seat",
+            "final_seat_number",
             "captain",
             "players",
             "address",
             "phone",
             "email",
         ]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_final_seat_number(self, obj) -> int | None:
+        if "final_seat_number" in obj.__dict__:
+            return obj.final_seat_number
+        seat = seats.held(TeamFinalSeat, obj.competition_id).filter(team=obj).last()
+        return seat.number if seat else None
 
     @extend_schema_field(PlayerLine(many=True))
     def get_players(self, obj):

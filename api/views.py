@@ -23,6 +23,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
+from clubs import seats
 from clubs.i18n import render
 from clubs.models import Competition, Heat, Season
 from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
@@ -269,7 +270,7 @@ class TeamViewSet(ProblemsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
     """DM Lag teams with their rosters. Address, phone and e-mail only to TK and the team."""
 
     queryset = (
-        Team.objects.select_related("captain")
+        seats.with_seats(Team.objects.select_related("captain"), TeamFinalSeat)
         .prefetch_related(Prefetch("roster", queryset=RosterEntry.objects.select_related("player")))
         .order_by("competition", "heat", "number", "name")
     )

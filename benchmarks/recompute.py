@@ -56,7 +56,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from clubs import clock  # noqa: E402
+from clubs import clock, seats  # noqa: E402
 from clubs.models import Club, District, HeatStatus, Player, Representation, Season  # noqa: E402
 from pairs.models import PairCompetition, PairEntry, PairHeat  # noqa: E402
 from results.importers import (  # noqa: E402
@@ -74,10 +74,10 @@ from teams.models import (  # noqa: E402
     RosterEntry,
     Team,
     TeamCompetition,
+    TeamFinalSeat,
     TeamHeat,
     TeamHeatOrganiser,
 )
-from teams.seats import number_finalists  # noqa: E402
 from ubf.demo.results import allocation_holders  # noqa: E402
 from ubf.demo.season import boards_per_match  # noqa: E402
 from ubf.rules.schedule import round_robin  # noqa: E402
@@ -441,7 +441,7 @@ def build_and_import(pair_heats: int, table: Table) -> tuple:
     s, q, _ = measured(lambda: recompute.recompute_team_competition(tc.id))
     table.add("recompute teams after the heats (allocation for the final)", s, q)
     holders = allocation_holders(tc)
-    number_finalists(tc, holders)  # the numbers go on the seats; Team.in_final follows
+    seats.number_seats(TeamFinalSeat, tc, holders)  # a team's number in the final: its seat's
     final_boards = season.rules().final_boards_by_teams[len(holders)]
     Match.objects.bulk_create(
         Match(
@@ -460,18 +460,18 @@ def build_and_import(pair_heats: int, table: Table) -> tuple:
     finals = list(
         Match.objects.filter(competition=tc, stage=Match.Stage.FINAL).select_related("home", "away")
     )
-    finalists = Team.objects.filter(id__in=holders).prefetch_related("roster__player")
-    specs = [team_spec(t, t.final_number) for t in sorted(finalists, key=lambda t: t.final_number)]
+    finalists = seats.holding(Team.objects.filter(id__in=holders), TeamFinalSeat).prefetch_related(
+        "roster__player"
+    )
+    finalists = sorted(finalists, key=lambda t: t.final_seat_number)
+    specs = [team_spec(t, t.final_seat_number) for t in finalists]
+    number = {t.id: t.final_seat_number for t in finalists}
     final_s = 0.0
     with no_recompute():
         for r in sorted({m.round for m in finals}):
             event = simulate_team_matches(
                 specs,
-                [
-                    (m.round, m.home.final_number, m.away.final_number)
-                    for m in finals
-                    if m.round == r
-                ],
+                [(m.round, number[m.home_id], number[m.away_id]) for m in finals if m.round == r],
                 final_boards,
                 seed="bench/final",
             )

@@ -600,6 +600,16 @@ class FinalSeatBase(Explained):
         CONFIRMED = "confirmed", _("bekräftad")
         VACATED = "vacated", _("lämnad")
 
+    class State(models.TextChoices):
+        """Where a seat stands in its lifecycle, as the public pages say it (:attr:`state`)."""
+
+        PROVISIONAL = "provisional", _("preliminär")
+        DECIDED = "decided", _("beslutad")
+        OFFERED = "offered", _("erbjuden")
+        ACCEPTED = "accepted", _("tackat ja")
+        DECLINED = "declined", _("tackat nej")
+        REPLACED = "replaced", _("ersatt")
+
     #: The name of the concrete model's foreign key to the holder ("entry", "team").
     HOLDER_FIELD = ""
 
@@ -652,6 +662,31 @@ class FinalSeatBase(Explained):
         """A recompute may not move the seat (R-REPL-6): it is confirmed, vacated or has been
         offered."""
         return self.status != self.Status.PROVISIONAL and self.holder_key is not None
+
+    @property
+    def state(self) -> str:
+        """The seat's place in its lifecycle (:class:`State`; reads ``offers`` and
+        ``replaced_by``, prefetch them for a list):
+
+        - *replaced*: given up, and a replacement holds it now (a seat ``replaces`` it);
+        - *offered*: given up (or never filled), an offer of it waits for an answer (R-REPL-5);
+        - *declined*: given up, no offer waiting and nobody in it yet (its holder gave it up,
+          or the last team or pair asked said no; the chain or TK names the next);
+        - *accepted*: a replacement's own seat: its holder accepted the offer (R-REPL-6);
+        - *decided*: its holder's place is settled (confirmed, or offered before): a recompute
+          no longer moves it (R-REPL-6);
+        - *provisional*: it follows the standings."""
+        if self.status == self.Status.VACATED or self.holder_key is None:
+            if self.replaced_by.all():
+                return self.State.REPLACED
+            if any(o.answer == SeatOffer.Answer.PENDING for o in self.offers.all()):
+                return self.State.OFFERED
+            return self.State.DECLINED
+        if self.source == self.Source.REPLACEMENT:
+            return self.State.ACCEPTED
+        if self.is_decided:
+            return self.State.DECIDED
+        return self.State.PROVISIONAL
 
     def vacate(self, clause: str, message) -> None:
         """The holder gives the seat up: it stays as the chain's record, vacated, saying why."""

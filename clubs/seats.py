@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.utils import translation
 
 from clubs import clock
@@ -270,8 +271,67 @@ def tk_override_reason(reason: str) -> Message:
 
 def held(seat_model: type[FinalSeatBase], competition):
     """Who holds a seat: the competition's seat rows that are not vacated (pairs: read by
-    ``pairs.selectors.final_seat_holders``; teams: by ``teams.seats.mark_finalists``)."""
+    ``pairs.selectors.final_seat_holders``; teams: by :func:`with_seats`)."""
     return seat_model.objects.filter(competition=competition).exclude(status=Status.VACATED)
+
+
+def with_seats(holders: QuerySet, seat_model: type[FinalSeatBase]) -> QuerySet:
+    """``holders`` (entries or teams) each with ``holds_final_seat`` (it holds a seat: a seat
+    row of it not vacated) and, where the seat has a number (the team final), the held seat's
+    ``final_seat_number``: the one reading of who is in the final, in the same query as the
+    holders themselves (pages, fees, reminders, uploads, the API, the recompute)."""
+    seat = (
+        seat_model.objects.filter(**{seat_model.HOLDER_FIELD: OuterRef("pk")})
+        .exclude(status=Status.VACATED)
+        .order_by("-id")
+    )
+    holders = holders.annotate(holds_final_seat=Exists(seat))
+    if any(f.name == "number" for f in seat_model._meta.concrete_fields):
+        holders = holders.annotate(final_seat_number=Subquery(seat.values("number")[:1]))
+    return holders
+
+
+def holding(holders: QuerySet, seat_model: type[FinalSeatBase]) -> QuerySet:
+    """Those of ``holders`` that hold a seat (see :func:`with_seats`)."""
+    return with_seats(holders, seat_model).filter(holds_final_seat=True)
+
+
+def holds_seat(holder, seat_model: type[FinalSeatBase]) -> bool:
+    """Whether one entry or team holds a seat (the annotation if the row carries it)."""
+    if "holds_final_seat" in holder.__dict__:
+        return holder.holds_final_seat
+    return (
+        seat_model.objects.filter(**{seat_model.HOLDER_FIELD: holder})
+        .exclude(status=Status.VACATED)
+        .exists()
+    )
+
+
+def number_seats(seat_model: type[FinalSeatBase], competition, order=None) -> None:
+    """The final's numbers on its held seats (the team final: a team's number in the final's
+    schedule and files is its seat's). ``order`` (holder ids, number 1 first): the numbers a
+    schedule drawn for the final gives, the other held seats the next free ones. Without it,
+    held seats keep their numbers and a seat without one takes the next free number. A vacated
+    seat keeps its number as the record; the replacement's seat takes it over (R-REPL-5)."""
+    rows = list(seat_model.objects.filter(competition=competition).order_by("id"))
+    before = {s.pk: s.number for s in rows}
+    field = f"{seat_model.HOLDER_FIELD}_id"
+    if order is not None:
+        position = {holder: i for i, holder in enumerate(order, start=1)}
+        for seat in rows:
+            seat.number = position.get(getattr(seat, field)) if seat.is_held else None
+    taken = {s.number for s in rows if s.number}
+    number = 0
+    for seat in rows:
+        if seat.number is None and seat.is_held:
+            number += 1
+            while number in taken:
+                number += 1
+            seat.number = number
+            taken.add(number)
+    changed = [s for s in rows if s.number != before[s.pk]]
+    if changed:
+        seat_model.objects.bulk_update(changed, ["number"])
 
 
 def seat_rows_data(seat_rows: Iterable[FinalSeatBase]) -> list[dict]:

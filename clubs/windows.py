@@ -148,7 +148,7 @@ def roster_window(team) -> Window:
     candidates = [d for d in (last,) if d]
     if team.heat_id:
         candidates.append(team.heat.last_date or team.heat.first_date)
-    if team.in_final or team.is_direct_qualifier:
+    if team.is_direct_qualifier or team.is_finalist:
         candidates.append(team.competition.final_day2)
     return w.roster(max(candidates) if candidates else None)
 

@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
+from clubs import seats
 from clubs.admin_actions import (
     DecidedColumnsMixin,
     DecisionFieldsMixin,
@@ -142,8 +143,8 @@ class DispensationInline(admin.TabularInline):
 
 @admin.register(Team)
 class TeamAdmin(DecisionFieldsMixin, SimpleHistoryAdmin):
-    # withdrawn/excluded/disqualified by the services; the final flags by teams.seats
-    decision_fields = ("status", "status_reason", "in_final", "final_number")
+    # withdrawn/excluded/disqualified by the services; who is in the final by the seat rows
+    decision_fields = ("status", "status_reason")
 
     list_display = [
         "name",
@@ -152,10 +153,10 @@ class TeamAdmin(DecisionFieldsMixin, SimpleHistoryAdmin):
         "captain",
         "roster_size",
         "dm_sm",
-        "in_final",
+        "finalist",
         "status",
     ]
-    list_filter = ["competition__season", "heat", "status", "in_final", "is_direct_qualifier"]
+    list_filter = ["competition__season", "heat", "status", "is_direct_qualifier"]
     search_fields = [
         "name",
         "captain__mid",
@@ -168,7 +169,14 @@ class TeamAdmin(DecisionFieldsMixin, SimpleHistoryAdmin):
     list_select_related = ["heat", "captain"]
 
     def get_queryset(self, request):
-        return with_roster_and_dm_columns(super().get_queryset(request))
+        return seats.with_seats(
+            with_roster_and_dm_columns(super().get_queryset(request)), TeamFinalSeat
+        )
+
+    @admin.display(description=_("i finalen"), boolean=True, ordering="holds_final_seat")
+    def finalist(self, obj):
+        """R-TEAM-ADV-1: the team holds a seat in the final (its seat row, not vacated)."""
+        return obj.holds_final_seat
 
     @admin.display(description=RosterEntry._meta.verbose_name_plural, ordering="roster_size")
     def roster_size(self, obj):

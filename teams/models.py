@@ -9,7 +9,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs import clock
+from clubs import clock, seats
 from clubs.models import (
     Club,
     Competition,
@@ -186,8 +186,6 @@ class Team(models.Model):
     phone = models.CharField(_("telefon"), max_length=30)
     email = models.EmailField(_("e-post"))
     is_direct_qualifier = models.BooleanField(_("direktkvalificerat"), default=False)
-    in_final = models.BooleanField(_("i finalen"), default=False)
-    final_number = models.PositiveSmallIntegerField(_("lagnummer i finalen"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.ENTERED
     )
@@ -205,6 +203,13 @@ class Team(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_finalist(self) -> bool:
+        """The team holds a seat in the final (:func:`clubs.seats.holds_seat`: a seat row of
+        it not vacated; the ``holds_final_seat`` annotation of :func:`clubs.seats.with_seats`
+        when the row was read with it)."""
+        return seats.holds_seat(self, TeamFinalSeat)
 
 
 class RosterEntry(models.Model):
@@ -553,10 +558,9 @@ class TeamFinalSeat(FinalSeatBase):
     """A seat in the DM Lag final (R-TEAM-ADV-1, R-TEAM-DIRECT-1, R-TEAM-REPL-1), on the same
     lifecycle as a pairs seat (:class:`clubs.models.FinalSeatBase`): a qualifying place from a
     heat, the champions' direct place, or a replacement's seat (``replaces`` the vacated seat
-    whose offer it accepted). ``number`` is the team's number in the final on this seat; a
-    replacement takes the number of the seat it replaces. ``Team.in_final`` and
-    ``Team.final_number`` are a cache of these rows, written only by
-    :func:`teams.seats.mark_finalists` (docs/architecture.md)."""
+    whose offer it accepted). ``number`` is the team's number in the final on this seat
+    (:func:`clubs.seats.number_seats`); a replacement takes the number of the seat it replaces.
+    Who is in the final is read from these rows alone (:func:`clubs.seats.with_seats`)."""
 
     HOLDER_FIELD = "team"
 

@@ -13,6 +13,7 @@ from teams.models import (
     RosterEntry,
     Team,
     TeamCompetition,
+    TeamFinalSeat,
     TeamHeat,
     TeamHeatOrganiser,
 )
@@ -192,6 +193,35 @@ class TeamFactory(factory.django.DjangoModelFactory):
         for _ in range(int(extracted) - 1):
             RosterEntry.objects.create(team=self, player=member(season=self.competition.season))
 
+    @factory.post_generation
+    def final_seat(self, create, extracted, **kwargs):
+        """final_seat=N (or True): the team holds a seat in the final, numbered N, as the
+        recompute's allocation gives it (a provisional seat row, R-TEAM-ADV-1)."""
+        if create and extracted:
+            seat_in_final(self, None if extracted is True else int(extracted))
+
+
+def seat_in_final(team, number: int | None = None) -> TeamFinalSeat:
+    """A seat in the DM Lag final for ``team``, as the recompute's allocation creates it (a
+    provisional seat of its heat, saying why), with its number in the final. Who is in the
+    final is read from these rows only (``clubs.seats.with_seats``)."""
+    from clubs import seats
+
+    seat = TeamFinalSeat(
+        competition_id=team.competition_id,
+        key=str(team.pk),
+        team=team,
+        origin_heat_id=team.heat_id,
+        source=TeamFinalSeat.Source.ALLOCATION,
+        number=number,
+    )
+    heat = team.heat.name if team.heat_id else ""
+    seat.explain("R-TEAM-ADV-1", seats.seat_reason(seat.source, heat=heat, n=1, seats=1))
+    seat.save()
+    if number is None:
+        seats.number_seats(TeamFinalSeat, team.competition_id)
+    return seat
+
 
 class MatchFactory(factory.django.DjangoModelFactory):
     class Meta:
@@ -294,3 +324,13 @@ def accepted_upload(competition, heat=None, name: str = "x.pbn"):
     upload.file.save(name, ContentFile(b"x"), save=False)
     upload.save()
     return upload
+
+
+def final_teams(competition, **filters) -> list[Team]:
+    """The teams holding a seat in ``competition``'s final (the seat rows, as every page reads
+    them), each with its ``final_seat_number``."""
+    from clubs import seats
+
+    return list(
+        seats.holding(Team.objects.filter(competition=competition, **filters), TeamFinalSeat)
+    )

@@ -8,14 +8,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
-from django.utils import timezone
 
 from clubs import clock, seats, windows
 from clubs.locks import lock_row
 from clubs.models import Representation
 from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
-from clubs.seats import tk_override_reason
+from clubs.services import seats as seat_services
 from clubs.services.base import error, raise_on_errors, reason_required, record_decision, require
 from ubf.rules.i18n import Message, gettext_noop
 
@@ -52,14 +51,14 @@ def decline_final_seat(user, seat: FinalSeat, *, reason: str) -> FinalSeat:
     if holder is None:
         problems.append(error("R-REPL-1", gettext_noop("Ingen har platsen ännu.")))
     raise_on_errors(problems)
-    seat.vacate(
+    seat_services.give_up(
+        seat,
         "R-REPL-7" if seat.direct_qualifier_id and not seat.entry_id else "R-REPL-1",
         Message(
             gettext_noop("Lämnad %(date)s: %(why)s; platsen erbjuds vidare"),
             {"date": clock.today().isoformat(), "why": reason.strip()},
         ),
     )
-    seat.save()
     if seat.direct_qualifier_id:
         dq = seat.direct_qualifier
         dq.status = DirectQualifier.Status.DECLINED
@@ -94,51 +93,18 @@ def record_offer_answer(
     season = offer.seat.competition.season
     require(can_act_for_pair(user, offer.entry, season))
     when = answered_at or clock.now()
-    # R-REPL-5: answers count up to the final's day; later only TK, with a reason.
-    outside = windows.enforce(
-        windows.seat_answer_window(offer.seat.competition),
+    # R-REPL-5: answers count up to the final's day; later only TK, with a reason. Accepted:
+    # the pair holds a seat of its own from now on (the vacated seat and its offers stay as
+    # the chain's record); it can give it up in turn.
+    _seat, outside = seat_services.answer_offer(
         user,
+        offer,
+        answer,
+        competition=offer.seat.competition,
+        when=when,
         reason=reason,
-        today=timezone.localdate(when),
+        entry=offer.entry,
     )
-    problems = []
-    if answer not in (Offer.Answer.ACCEPTED, Offer.Answer.DECLINED):
-        problems.append(
-            error(
-                "R-REPL-5",
-                gettext_noop("Svaret ska vara ja eller nej, inte %(answer)r."),
-                params={"answer": answer},
-            )
-        )
-    if offer.answer != Offer.Answer.PENDING:
-        problems.append(
-            error(
-                "R-REPL-6",
-                gettext_noop("Erbjudandet är redan besvarat (%(answer)s, %(answered_at)s)."),
-                params={
-                    "answer": offer.get_answer_display(),
-                    "answered_at": f"{offer.answered_at:%Y-%m-%d %H:%M}",
-                },
-            )
-        )
-    if when < offer.offered_at:
-        problems.append(
-            error(
-                "R-REPL-5",
-                gettext_noop("Svaret kan inte ha kommit före erbjudandet."),
-            )
-        )
-    if when > clock.now():
-        problems.append(error("R-REPL-5", gettext_noop("Svarstiden ligger i framtiden.")))
-    raise_on_errors(problems)
-    offer.answer = answer
-    offer.answered_at = when
-    offer.recorded_by = user
-    offer.save()
-    if answer == Offer.Answer.ACCEPTED:
-        # R-REPL-5: the pair that accepts holds a seat of its own from now on (the vacated
-        # seat and its offers stay as the chain's record); it can give it up in turn.
-        seats.take_seat(offer, when=when, entry=offer.entry)
     record_decision(
         f"pairs.offer.{answer}",
         offer,
@@ -163,7 +129,7 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
     require(is_tk(user), gettext_noop("Endast UBF TK kan göra avsteg (R-REPL-5)."))
     seat = lock_row(FinalSeat.objects.select_related("competition__season"), seat.pk)
     season = seat.competition.season
-    problems = reason_required(reason, "R-REPL-5")
+    problems = []
     if entry.heat.competition_id != seat.competition_id:
         problems.append(
             error(
@@ -183,8 +149,7 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
                 },
             )
         )
-    holds = seats.held(FinalSeat, seat.competition).filter(entry=entry).exists()
-    if holds:
+    if seats.held(FinalSeat, seat.competition).filter(entry=entry).exists():
         problems.append(
             error(
                 "R-REPL-5",
@@ -192,23 +157,8 @@ def override_offer(user, seat: FinalSeat, entry: PairEntry, reason: str) -> Offe
                 params={"entry": entry},
             )
         )
-    if Offer.objects.filter(seat=seat, answer=Offer.Answer.PENDING).exists():
-        problems.append(
-            error(
-                "R-REPL-5",
-                gettext_noop("Ett erbjudande om platsen väntar på svar; registrera svaret först."),
-            )
-        )
-    raise_on_errors(problems)
-    offer = Offer(
-        seat=seat,
-        entry=entry,
-        offered_at=clock.now(),
-        recorded_by=user,
-        override_reason=reason.strip(),
-    )
-    offer.explain("R-REPL-5", tk_override_reason(reason))
-    offer.save()
+    seat_services.check_override(seat, reason, problems)
+    offer = seat_services.override_offer(Offer, user, seat, reason, entry=entry)
     record_decision(
         "pairs.offer.override",
         offer,

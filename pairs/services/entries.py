@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from clubs import clock, windows
+from clubs import clock, seats, windows
 from clubs.locks import lock_competition, lock_row
 from clubs.models import HeatStatus, Player, Representation
 from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
@@ -610,8 +610,7 @@ def notify_reserve(
     if entry.status == PairEntry.Status.WITHDRAWN:
         violations.append(error(clause, gettext_noop("Paret har återtagit sin anmälan.")))
     if final:
-        seat = FinalSeat.objects.filter(entry=entry).exclude(status=FinalSeat.Status.VACATED)
-        if not seat.exists():
+        if not seats.holds_seat(entry, FinalSeat):
             violations.append(
                 error(
                     "R-PAIR-RES-2",

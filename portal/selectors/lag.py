@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 from django.http import Http404
 
+from clubs import seats
 from clubs.models import HeatStatus, Representation, Season
 from portal.selectors.outlook import FinalNeeds, TeamNeeds, final_needs
 from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
@@ -35,6 +36,7 @@ from teams.models import (
     RosterEntry,
     Team,
     TeamCompetition,
+    TeamFinalSeat,
     TeamHeat,
     TeamHeatOrganiser,
 )
@@ -58,7 +60,7 @@ class HeatView:
     @property
     def finalists(self) -> int:
         """The heat's teams that hold a seat in the final."""
-        return sum(1 for t in self.teams if t.in_final)
+        return sum(1 for t in self.teams if t.holds_final_seat)
 
     @property
     def winner(self) -> dict | None:
@@ -244,9 +246,14 @@ def lag_page(season: Season | None = None) -> LagPage:
     )
     page.final_live = final_started and not all(m.status in DONE for m in final_matches)
     page.recent_matches = _recent(matches)
-    teams = list(Team.objects.filter(competition=competition).order_by("number", "name"))
+    teams = list(
+        seats.with_seats(Team.objects.filter(competition=competition), TeamFinalSeat).order_by(
+            "number", "name"
+        )
+    )
     page.final_teams = sorted(
-        (t for t in teams if t.in_final), key=lambda t: (t.final_number or 0, t.name)
+        (t for t in teams if t.holds_final_seat),
+        key=lambda t: (t.final_seat_number or 0, t.name),
     )
     final_rows = final_snapshot.data if final_snapshot else []
     if final_rows and all(r.get("team_id") for r in final_rows):
@@ -365,7 +372,7 @@ def _team_status(team: Team, heat_row: dict | None, run: AllocationRun | None) -
     stored team, the heat's snapshot row and the allocation run, R-TEAM-ADV-1, R-TEAM-REPL-1)."""
     if team.status != Team.Status.ENTERED:
         return TeamStatus(kind=team.status, reason=team.status_reason)
-    if team.in_final:
+    if team.is_finalist:
         return TeamStatus(kind="final", direct=team.is_direct_qualifier)
     explanation = run.explanation if run else {}
     key = str(team.pk)
@@ -390,7 +397,9 @@ def team_page(team_id: int) -> TeamPage:
     with results and line-ups, its status and its masterpoints, in 7 queries (8 for a team of
     the final, whose matches tell what the team needs, portal.selectors.outlook). Raises Http404."""
     team = (
-        Team.objects.select_related("competition__season", "heat", "captain")
+        seats.with_seats(
+            Team.objects.select_related("competition__season", "heat", "captain"), TeamFinalSeat
+        )
         .filter(pk=team_id)
         .first()
     )

@@ -27,7 +27,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from clubs import clock
+from clubs import clock, seats
 from clubs.i18n import render
 from clubs.models import Player, Season
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
@@ -37,7 +37,7 @@ from clubs.spreadsheets import safe_cell, text_cells
 from pairs.models import PairEntry
 from pairs.selectors import final_seat_holders
 from portal.models import FeeStatus
-from teams.models import Lineup, Match, Team, WalkOver
+from teams.models import Lineup, Match, Team, TeamFinalSeat, WalkOver
 from ubf.rules import fees as fee_rules
 from ubf.rules.fees import FeeLine, kr
 from ubf.rules.i18n import gettext_noop
@@ -326,9 +326,9 @@ def team_final_fee_list(competition) -> FeeList:
     season = competition.season
     rules = season.rules()
     teams = list(
-        competition.teams.filter(in_final=True)
+        seats.holding(competition.teams.all(), TeamFinalSeat)
         .exclude(status=Team.Status.WITHDRAWN)
-        .order_by("final_number", "name")
+        .order_by("final_seat_number", "name")
     )
     matches = list(
         Match.objects.filter(competition=competition, stage=Match.Stage.FINAL).order_by("round")

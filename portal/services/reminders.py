@@ -49,7 +49,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from clubs import clock, windows
+from clubs import clock, seats, windows
 from clubs.i18n import render
 from clubs.models import (
     UBF_DISTRICT_CODE,
@@ -71,7 +71,7 @@ from pairs.models import (
 from pairs.services import heats as pair_heats
 from pairs.services.heats import invitation_problems
 from portal.models import ReminderLog
-from teams.models import Lineup, Team, TeamCompetition, TeamHeat
+from teams.models import Lineup, Team, TeamCompetition, TeamFinalSeat, TeamHeat
 from teams.services import heats as team_heats
 from teams.services.heats import team_heat_entry_check
 from ubf.rules.eligibility import (
@@ -443,10 +443,10 @@ def _protest_deadlines(season: Season, today: date) -> Iterator[Reminder]:
     if competition is None:
         return
     finalists = list(
-        competition.teams.filter(in_final=True)
+        seats.holding(competition.teams.all(), TeamFinalSeat)
         .exclude(status=Team.Status.WITHDRAWN)
         .select_related("captain_user")
-        .order_by("final_number", "name")
+        .order_by("final_seat_number", "name")
     )
     if not finalists:
         return
@@ -504,13 +504,13 @@ def _sm_partners(season: Season, today: date) -> Iterator[Reminder]:
         step = current_step(_before(final, PARTNER_REMINDER_DAYS), today)
         if step is None:
             continue
-        seats = (
-            FinalSeat.objects.filter(competition=competition, entry__isnull=False)
-            .exclude(status=FinalSeat.Status.VACATED)
+        held = (
+            seats.held(FinalSeat, competition)
+            .filter(entry__isnull=False)
             .select_related("entry__player1", "entry__player2")
         )
         finalists = {}
-        for seat in seats:
+        for seat in held:
             finalists[seat.entry.player1] = seat.entry.player2
             finalists[seat.entry.player2] = seat.entry.player1
         if not finalists:

@@ -40,7 +40,7 @@ def _fee_rows(team):
     rows = []
     if team.heat_id:
         rows += [r for r in team_heat_fee_list(team.heat).rows if r.obj.pk == team.pk]
-    if team.in_final:
+    if team.is_finalist:
         rows += [r for r in team_final_fee_list(team.competition).rows if r.obj.pk == team.pk]
     return rows
 

@@ -29,7 +29,7 @@ from django.core.files.base import ContentFile
 from django.db import DataError, transaction
 from django.db.models import Q
 
-from clubs import clock, windows
+from clubs import clock, seats, windows
 from clubs.i18n import render, with_clause
 from clubs.locks import lock_competition
 from clubs.models import Representation
@@ -59,7 +59,7 @@ from results.models import (
     pair_key,
 )
 from results.recompute import ask_again_if_pending
-from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
+from teams.models import BoardResult, Match, Team, TeamCompetition, TeamFinalSeat, TeamHeat
 from ubf.rules.eligibility import check_session_entry
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import UBF
@@ -848,9 +848,9 @@ def upload_team_results(
         _before_play(windows.team_final_upload_window(competition))
         scheduled = Match.objects.filter(competition=competition, stage=Match.Stage.FINAL)
         teams = {
-            str(t.final_number): t
-            for t in Team.objects.filter(competition=competition, in_final=True)
-            if t.final_number is not None
+            str(t.final_seat_number): t
+            for t in seats.holding(Team.objects.filter(competition=competition), TeamFinalSeat)
+            if t.final_seat_number is not None
         }
         target = {"competition": competition, "heat": None}
         expected_boards = scheduled.values_list("boards", flat=True).first()

@@ -22,7 +22,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q
 
-from clubs import clock, windows
+from clubs import clock, seats, windows
 from clubs.locks import lock_row
 from clubs.models import UBF_DISTRICT_CODE, HeatStatus, Player, Representation, Season
 from clubs.permissions import can_manage_team, can_manage_team_heat, is_tk
@@ -34,6 +34,7 @@ from clubs.selectors import (
     player_infos,
     player_infos_for,
 )
+from clubs.services import seats as seat_services
 from clubs.services.base import (
     acting_user_id,
     as_warning,
@@ -53,9 +54,9 @@ from teams.models import (
     RosterEntry,
     Team,
     TeamCompetition,
+    TeamFinalSeat,
     TeamHeat,
 )
-from teams.seats import direct_seat
 from ubf.rules.eligibility import (
     check_extra_players,
     check_fielded_extra_players,
@@ -66,7 +67,7 @@ from ubf.rules.eligibility import (
     check_team_roster,
     check_unpaid_fielded,
 )
-from ubf.rules.i18n import gettext_noop
+from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import PlayerInfo
 from ubf.rules.violations import Violation
 from ubf.rules.windows import ENTRIES
@@ -346,6 +347,21 @@ def _check_team_data(
         violations=violations,
         balance=balance,
     )
+
+
+def _direct_seat(team: Team) -> TeamFinalSeat:
+    """R-TEAM-DIRECT-1: last season's champions registered by TK hold the final's direct seat
+    from now on (the recompute keeps it), with the next free number of the final."""
+    seat = TeamFinalSeat(
+        competition_id=team.competition_id,
+        key=str(team.id),
+        team=team,
+        source=TeamFinalSeat.Source.DIRECT,
+    )
+    seat.explain("R-TEAM-DIRECT-1", seats.seat_reason(TeamFinalSeat.Source.DIRECT))
+    seat.save()
+    seats.number_seats(TeamFinalSeat, team.competition)
+    return seat
 
 
 def _create_team(competition, data: _TeamData, *, user, **fields) -> Team:
@@ -719,7 +735,7 @@ def team_occasions(team: Team) -> list[tuple[date, str]]:
             dict.fromkeys(d for d in (heat.first_date, heat.last_date) if d), start=1
         ):
             out[day] = f"{heat.name}, dag {number}"
-    if team.in_final or team.is_direct_qualifier:
+    if team.is_direct_qualifier or team.is_finalist:
         comp = team.competition
         out.setdefault(comp.final_day1, "Final, centraldag 1")
         out.setdefault(comp.final_day2, "Final, centraldag 2")
@@ -811,8 +827,7 @@ def register_direct_team(
         data.infos, _earlier_teams(season, data.players, exclude_team=None, on_roster=True)
     )
     team = _create_team(competition, data, user=user, heat=None, is_direct_qualifier=True)
-    direct_seat(team)  # R-TEAM-DIRECT-1: the champions hold the final's direct seat
-    team.refresh_from_db(fields=["in_final", "final_number"])
+    _direct_seat(team)  # R-TEAM-DIRECT-1: the champions hold the final's direct seat
     dispensation = None
     if data.balance:
         dispensation = _request_balance_dispensation(team, data.balance[0], user)
@@ -1142,6 +1157,20 @@ def withdraw_team(user, team: Team, *, reason: str) -> Team:
     team.status = Team.Status.WITHDRAWN
     team.status_reason = reason.strip()
     team.save(update_fields=["status", "status_reason"])
+    # R-TEAM-REPL-1: the seat it holds is given up now, as a pair's is (the recompute offers it
+    # down the chain, and vacates it too if it was not yet held when the team withdrew).
+    held = list(seats.held(TeamFinalSeat, team.competition).filter(team=team))
+    for seat in held:
+        seat_services.give_up(
+            seat,
+            "R-TEAM-REPL-1",
+            Message(
+                gettext_noop(
+                    "Lämnad: %(team)s har dragit sig ur (%(why)s); platsen erbjuds vidare"
+                ),
+                {"team": team.name, "why": team.status_reason},
+            ),
+        )
     record_decision(
         "teams.team.withdrawn",
         team,
@@ -1149,7 +1178,7 @@ def withdraw_team(user, team: Team, *, reason: str) -> Team:
         reason=reason.strip(),
         clause="R-TEAM-REPL-1",
         season=team.competition.season,
-        in_final=team.in_final,
+        finalist=bool(held),
     )
     request_recompute(team.competition_id)
     return team

@@ -292,7 +292,7 @@ def known_requests(r) -> list[tuple[str, dict, str | None]]:
         ("GET /api/v1/competitions/{id}/", {"path_parameters": {"id": r["final"].pk}}, None),
         ("GET /api/v1/heats/", {"query": {"kind": "pairs"}}, None),
         ("GET /api/v1/heats/{id}/", {"path_parameters": {"id": r["pair_heat"].pk}}, None),
-        ("GET /api/v1/teams/", {"query": {"in_final": "true"}}, None),
+        ("GET /api/v1/teams/", {"query": {"holds_final_seat": "true"}}, None),
         ("GET /api/v1/teams/{id}/", {"path_parameters": {"id": r["team"].pk}}, None),
         ("GET /api/v1/matches/", {"query": {"stage": "final"}}, None),
         ("GET /api/v1/matches/{id}/", {"path_parameters": {"id": r["final_match"].pk}}, None),
@@ -380,7 +380,7 @@ def test_every_operation_answers_2xx(api_schema, reach, django_capture_on_commit
         "/api/schema/?lang=AAA",
         "/api/v1/final-seats/pairs/?held=maybe",
         "/api/v1/final-seats/teams/?held=",
-        "/api/v1/teams/?in_final=ja",
+        "/api/v1/teams/?holds_final_seat=ja",
         "/api/v1/heats/?competition=0",
     ],
 )

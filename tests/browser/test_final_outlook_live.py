@@ -15,8 +15,8 @@ from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
 from api.services import create_token
-from clubs import clock
-from teams.models import Match, TeamCompetition
+from clubs import clock, seats
+from teams.models import Match, Team, TeamCompetition, TeamFinalSeat
 from tests.api.conftest import with_token
 from ubf.rules.vp import victory_points
 
@@ -37,9 +37,12 @@ def final_day(settings):
 def _round_8_csv() -> bytes:
     """Round 8 as a scoring program writes it: every home team wins by 5 IMPs."""
     lines = [b"round;home;away;imps_home;imps_away;vp_home;vp_away;boards"]
-    for m in Match.objects.filter(stage="final", round=8).select_related("home", "away"):
+    number = {  # each team's number in the final, from its seat row
+        t.id: t.final_seat_number for t in seats.with_seats(Team.objects.all(), TeamFinalSeat)
+    }
+    for m in Match.objects.filter(stage="final", round=8):
         vh, va = victory_points(30, 25, m.boards)
-        row = f"8;{m.home.final_number};{m.away.final_number};30;25;{vh};{va};{m.boards}"
+        row = f"8;{number[m.home_id]};{number[m.away_id]};30;25;{vh};{va};{m.boards}"
         lines.append(row.replace(".", ",").encode())
     return b"\n".join(lines) + b"\n"
 

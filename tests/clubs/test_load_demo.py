@@ -12,6 +12,7 @@ from django.core.management import call_command
 from clubs.models import Club, ClubOfficial, Membership, Player, Representation, Season
 from pairs.models import DirectQualifier, PairCompetition, PairHeat
 from teams.models import Match, RosterEntry, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
+from tests.factories import final_teams
 from ubf.demo import build_plan
 from ubf.demo.season import PASSWORDS, boards_per_match
 from ubf.rules.season import DEFAULT_RULES
@@ -250,8 +251,8 @@ def test_team_final(demo):
     comp = TeamCompetition.objects.get(season=season())
     assert (comp.final_day1, comp.final_day2) == (date(2017, 3, 4), date(2017, 3, 5))
     assert comp.final_venue == "Bridgens hus, Uppsala" and comp.sm_semifinal_places == 3
-    finalists = list(Team.objects.filter(competition=comp, in_final=True))
-    assert sorted(t.final_number for t in finalists) == list(range(1, 11))
+    finalists = final_teams(comp)
+    assert sorted(t.final_seat_number for t in finalists) == list(range(1, 11))
     matches = list(Match.objects.filter(competition=comp, stage="final"))
     assert len(matches) == 45
     assert {m.round for m in matches} == set(range(1, 10))

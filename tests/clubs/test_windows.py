@@ -12,6 +12,7 @@ from tests.factories import (
     TeamFactory,
     TeamHeatFactory,
     UserFactory,
+    seat_in_final,
     tk_group_member,
 )
 
@@ -41,7 +42,7 @@ def test_pair_heat_windows_from_its_dates():
 def test_roster_window_ends_with_the_heat_and_moves_to_the_final():
     team = TeamFactory()
     assert windows.roster_window(team).closes == date(2016, 11, 6)
-    team.in_final = True
+    seat_in_final(team)  # R-TEAM-ADV-1: the team now holds a seat in the final
     assert windows.roster_window(team).closes == date(2017, 3, 5)
 
 

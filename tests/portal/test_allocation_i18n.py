@@ -13,7 +13,7 @@ from results.models import Lot
 from results.services.recompute import recompute_team_competition
 from results.services.uploads import upload_pair_final
 from teams.models import Team
-from tests.factories import TeamCompetitionFactory, UserFactory
+from tests.factories import TeamCompetitionFactory, UserFactory, seat_in_final
 from tests.results.test_allocation_teams import heat_with
 from tests.results.test_pair_final import build_final, simulated_final
 
@@ -40,7 +40,8 @@ def lag_with_lot_and_chain():
         drawn_by_hand=True,
     )
     second, second_teams = heats[1]
-    Team.objects.filter(pk=second_teams[0].pk).update(in_final=True, status="withdrawn")
+    seat_in_final(second_teams[0])
+    Team.objects.filter(pk=second_teams[0].pk).update(status="withdrawn")
     recompute_team_competition(comp.id)
     label = {k: h.name for k, (h, _t) in zip(keys, heats, strict=True)}
     among = ", ".join(label[k] for k in sorted(keys))  # the rulebook lists the tie by key

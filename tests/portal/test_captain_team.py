@@ -20,6 +20,7 @@ from tests.factories import (
     TeamHeatFactory,
     UserFactory,
     member,
+    seat_in_final,
 )
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
@@ -85,8 +86,7 @@ def test_a_short_roster_is_a_need_linked_to_the_roster_page(client, world):
 
 def test_in_the_final(client, world):
     season, club, heat, captain, team, opponent, match = world
-    team.in_final = True
-    team.save()
+    seat_in_final(team)
     client.force_login(captain)
     assert "I finalen (R-TEAM-ADV-1)." in _page(client, team).content.decode()
 

@@ -28,6 +28,7 @@ from tests.factories import (
     TeamHeatFactory,
     UserFactory,
     member,
+    seat_in_final,
     users_by_role,
 )
 
@@ -202,9 +203,7 @@ def test_r_team_fee_2_final_table_fee_per_round_without_schedule():
     heat = TeamHeatFactory()
     teams = [team_with(heat) for _ in range(8)]
     for i, t in enumerate(teams, start=1):
-        t.in_final = True
-        t.final_number = i
-        t.save()
+        seat_in_final(t, i)
     result = fees.team_final_fee_list(heat.competition)
     assert len(result.rows) == 8
     assert result.rows[0].total == Decimal("1400")  # 7 rounds × 200
@@ -215,8 +214,7 @@ def test_r_team_fee_3_juniors_play_the_final_free_round_by_round():
     a = team_with(heat, juniors=2, players=6)
     b = team_with(heat)
     for t in (a, b):
-        t.in_final = True
-        t.save()
+        seat_in_final(t)
     m1 = MatchFactory(home=a, away=b, stage="final", heat=None, round=1, status="played")
     players = list(a.roster.select_related("player"))
     juniors = [e.player for e in players if e.player.birth_year >= 1991]
@@ -412,8 +410,7 @@ def test_r_pair_fee_1_pair_heat_export_for_the_arranging_club(client):
 def test_r_team_fee_2_final_list_page_and_export_for_tk_only(client, tk, heat_list):
     heat, teams = heat_list
     for t in teams:
-        t.in_final = True
-        t.save()
+        seat_in_final(t)
     competition = heat.competition
     users = users_by_role(team=teams[0])
     client.force_login(users["heat_responsible"])

@@ -357,7 +357,7 @@ def test_every_public_page_answers_head_without_a_body_and_get(name, kwargs):
 
 
 def _team_final_snapshot():
-    team = TeamFactory(in_final=True, final_number=1, name="Spader Kung")
+    team = TeamFactory(final_seat=1, name="Spader Kung")
     StandingSnapshot.objects.create(
         scope=StandingSnapshot.Scope.TEAM_FINAL,
         competition=team.competition,

@@ -41,7 +41,7 @@ def _final(heat, names, rounds, *, boards_per_match=0, lineups=False, prefix="La
     """Teams ``names`` in the final of ``heat``'s competition and the final's played matches
     ``rounds`` (home, away, IMPs); ``boards_per_match`` board rows on every match."""
     teams = {
-        n: TeamFactory(heat=heat, name=f"{prefix}{n}", in_final=True, final_number=i, players=5)
+        n: TeamFactory(heat=heat, name=f"{prefix}{n}", final_seat=i, players=5)
         for i, n in enumerate(names, start=1)
     }
     matches = {}
@@ -357,9 +357,9 @@ def test_query_count_stays_fixed_as_teams_rounds_and_boards_grow(client):
         "match": _queries(client, f"/lag/match/{small_matches[('A', 'D')].pk}/"),
     }
     # Twice the teams, more than twice the rounds, ten times the boards, and line-ups.
-    from teams.models import Team
+    from teams.models import TeamFinalSeat
 
-    Team.objects.all().update(in_final=False)
+    TeamFinalSeat.objects.all().delete()
     Match.objects.all().delete()
     big_heat = TeamHeatFactory(competition=small_heat.competition)
     big, big_matches = _final(

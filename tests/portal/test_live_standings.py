@@ -150,9 +150,9 @@ def test_the_fragments_query_count_stays_fixed_as_the_final_grows(client):
     _unplay_last_round(heat.competition_id)
     client.get("/lag/final/")
     small = _queries(client, "/lag/final/")
-    from teams.models import Team
+    from teams.models import TeamFinalSeat
 
-    Team.objects.all().update(in_final=False)
+    TeamFinalSeat.objects.all().delete()
     Match.objects.all().delete()
     big_heat = TeamHeatFactory(competition=heat.competition)
     _final(big_heat, "ABCDEFGH", _round_robin("ABCDEFGH"), boards_per_match=10, prefix="Stor ")

@@ -51,7 +51,7 @@ def test_a_write_shows_at_once_with_a_new_etag(client):
 
 
 def test_a_recompute_written_in_bulk_still_shows(client):
-    team = TeamFactory(in_final=True, final_number=1)
+    team = TeamFactory(final_seat=1)
     first, _ = get(client)
     before = public_cache.version()
     # a bulk write sends no signal: only the recompute's own bump makes it visible

@@ -312,9 +312,9 @@ def test_r_team_res_1_paid_after_the_deadline_still_tells_tk(fielded, season, tk
 def final_teams(season):
     competition = TeamCompetitionFactory(season=season)
     heat = TeamHeatFactory(competition=competition)
-    TeamFactory(heat=heat, in_final=True, email="k1@lag.se")
-    TeamFactory(heat=heat, in_final=True, email="k2@lag.se")
-    TeamFactory(heat=heat, in_final=False, email="ute@lag.se")
+    TeamFactory(heat=heat, final_seat=True, email="k1@lag.se")
+    TeamFactory(heat=heat, final_seat=True, email="k2@lag.se")
+    TeamFactory(heat=heat, email="ute@lag.se")
     return competition
 
 

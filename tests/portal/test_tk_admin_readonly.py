@@ -64,7 +64,7 @@ def test_a_team_status_and_final_seat_posted_through_the_admin_do_not_change(adm
         admin_client, url, {"status": Team.Status.DISQUALIFIED, "in_final": "on", "phone": "1"}
     )
     team = Team.objects.get()
-    assert team.status == Team.Status.ENTERED and team.in_final is False and team.phone == "1"
+    assert team.status == Team.Status.ENTERED and not team.is_finalist and team.phone == "1"
 
 
 def test_a_wo_status_and_vp_posted_through_the_admin_do_not_change(admin_client):

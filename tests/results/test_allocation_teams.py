@@ -7,7 +7,13 @@ import pytest
 from results.models import AllocationRun, Lot
 from results.services.recompute import recompute_team_competition
 from teams.models import Match, Team
-from tests.factories import TeamCompetitionFactory, TeamFactory, TeamHeatFactory
+from tests.factories import (
+    TeamCompetitionFactory,
+    TeamFactory,
+    TeamHeatFactory,
+    final_teams,
+    seat_in_final,
+)
 from ubf.rules.vp import victory_points
 
 pytestmark = pytest.mark.django_db
@@ -116,7 +122,8 @@ def test_r_team_repl_1_withdrawn_finalist_seat_offered_to_the_next_of_its_heat()
     big, big_teams = heat_with(comp, 6)
     heat_with(comp, 4)
     holder = big_teams[0]
-    Team.objects.filter(pk=holder.pk).update(in_final=True, status="withdrawn")
+    seat_in_final(holder)
+    Team.objects.filter(pk=holder.pk).update(status="withdrawn")
     recompute_team_competition(comp.id)
     run = AllocationRun.objects.get(competition=comp)
     # The allocation does not change: the team took part in the qualifiers.
@@ -139,9 +146,10 @@ def test_r_team_repl_1_offers_recorded_and_the_chain_moves_on():
     big, big_teams = heat_with(comp, 6)
     small, small_teams = heat_with(comp, 4)
     holder = big_teams[0]
-    Team.objects.filter(pk=holder.pk).update(in_final=True, final_number=1, status="withdrawn")
+    seat_in_final(holder, 1)
+    Team.objects.filter(pk=holder.pk).update(status="withdrawn")
     rival = small_teams[0]
-    Team.objects.filter(pk=rival.pk).update(in_final=True, final_number=2)
+    seat_in_final(rival, 2)
     final_match = Match.objects.create(
         competition=comp, stage="final", round=1, home=holder, away=rival, boards=24
     )
@@ -157,8 +165,8 @@ def test_r_team_repl_1_offers_recorded_and_the_chain_moves_on():
     record_team_offer_answer(tk, nxt, "accepted", answered_at=timezone.now(), reason=late)
     recompute_team_competition(comp.id)
     assert not TeamFinalOffer.objects.filter(competition=comp, answer="pending").exists()
-    nxt.team.refresh_from_db()
-    assert nxt.team.in_final and nxt.team.final_number == 1
+    (seated,) = [t for t in final_teams(comp) if t.id == nxt.team_id]
+    assert seated.final_seat_number == 1  # the number of the team it replaces
     final_match.refresh_from_db()
     assert final_match.home_id == nxt.team_id  # takes the place in the unplayed matches
     from clubs.models import Decision

@@ -23,7 +23,8 @@ from results.importers import parse_upload, validate_pairs, write_pbn_pairs
 from results.models import AllocationRun, ResultUpload, StandingSnapshot
 from results.services.uploads import upload_pair_heat
 from results.simulate import simulate_pair_heat
-from teams.models import Match, Team, TeamCompetition, TeamHeat
+from teams.models import Match, TeamCompetition, TeamHeat
+from tests.factories import final_teams
 from ubf.demo.results import allocation_holders, load_demo_results
 
 pytestmark = pytest.mark.django_db
@@ -132,10 +133,10 @@ def test_every_team_heat_is_played_from_its_upload(demo):
 def test_the_final_teams_are_the_allocations_holders(demo):
     competition = team_competition()
     holders = allocation_holders(competition)
-    finalists = list(Team.objects.filter(competition=competition, in_final=True))
+    finalists = final_teams(competition)
     assert len(holders) == 10
     assert {t.id for t in finalists} == set(holders)
-    assert sorted(t.final_number for t in finalists) == list(range(1, 11))
+    assert sorted(t.final_seat_number for t in finalists) == list(range(1, 11))
     matches = list(Match.objects.filter(competition=competition, stage=Match.Stage.FINAL))
     assert len(matches) == 45  # R-TEAM-FINAL-1: a single round robin
     assert {frozenset((m.home_id, m.away_id)) for m in matches} == {

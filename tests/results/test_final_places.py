@@ -25,6 +25,7 @@ from tests.factories import (
     TeamCompetitionFactory,
     TeamFactory,
     accepted_upload,
+    final_teams,
     member,
 )
 from tests.results.test_allocation_teams import heat_with
@@ -219,9 +220,7 @@ def lag_season():
 def test_r_team_repl_1_champions_who_withdraw_leave_the_heats_seats_as_they_were(lag_season, tk):
     comp, (a, a_teams), (b, b_teams), (c, c_teams), champions = lag_season
     assert team_seats(comp) == {"A": 3, "B": 3, "C": 3}
-    finalists = set(
-        Team.objects.filter(competition=comp, in_final=True).values_list("id", flat=True)
-    )
+    finalists = {t.id for t in final_teams(comp)}
     # the final is set from the allocation: the 9 heat holders and the champions
     assert finalists == {t.id for t in a_teams[:3] + b_teams[:3] + c_teams[:3]} | {champions.id}
 
@@ -249,18 +248,15 @@ def test_r_team_repl_1_a_qualified_team_that_withdraws_is_replaced_and_stays_out
 
     chain = {s["seat"]: s for s in AllocationRun.objects.get(competition=comp).explanation["chain"]}
     assert chain[str(leaver.id)]["holder"] == a_teams[3].name  # the withdrawal is remembered
-    leaver.refresh_from_db()
-    assert not leaver.in_final
+    assert not leaver.is_finalist
 
     # a second withdrawal: the chain asks a team that is not in the final already
     withdraw_team(tk, b_teams[0], reason="Återbud")
     recompute_team_competition(comp.id)
     nxt = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
     assert nxt.team == b_teams[3]
-    in_final = set(
-        Team.objects.filter(competition=comp, in_final=True).values_list("id", flat=True)
-    )
-    assert nxt.team_id not in in_final and a_teams[3].id in in_final
+    finalists = {t.id for t in final_teams(comp)}
+    assert nxt.team_id not in finalists and a_teams[3].id in finalists
 
 
 def test_withdrawing_a_team_needs_a_reason_and_the_right_to_speak_for_it(lag_season, tk):

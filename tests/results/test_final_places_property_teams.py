@@ -19,7 +19,7 @@ from results.services.recompute import recompute_team_competition
 from teams.models import Team, TeamFinalOffer, TeamFinalSeat
 from teams.services.decisions import record_team_offer_answer
 from teams.services.entries import withdraw_team
-from tests.factories import TeamCompetitionFactory, UserFactory
+from tests.factories import TeamCompetitionFactory, UserFactory, final_teams
 from tests.results.test_allocation_teams import heat_with
 
 pytestmark = pytest.mark.django_db
@@ -48,12 +48,10 @@ def test_the_team_final_stays_whole_whatever_the_season_does(shape):
         for i, n in enumerate(shape["heats"]):
             heat_with(comp, n, prefix=f"H{i}-")
         recompute_team_competition(comp.id)
-        size = Team.objects.filter(competition=comp, in_final=True).count()
+        size = len(final_teams(comp))
         accepted: set[int] = set()
         for action, pick in shape["steps"]:
-            finalists = list(
-                Team.objects.filter(competition=comp, in_final=True, status=Team.Status.ENTERED)
-            )
+            finalists = final_teams(comp, status=Team.Status.ENTERED)
             pending = list(TeamFinalOffer.objects.filter(competition=comp, answer="pending"))
             if action == "withdraw" and finalists:
                 team = finalists[pick % len(finalists)]
@@ -69,20 +67,14 @@ def test_the_team_final_stays_whole_whatever_the_season_does(shape):
                 continue
             recompute_team_competition(comp.id)
 
-            in_final = set(
-                Team.objects.filter(
-                    competition=comp, in_final=True, status=Team.Status.ENTERED
-                ).values_list("id", flat=True)
-            )
+            seated = {t.id for t in final_teams(comp, status=Team.Status.ENTERED)}
             open_offers = list(TeamFinalOffer.objects.filter(competition=comp, answer="pending"))
             chain = AllocationRun.objects.get(competition=comp).explanation["chain"]
             waiting_for_tk = sum(1 for c in chain if c["status"] in ("tk_decides", "closed"))
-            assert len(in_final) + len(open_offers) + waiting_for_tk == size
-            assert accepted <= in_final
+            assert len(seated) + len(open_offers) + waiting_for_tk == size
+            assert accepted <= seated
             # a team that withdrew and is still marked for the final has its seat on offer
-            gone = Team.objects.filter(
-                competition=comp, in_final=True, status=Team.Status.WITHDRAWN
-            ).count()
+            gone = len(final_teams(comp, status=Team.Status.WITHDRAWN))
             assert gone <= len(open_offers) + waiting_for_tk
             # the seat rows say the same (one seat lifecycle, issue 9): every seat of the final
             # is held by exactly one team or is vacated with one open offer or TK's turn; the
@@ -90,7 +82,7 @@ def test_the_team_final_stays_whole_whatever_the_season_does(shape):
             held = list(TeamFinalSeat.objects.filter(competition=comp).exclude(status="vacated"))
             holders = [seat.team_id for seat in held]
             assert len(holders) == len(set(holders))  # nobody holds two seats
-            assert set(holders) == in_final
+            assert set(holders) == seated
             assert len(held) + len(open_offers) + waiting_for_tk == size
             confirmed = {seat.team_id for seat in held if seat.status == "confirmed"}
             assert accepted <= confirmed
@@ -99,5 +91,5 @@ def test_the_team_final_stays_whole_whatever_the_season_does(shape):
             asked = [o.team_id for o in TeamFinalOffer.objects.filter(competition=comp)]
             assert len(asked) == len(set(asked))  # nobody is asked twice
             for offer in open_offers:
-                assert offer.team_id not in in_final
+                assert offer.team_id not in seated
         transaction.set_rollback(True)

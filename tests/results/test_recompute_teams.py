@@ -170,7 +170,7 @@ def test_team_with_non_ubf_player_only_plays_for_sm(heat4):
 def test_final_snapshot_counts_rounds_played():
     # R-TEAM-FINAL-2: the final is ranked like a heat
     heat = TeamHeatFactory()
-    teams = [TeamFactory(heat=heat, in_final=True, final_number=i + 1) for i in range(4)]
+    teams = [TeamFactory(heat=heat, final_seat=i + 1) for i in range(4)]
     comp = heat.competition
     for rnd, (h, a) in enumerate([(0, 1), (2, 3)], start=1):
         Match.objects.create(
@@ -241,10 +241,7 @@ def test_r_team_semi_1_and_mp_3_final_choice_order_and_bonus():
     comp = heat.competition
     comp.sm_semifinal_places = 2
     comp.save()
-    teams = [
-        TeamFactory(heat=heat, in_final=True, final_number=i + 1, name=f"F{i}", players=4)
-        for i in range(4)
-    ]
+    teams = [TeamFactory(heat=heat, final_seat=i + 1, name=f"F{i}", players=4) for i in range(4)]
     other = District.objects.create(code="VBF", name="Västmanlands BF")
     club = Club.objects.create(district=other, name="BK Sala", short_name="Sala")
     from teams.models import RosterEntry

@@ -17,10 +17,15 @@ from clubs import clock
 from pairs.models import FinalSeat, Offer
 from pairs.services.decisions import decline_final_seat, override_offer, record_offer_answer
 from results.services.recompute import recompute_pair_competition, recompute_team_competition
-from teams.models import Team, TeamFinalOffer, TeamFinalSeat
+from teams.models import TeamFinalOffer, TeamFinalSeat
 from teams.services.decisions import record_team_offer_answer
 from teams.services.entries import withdraw_team
-from tests.factories import PairCompetitionFactory, TeamCompetitionFactory, TeamFactory
+from tests.factories import (
+    PairCompetitionFactory,
+    TeamCompetitionFactory,
+    TeamFactory,
+    final_teams,
+)
 from tests.results.test_allocation_teams import heat_with
 from tests.results.test_final_places import direct_qualifier, named_heat
 
@@ -81,10 +86,10 @@ def test_r_team_adv_1_every_team_seat_row_says_which_seat_of_its_heat_it_is(lag_
     assert seat_of(champions).reason == (
         "Direktkvalificerad som förra säsongens mästare (R-TEAM-DIRECT-1)"
     )
-    # the team's flag is the seats' cache: ten finalists with ten different numbers
-    finalists = Team.objects.filter(competition=comp, in_final=True)
+    # the final's teams are the seats' holders: ten finalists with ten different numbers
+    finalists = final_teams(comp)
     assert {t.id for t in finalists} == held_by(comp)
-    assert sorted(t.final_number for t in finalists) == list(range(1, 11))
+    assert sorted(t.final_seat_number for t in finalists) == list(range(1, 11))
 
 
 def test_r_team_repl_1_seat_rows_after_a_withdrawal_an_acceptance_a_refusal_and_recomputes(
@@ -92,7 +97,7 @@ def test_r_team_repl_1_seat_rows_after_a_withdrawal_an_acceptance_a_refusal_and_
 ):
     comp, (_a, a_teams), (_b, b_teams), (_c, c_teams), champions = lag_season
     leaver = a_teams[0]
-    number = Team.objects.get(pk=leaver.pk).final_number
+    number = seat_of(leaver).number
 
     withdraw_team(tk, leaver, reason="Två spelare sjuka")
     recompute_team_competition(comp.id)
@@ -144,10 +149,7 @@ def test_r_team_repl_1_seat_rows_after_a_withdrawal_an_acceptance_a_refusal_and_
     assert held_by(comp) == {t.id for t in a_teams[1:4] + b_teams[1:3] + c_teams[:3]} | {
         champions.id
     }
-    finalists = set(
-        Team.objects.filter(competition=comp, in_final=True).values_list("id", flat=True)
-    )
-    assert finalists == held_by(comp)
+    assert {t.id for t in final_teams(comp)} == held_by(comp)
 
 
 @pytest.fixture

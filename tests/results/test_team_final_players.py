@@ -59,7 +59,7 @@ def final():
         last_season_roster_mids=[p.mid for p in champions],
     ).team
     b, cc, d = (
-        TeamFactory(heat=heat, in_final=True, final_number=i + 2, name=n, players=4)
+        TeamFactory(heat=heat, final_seat=i + 2, name=n, players=4)
         for i, n in enumerate(["B", "C", "D"])
     )
     fours = {t: [e.player for e in t.roster.all()] for t in (b, cc, d)}

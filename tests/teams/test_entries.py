@@ -311,7 +311,7 @@ def test_r_team_direct_1_two_thirds_remain(w):
     out = register_direct_team(
         w.tk, w.comp, **team_fields(w, new, name="Mästarna"), last_season_roster_mids=champions
     )
-    assert out.team.is_direct_qualifier and out.team.in_final and out.team.heat is None
+    assert out.team.is_direct_qualifier and out.team.is_finalist and out.team.heat is None
     d = Decision.objects.get(action="teams.direct_qualifier.registered")
     assert d.clause == "R-TEAM-DIRECT-1" and len(d.data["remaining"]) == 4
 

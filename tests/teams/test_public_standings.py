@@ -42,7 +42,7 @@ def test_lag_page_without_a_season_says_so(client):
 
 
 def test_lag_page_shows_final_snapshot_marked_provisional(client):
-    team = TeamFactory(in_final=True, final_number=1)
+    team = TeamFactory(final_seat=1)
     StandingSnapshot.objects.create(
         scope=StandingSnapshot.Scope.TEAM_FINAL,
         competition=team.competition,
@@ -68,7 +68,7 @@ def test_lag_page_shows_final_snapshot_marked_provisional(client):
 
 
 def test_lag_page_before_the_final_lists_the_finalists_without_a_table_of_zeros(client):
-    team = TeamFactory(in_final=True, final_number=1, name="Fyris 1")
+    team = TeamFactory(final_seat=1, name="Fyris 1")
     StandingSnapshot.objects.create(
         scope=StandingSnapshot.Scope.TEAM_FINAL,
         competition=team.competition,

@@ -36,7 +36,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.text import slugify
 
-from clubs import clock
+from clubs import clock, seats
 from clubs.models import HeatStatus, Season
 from pairs.models import PairEntry, PairHeat
 from results.importers import (
@@ -50,8 +50,7 @@ from results.models import AllocationRun, ResultUpload
 from results.services import recompute
 from results.services.uploads import UploadRejected, upload_pair_heat, upload_team_results
 from results.simulate import simulate_pair_heat, simulate_team_matches
-from teams.models import Match, Team, TeamCompetition, TeamHeat
-from teams.seats import number_finalists
+from teams.models import Match, Team, TeamCompetition, TeamFinalSeat, TeamHeat
 from ubf.rules.schedule import round_robin
 from ubf.rules.types import HeatType
 
@@ -297,8 +296,8 @@ def _reseed_final(run: _Run, competition: TeamCompetition, holders: list[int]) -
     with transaction.atomic():
         by_id = {t.id: t for t in Team.objects.filter(competition=competition)}
         Match.objects.filter(competition=competition, stage=Match.Stage.FINAL).delete()
-        # The numbers go on the seats; Team.in_final / final_number follow (teams.seats).
-        number_finalists(competition, holders)
+        # The numbers go on the seats: a team's number in the final is its seat's.
+        seats.number_seats(TeamFinalSeat, competition, holders)
         rounds = round_robin(holders)
         day1_rounds = math.ceil(len(rounds) / rules.team_final_central_days)
         halves = 1 if boards <= rules.single_segment_max_boards else 2
@@ -330,21 +329,29 @@ def _final(run: _Run, competition: TeamCompetition, user, final_rounds: int) -> 
     )
     if untouched:
         holders = allocation_holders(competition)
-        current = set(
-            Team.objects.filter(competition=competition, in_final=True).values_list("id", flat=True)
-        )
+        # The final's schedule was drawn for the demo's first guess: drawn again once the
+        # allocation's holders (whose seats the recompute set) are other teams.
+        current = {x for m in finals for x in (m.home_id, m.away_id)}
         if holders and set(holders) != current:
             _reseed_final(run, competition, holders)
     teams = list(
-        Team.objects.filter(competition=competition, in_final=True, final_number__isnull=False)
-        .order_by("final_number")
+        seats.holding(Team.objects.filter(competition=competition), TeamFinalSeat)
+        .filter(final_seat_number__isnull=False)
+        .order_by("final_seat_number")
         .prefetch_related("roster__player")
     )
     matches = list(finals.select_related("home", "away").order_by("round", "id"))
     if not teams or not matches:
         return
+    seated = {t.id for t in teams}
+    if any(m.home_id not in seated or m.away_id not in seated for m in matches):
+        # A team of the final's matches lost its seat (a result changed after the final was
+        # played): the final's file cannot name it; TK sorts the final out.
+        run.say("  Finalen: ett lag i finalens matcher har ingen finalplats längre; lämnas")
+        return
     boards = matches[0].boards
-    specs = [_team_spec(t, t.final_number) for t in teams]
+    specs = [_team_spec(t, t.final_seat_number) for t in teams]
+    number = {t.id: t.final_seat_number for t in teams}
     for r in range(1, final_rounds + 1):
         round_matches = [m for m in matches if m.round == r]
         current = ResultUpload.objects.filter(
@@ -358,7 +365,7 @@ def _final(run: _Run, competition: TeamCompetition, user, final_rounds: int) -> 
             continue
         event = simulate_team_matches(
             specs,
-            [(m.round, m.home.final_number, m.away.final_number) for m in round_matches],
+            [(m.round, number[m.home_id], number[m.away_id]) for m in round_matches],
             boards,
             seed=f"{DEMO_SEED}/final",
             title=f"DM Lag final, rond {r}",

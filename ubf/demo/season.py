@@ -33,6 +33,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from clubs import seats
 from clubs.models import (
     Club,
     ClubOfficial,
@@ -44,7 +45,15 @@ from clubs.models import (
     Season,
 )
 from pairs.models import DirectQualifier, PairCompetition, PairEntry, PairHeat
-from teams.models import Match, RosterEntry, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
+from teams.models import (
+    Match,
+    RosterEntry,
+    Team,
+    TeamCompetition,
+    TeamFinalSeat,
+    TeamHeat,
+    TeamHeatOrganiser,
+)
 from ubf.rules.schedule import round_robin  # R-TEAM-KVAL-4, R-TEAM-FINAL-1
 from ubf.rules.season import DEFAULT_RULES, SeasonRules
 from ubf.rules.types import Discipline, Gender, HeatType, Pin
@@ -296,8 +305,8 @@ class TeamPlan:
     email: str
     roster: tuple[str, ...]  # MIDs, captain first
     strength: float
-    in_final: bool = False
-    final_number: int | None = None
+    #: The demo's first guess at the final (before any heat is played): its seat's number.
+    seat_number: int | None = None
 
 
 @dataclass(frozen=True)
@@ -737,15 +746,15 @@ def _team_competition(rng: random.Random, pool: _Pool, rules: SeasonRules) -> Te
         heats.append((name, clubs, venue, boards, days, dealt, table_fee, registered_on, login,
                       teams, {t.name for t in best}))  # fmt: skip
 
-    final_number = 0
+    seat_number = 0
     heat_plans = []
     for (name, clubs, venue, boards, days, dealt, table_fee, registered_on, login, teams,
          best) in heats:  # fmt: skip
         numbered = []
         for team in teams:
             if team.name in best:
-                final_number += 1
-                team = dataclasses.replace(team, in_final=True, final_number=final_number)
+                seat_number += 1
+                team = dataclasses.replace(team, seat_number=seat_number)
             numbered.append(team)
         responsible = next(
             p for p in pool.players if p.club == clubs[0] and p.paid_on and p.birth_year < 1991
@@ -776,7 +785,7 @@ def _team_competition(rng: random.Random, pool: _Pool, rules: SeasonRules) -> Te
         )
     day1, day2 = date(2017, 3, 4), date(2017, 3, 5)
     finalists = sorted(
-        (t for h in heat_plans for t in h.teams if t.in_final), key=lambda t: t.final_number
+        (t for h in heat_plans for t in h.teams if t.seat_number), key=lambda t: t.seat_number
     )
     final_boards = rules.final_boards_by_teams[len(finalists)]
     rounds = len(round_robin([t.name for t in finalists]))
@@ -851,6 +860,28 @@ class DemoSummary:
 
     def admin_url(self, port: int | str = 8000) -> str:
         return ADMIN_URL.format(port=port)
+
+
+def _first_guess_seats(competition, tc, team_id: dict, team_heat_id: dict) -> None:
+    """The demo's first guess at the final, before its heats are uploaded: a provisional seat
+    (R-TEAM-ADV-1) for each guessed team, with its number, written once (when the final has
+    no seat yet); the real allocation then keeps, moves or deletes them like any seat."""
+    if TeamFinalSeat.objects.filter(competition=competition).exists():
+        return
+    for h in tc.heats:
+        guessed = [t for t in h.teams if t.seat_number]
+        for n, t in enumerate(guessed, start=1):
+            seat = TeamFinalSeat(
+                competition=competition,
+                key=str(team_id[t.name]),
+                team_id=team_id[t.name],
+                origin_heat_id=team_heat_id[h.name],
+                source=TeamFinalSeat.Source.ALLOCATION,
+                number=t.seat_number,
+            )
+            why = seats.seat_reason(seat.source, heat=h.name, n=n, seats=len(guessed))
+            seat.explain("R-TEAM-ADV-1", why)
+            seat.save()
 
 
 def _sync(
@@ -1198,16 +1229,14 @@ def _load(plan: DemoPlan) -> DemoSummary:
                 "address": t.address,
                 "phone": t.phone,
                 "email": t.email,
-                "in_final": t.in_final,
-                "final_number": t.final_number,
             }
             for h in tc.heats
             for t in h.teams
         ],
         summary,
-        create_only=("in_final", "final_number"),  # the real allocation may move them
     )
     team_id = {name: obj.pk for (_c, name), obj in teams.items()}
+    _first_guess_seats(competition, tc, team_id, team_heat_id)
     _sync(
         RosterEntry,
         RosterEntry.objects.filter(team__competition=competition),
@@ -1262,7 +1291,9 @@ def _load(plan: DemoPlan) -> DemoSummary:
         "pair_entries": PairEntry.objects.filter(heat__competition__season=season).count(),
         "team_heats": TeamHeat.objects.filter(competition=competition).count(),
         "teams": Team.objects.filter(competition=competition).count(),
-        "final_teams": Team.objects.filter(competition=competition, in_final=True).count(),
+        "final_teams": seats.holding(
+            Team.objects.filter(competition=competition), TeamFinalSeat
+        ).count(),
         "kval_matches": Match.objects.filter(competition=competition, stage="kval").count(),
         "final_matches": Match.objects.filter(competition=competition, stage="final").count(),
     }

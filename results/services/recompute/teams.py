@@ -33,7 +33,6 @@ from teams.models import (
     TeamHeat,
     WalkOver,
 )
-from teams.seats import mark_finalists
 from ubf.rules import replacement, sanctions
 from ubf.rules.allocation import final_size_teams
 from ubf.rules.eligibility import (
@@ -79,7 +78,10 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         started_at = clock.now()
 
         rules = competition.season.rules()
-        teams = {t.id: t for t in Team.objects.filter(competition=competition)}
+        teams = {
+            t.id: t
+            for t in seats.with_seats(Team.objects.filter(competition=competition), TeamFinalSeat)
+        }
         matches = list(Match.objects.filter(competition=competition))
         changed = (
             None
@@ -118,74 +120,112 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         ).select_related("match"):
             stage = p.match.stage if p.match_id else Match.Stage.KVAL
             penalties[stage][p.team_id] += p.vp
-        # Rosters (for R-TEAM-4 and the bonus) only for the teams of the heats ranked again.
-        ranked_teams = [
-            t for t in teams.values() if to_rank(t.heat_id) or (t.in_final and to_rank(FINAL))
-        ]
-        prefetch_related_objects(
-            ranked_teams,
-            # Players joined, not prefetched by id: on SQLite Django 5.2 prefetches a
-            # forward FK with one OR term per id, which fails beyond ~1000 players.
-            Prefetch("roster", queryset=RosterEntry.objects.select_related("player")),
-            Prefetch(
-                "roster__player__representations",
-                queryset=Representation.objects.select_related("club__district"),
-            ),
-        )
-        dm_status, roster_ubf, without_lineup = _dm_status(
-            {t.id: t for t in ranked_teams}, competition
-        )
-
         by_heat: dict[int | None, list[Match]] = defaultdict(list)
         for m in matches:
             by_heat[m.heat_id if m.stage == Match.Stage.KVAL else None].append(m)
+        finalists_before = {t.id for t in teams.values() if t.holds_final_seat}
 
-        snapshots = []
-        for heat_id, heat_matches in by_heat.items():
-            if not to_rank(heat_id if heat_id is not None else FINAL):
-                continue
-            stage = Match.Stage.KVAL if heat_id is not None else Match.Stage.FINAL
-            if heat_id is not None:
-                members = [t for t in teams.values() if t.heat_id == heat_id]
-            else:
-                members = [t for t in teams.values() if t.in_final]
-            member_ids = {t.id for t in members} | {
-                x for m in heat_matches for x in (m.home_id, m.away_id)
-            }
-            rows, provisional, rounds_played = _team_standings(
-                [teams[t] for t in sorted(member_ids)],
+        # The heats first: the allocation reads their standings.
+        heat_teams = [t for t in teams.values() if t.heat_id is not None and to_rank(t.heat_id)]
+        dm_status, roster_ubf, without_lineup = _rosters(heat_teams, competition)
+        snapshots = [
+            _stage_snapshot(
+                competition,
+                heat_id,
                 heat_matches,
+                [t for t in teams.values() if t.heat_id == heat_id],
+                teams,
                 walkovers,
-                penalties[stage],
+                penalties[Match.Stage.KVAL],
                 rules,
-                dm_status,
-                seed=f"{competition.season.name}/{stage}/{heat_id or 'final'}",
+                (dm_status, roster_ubf, without_lineup),
             )
-            _lineup_notes(rows, heat_matches, without_lineup, heat_id is None)
-            if heat_id is None:
-                _final_extras(rows, competition, rules, roster_ubf)
-                _final_players(rows, heat_matches, teams, walkovers, rules, roster_ubf)
-            scope = (
-                StandingSnapshot.Scope.TEAM_HEAT if heat_id else StandingSnapshot.Scope.TEAM_FINAL
-            )
-            snapshots.append(
-                StandingSnapshot(
-                    scope=scope,
-                    competition=competition,
-                    heat_id=heat_id,
-                    data=rows,
-                    provisional=provisional,
-                    rounds_played=rounds_played,
-                )
-            )
+            for heat_id, heat_matches in by_heat.items()
+            if heat_id is not None and to_rank(heat_id)
+        ]
         save_snapshots(stored_snapshots, snapshots)
 
-        _allocate_team_final(competition, teams, by_heat)
+        _allocate_team_final(competition, teams, by_heat, finalists_before)
+
+        # Then the final, with the finalists the seats name now (not the ones before this
+        # recompute moved a seat): ranked again whenever they changed.
+        finalists = set(
+            seats.held(TeamFinalSeat, competition)
+            .filter(team__isnull=False)
+            .values_list("team_id", flat=True)
+        )
+        if None in by_heat and (to_rank(FINAL) or finalists != finalists_before):
+            final_matches = by_heat[None]
+            in_play = finalists | {x for m in final_matches for x in (m.home_id, m.away_id)}
+            members = [teams[x] for x in sorted(in_play)]
+            status = _rosters(members, competition)
+            snap = _stage_snapshot(
+                competition,
+                None,
+                final_matches,
+                members,
+                teams,
+                walkovers,
+                penalties[Match.Stage.FINAL],
+                rules,
+                status,
+            )
+            save_snapshots(stored_snapshots, [snap])
 
         finish(competition, started_at)
 
 
-def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], by_heat) -> None:
+def _rosters(members: list[Team], competition: TeamCompetition):
+    """Rosters (for R-TEAM-4 and the bonus) of ``members``, with their players' clubs: the DM
+    status, whole roster in UBF, and matches without a line-up per team (:func:`_dm_status`)."""
+    prefetch_related_objects(
+        members,
+        # Players joined, not prefetched by id: on SQLite Django 5.2 prefetches a
+        # forward FK with one OR term per id, which fails beyond ~1000 players.
+        Prefetch("roster", queryset=RosterEntry.objects.select_related("player")),
+        Prefetch(
+            "roster__player__representations",
+            queryset=Representation.objects.select_related("club__district"),
+        ),
+    )
+    return _dm_status({t.id: t for t in members}, competition)
+
+
+def _stage_snapshot(
+    competition, heat_id, stage_matches, members, teams, walkovers, penalties, rules, status
+) -> StandingSnapshot:
+    """One heat's standings (``heat_id``), or the final's (None) among ``members``."""
+    dm_status, roster_ubf, without_lineup = status
+    stage = Match.Stage.KVAL if heat_id is not None else Match.Stage.FINAL
+    member_ids = {t.id for t in members} | {
+        x for m in stage_matches for x in (m.home_id, m.away_id)
+    }
+    rows, provisional, rounds_played = _team_standings(
+        [teams[t] for t in sorted(member_ids)],
+        stage_matches,
+        walkovers,
+        penalties,
+        rules,
+        dm_status,
+        seed=f"{competition.season.name}/{stage}/{heat_id or 'final'}",
+    )
+    _lineup_notes(rows, stage_matches, without_lineup, heat_id is None)
+    if heat_id is None:
+        _final_extras(rows, competition, rules, roster_ubf)
+        _final_players(rows, stage_matches, teams, walkovers, rules, roster_ubf)
+    return StandingSnapshot(
+        scope=StandingSnapshot.Scope.TEAM_HEAT if heat_id else StandingSnapshot.Scope.TEAM_FINAL,
+        competition=competition,
+        heat_id=heat_id,
+        data=rows,
+        provisional=provisional,
+        rounds_played=rounds_played,
+    )
+
+
+def _allocate_team_final(
+    competition: TeamCompetition, teams: dict[int, Team], by_heat, finalists: set[int]
+) -> None:
     """R-TEAM-ADV-1 (with R-ALLOC-2..6) and R-TEAM-REPL-1 over the approved heats.
 
     A team "took part" in the qualifiers when it is entered in an approved heat and has not
@@ -252,7 +292,7 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
         replacement.Withdrawal(entry=str(t.id), reason=t.status_reason)
         for t in teams.values()
         if t.status == Team.Status.WITHDRAWN
-        and (t.id in withdrawn_after_play or t.in_final or t.is_direct_qualifier)
+        and (t.id in withdrawn_after_play or t.id in finalists or t.is_direct_qualifier)
     )
     seat_rows = TeamFinalSeat.objects.filter(competition=competition).prefetch_related("offers")
     run, allocation, holders, chain = allocate_final(
@@ -299,7 +339,7 @@ def _allocate_team_final(competition: TeamCompetition, teams: dict[int, Team], b
             if t.status == Team.Status.WITHDRAWN
         },
     )
-    mark_finalists(competition)
+    seats.number_seats(TeamFinalSeat, competition)  # a new seat takes the next free number
     # Each seat and offer says why (clause and figures), shown with the allocation.
     run.explanation["seats"] = seats.seat_rows_data(
         TeamFinalSeat.objects.filter(competition=competition)

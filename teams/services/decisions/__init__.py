@@ -23,6 +23,7 @@ from teams.services.decisions.dispensations import (
     decide_dispensation,
 )
 from teams.services.decisions.final_offers import (
+    override_team_offer,
     record_team_offer_answer,
 )
 from teams.services.decisions.rulings import (
@@ -68,6 +69,7 @@ __all__ = [
     "record_lagkommission_decision",
     "record_ruling",
     "record_team_offer_answer",
+    "override_team_offer",
     "revoke_walkover",
     "ruling_problems",
     "walkover_problems",

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 
+from clubs import seats
 from clubs.decision_log import decision_log
 from clubs.locks import lock_row
 from clubs.services.base import (
@@ -22,6 +23,7 @@ from teams.models import (
     Match,
     Ruling,
     Team,
+    TeamFinalSeat,
 )
 from teams.services.decisions.common import (
     _require_tk,
@@ -277,7 +279,9 @@ def jury_candidates(ruling: Ruling) -> list[Team]:
     if match.stage == Match.Stage.KVAL and match.heat_id:
         teams = Team.objects.filter(heat_id=match.heat_id)
     else:
-        teams = Team.objects.filter(competition_id=match.competition_id, in_final=True)
+        teams = seats.holding(
+            Team.objects.filter(competition_id=match.competition_id), TeamFinalSeat
+        )
     excluded = {match.home_id, match.away_id} | _playing_td_team_ids(ruling)
     return list(teams.filter(status=Team.Status.ENTERED).exclude(pk__in=excluded).order_by("pk"))
 
