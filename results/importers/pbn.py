@@ -48,6 +48,7 @@ from decimal import Decimal
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.scoring import board_vulnerability, contract_score, imps
 
+from .bounds import Limits
 from .model import (
     BOARD_COUNT,
     BOARD_IMPS,
@@ -331,11 +332,15 @@ def column_name(spec: str) -> str:
     return name.lstrip("+-").strip()
 
 
-def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]]], list]:
+def parse_table(
+    tag: PbnTag, max_rows: int | None = None
+) -> tuple[list[str], list[tuple[int, dict[str, Cell]]], list]:
     """A table tag's columns (lower-case names) and rows (line number, column → cell).
 
     Returns ``(columns, rows, problems)``; a row with the wrong number of cells or an
-    unterminated quote becomes an error problem naming its line.
+    unterminated quote becomes an error problem naming its line. With ``max_rows``
+    (:mod:`.bounds`) it stops at the row after the last allowed one: the caller refuses the
+    table without reading the rest.
     """
     names = [column_name(c) for c in tag.value.split(";") if column_name(c)]
     columns = [c.lower() for c in names]
@@ -374,6 +379,8 @@ def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]
         else:
             rows.append((pending_line, dict(zip(columns, pending))))
         pending = []
+        if max_rows is not None and len(rows) > max_rows:
+            return columns, rows, problems
     if pending:
         problems.append(_row_width_problem(tag, names, columns, pending_line, len(pending)))
     return columns, rows, problems
@@ -696,13 +703,17 @@ def _refuse_as_pairs(games: list[PbnGame]) -> ImportProblem | None:
     return None
 
 
-def parse_pbn_pairs(text: str) -> ParsedPairEvent:
+def parse_pbn_pairs(text: str, *, limits: Limits | None = None) -> ParsedPairEvent:
     """A pairs heat from PBN text (already decoded). See the module docstring.
 
     Raises ImportFailed with every parse error (line numbers included) when the file cannot
-    be read; the result's ``warnings`` hold non-fatal notes.
+    be read; the result's ``warnings`` hold non-fatal notes. ``limits`` (:mod:`.bounds`): the
+    rows of the ranking list and of each board's ScoreTable, and the boards, are counted
+    before any of them is read, and a file over a bound is refused at once.
     """
     games, problems = read_games(text)
+    if limits is not None:
+        _check_pairs_bounds(games, limits)
     c = _Collector()
     c.extend(problems)
     title, date = _event_title_and_date(games)
@@ -757,7 +768,7 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
             )
         )
     else:
-        pairs, suffix_directions = _parse_totals(c, tst)
+        pairs, suffix_directions = _parse_totals(c, tst, limits)
 
     # ---- boards
     boards: dict[int, list[TravellerLine]] = {}
@@ -783,7 +794,8 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
                 )
             )
             continue
-        lines = _parse_score_table(c, st, number, suffix_directions)
+        already = len(boards.get(number, ()))
+        lines = _parse_score_table(c, st, number, suffix_directions, limits, already)
         if number in boards:
             c.warnings.append(
                 note(
@@ -845,6 +857,17 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
         source_format="pbn",
         warnings=c.warnings,
     )
+
+
+def _check_pairs_bounds(games: list[PbnGame], limits: Limits) -> None:
+    """Issue 25: the file's boards counted (no table read yet) against what its heat holds;
+    the rows of each table are bounded as they are read (``parse_table``'s ``max_rows``)."""
+    boards: set[str] = set()
+    for g in games:
+        board = (g.get("board") or "").strip()
+        if board and "scoretable" in g.tags:
+            boards.add(board)
+            limits.check("boards", len(boards), line=g.start_line, element=f"Board {board}")
 
 
 _MID_TOKEN_RE = re.compile(r"\d+")
@@ -915,8 +938,15 @@ def _players_with_mids(
     return players
 
 
-def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
-    columns, rows, problems = parse_table(tag)
+def _parse_totals(
+    c: _Collector, tag: PbnTag, limits: Limits | None = None
+) -> tuple[list[ParsedPair], bool]:
+    columns, rows, problems = parse_table(tag, limits.pairs if limits else None)
+    if limits is not None:
+        over = (
+            rows[limits.pairs][0] if limits.pairs is not None and len(rows) > limits.pairs else None
+        )
+        limits.check("pairs", len(rows), line=over, element="TotalScoreTable")
     c.extend(problems)
     element = "TotalScoreTable"
     if "pairid" not in columns:
@@ -1044,9 +1074,28 @@ _PAIRID_NAMES = {"pairid_ns": "PairId_NS", "pairid_ew": "PairId_EW"}
 
 
 def _parse_score_table(
-    c: _Collector, tag: PbnTag, board: int, suffix_directions: bool
+    c: _Collector,
+    tag: PbnTag,
+    board: int,
+    suffix_directions: bool,
+    limits: Limits | None = None,
+    already: int = 0,
 ) -> list[TravellerLine]:
-    columns, rows, problems = parse_table(tag)
+    """A board's ScoreTable rows; ``already``: the lines the board has from an earlier
+    ScoreTable of the same board. Over ``limits.lines_per_board`` the file is refused as soon
+    as the row after the last allowed one is split off, before any cell of it is read."""
+    room = None
+    if limits is not None and limits.lines_per_board is not None:
+        room = max(limits.lines_per_board - already, 0)
+    columns, rows, problems = parse_table(tag, room)
+    if room is not None and len(rows) > room:
+        limits.check(
+            "lines",
+            already + len(rows),
+            line=rows[room][0],
+            element=f"ScoreTable bricka {board}",
+            board=board,
+        )
     c.extend(problems)
     element = f"ScoreTable bricka {board}"
     missing = [x for x in ("pairid_ns", "pairid_ew") if x not in columns]

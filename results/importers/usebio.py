@@ -45,6 +45,7 @@ from defusedxml.ElementTree import DefusedXMLParser
 from ubf.rules.i18n import Message, Text, gettext_noop
 from ubf.rules.scoring import imps
 
+from .bounds import Limits
 from .model import (
     BOARD_COUNT,
     BOARD_IMPS,
@@ -508,12 +509,15 @@ def _title_date(r: _Reader, event: ET.Element):
     return title, date
 
 
-def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent | ParsedTeamEvent:
+def parse_usebio(
+    data: bytes | str, kind: str | None = None, *, limits: Limits | None = None
+) -> ParsedPairEvent | ParsedTeamEvent:
     """A USEBIO file as pairs or teams (``kind`` "pairs"/"teams"; ``None``: from EVENT_TYPE).
 
     Refused with one message that says what the file is: anything that is not a matchpointed
     pairs result (Butler, cross-IMP, IMP-scored, Swiss, individual, an unknown type), and a
-    pairs file offered as teams or the other way round.
+    pairs file offered as teams or the other way round. ``limits`` (:mod:`.bounds`): a pairs
+    file's pairs, boards and traveller lines are counted before any of them is read.
     """
     doc = load_xml(data)
     event = _root_event(doc)
@@ -521,7 +525,9 @@ def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent 
     if kind is None:
         kind = "teams" if found == "teams" else "pairs"
     if found == kind:
-        return _parse_teams(doc, event) if kind == "teams" else _parse_pairs(doc, event)
+        if kind == "teams":
+            return _parse_teams(doc, event)
+        return _parse_pairs(doc, event, limits)
     program = (event.findtext("PROGRAM_NAME") or "").strip()
     if kind == "teams":
         if found == "pairs":
@@ -582,11 +588,13 @@ def parse_usebio_teams(data: bytes | str) -> ParsedTeamEvent:
 # --------------------------------------------------------------------------- pairs
 
 
-def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
+def _parse_pairs(doc: XmlDocument, event: ET.Element, limits: Limits | None) -> ParsedPairEvent:
     r = _Reader(doc)
     title, date = _title_date(r, event)
     pair_elems = event.findall(".//PARTICIPANTS/PAIR")
     board_elems = [b for b in event.iter("BOARD") if b.find("TRAVELLER_LINE") is not None]
+    if limits is not None:
+        _check_pairs_bounds(doc, pair_elems, board_elems, limits)
     if not pair_elems:
         found = ", ".join(sorted({c.tag for c in event})) or "inget"
         raise fail(
@@ -689,6 +697,28 @@ def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
         source_format="usebio",
         warnings=r.warnings,
     )
+
+
+def _check_pairs_bounds(doc: XmlDocument, pair_elems, board_elems, limits: Limits) -> None:
+    """Issue 25: the file's elements counted (no value read yet) against what its heat can
+    hold; a board split over several BOARD elements counts as one."""
+    if pair_elems:
+        limits.check("pairs", len(pair_elems), line=doc.line(pair_elems[0]), element="PAIR")
+    lines: dict[str, int] = {}
+    for be in board_elems:
+        number = (be.findtext("BOARD_NUMBER") or "").strip()
+        travellers = be.findall("TRAVELLER_LINE")
+        lines[number] = lines.get(number, 0) + len(travellers)
+        limits.check("boards", len(lines), line=doc.line(be), element="BOARD")
+        if limits.lines_per_board is not None and lines[number] > limits.lines_per_board:
+            over = travellers[max(limits.lines_per_board - lines[number], -len(travellers))]
+            limits.check(
+                "lines",
+                lines[number],
+                line=doc.line(over),
+                element=f"BOARD {number}/TRAVELLER_LINE",
+                board=number,
+            )
 
 
 def _place(r: _Reader, elem: ET.Element) -> int | None:
