@@ -19,8 +19,8 @@ The files:
   and 120,000 times (the last 4 MB, under the 5 MB cap), and the USEBIO with its first
   TRAVELLER_LINE repeated to the cap;
 * worst shapes under the cap: the PBN's boards repeated (as many boards as fit), the ranking
-  list's rows repeated (many pairs), one row 5 MB wide, an XML nested 300,000 deep inside the
-  event, and team files with a match's boards, or its matches, repeated to the cap (USEBIO and
+  list's rows repeated (many pairs), one row 5 MB wide, an XML nested as deep as fits inside
+  the event, and team files with a match's boards, or its matches, repeated to the cap (USEBIO and
   CSV).
 
 Run from the repository root:   .venv/bin/python benchmarks/upload_bounds.py
@@ -173,9 +173,12 @@ def pbn_boards_to_cap(text: str) -> str:
     return "".join(out)
 
 
-def deep_xml(data: bytes, depth: int) -> bytes:
-    """The USEBIO with ``depth`` nested elements inside its EVENT (deep nesting)."""
+def deep_xml(data: bytes, depth: int | None) -> bytes:
+    """The USEBIO with ``depth`` nested elements inside its EVENT (deep nesting; None: as
+    deep as fits under the cap)."""
     text = data.decode("latin-1")
+    if depth is None:
+        depth = (CAP - len(data)) // len("<X></X>")
     i = text.index("<PARTICIPANTS")
     nest = "<X>" * depth + "</X>" * depth
     return (text[:i] + nest + text[i:]).encode("latin-1")
@@ -292,9 +295,9 @@ def main() -> int:
             wide_row(pbn20).encode("latin-1"),
         )
         run(
-            "USEBIO, 300,000 elements nested in the event",
+            "USEBIO, elements nested in the event to the cap",
             pairs_upload(heat20, "d.xml"),
-            deep_xml(xml20, 300_000),
+            deep_xml(xml20, None),
         )
 
         # Team files: legitimate, then a match's boards and the matches repeated to the cap.
@@ -310,7 +313,7 @@ def main() -> int:
         run("team heat (CSV)", team_upload(theat, "lag.csv"), tcsv.encode("utf-8"), True)
         run("team heat (PBN)", team_upload(theat, "lag.pbn"), tpbn.encode("latin-1"), True)
         tlines = txml.decode("latin-1").split("\n")
-        bstart = next(i for i, x in enumerate(tlines) if x.strip() == "<BOARD>")
+        bstart = next(i for i, x in enumerate(tlines) if re.match(r"\s*<BOARD\b", x))
         bsize = (
             next(i for i in range(bstart, len(tlines)) if tlines[i].strip() == "</BOARD>")
             - bstart
@@ -319,11 +322,11 @@ def main() -> int:
         run(
             "team USEBIO, a BOARD repeated to the cap",
             team_upload(theat, "b.xml"),
-            repeat_line(txml.decode("latin-1"), r"^\s*<BOARD>\s*$", None, block=bsize).encode(
+            repeat_line(txml.decode("latin-1"), r"^\s*<BOARD\b", None, block=bsize).encode(
                 "latin-1"
             ),
         )
-        mstart = next(i for i, x in enumerate(tlines) if x.strip() == "<MATCH>")
+        mstart = next(i for i, x in enumerate(tlines) if re.match(r"\s*<MATCH>", x))
         msize = (
             next(i for i in range(mstart, len(tlines)) if tlines[i].strip() == "</MATCH>")
             - mstart

@@ -130,21 +130,45 @@ class XmlDocument:
         return "/".join(reversed(parts))
 
 
+#: Issue 25: how deep a USEBIO file's elements may nest (a real one: USEBIO / EVENT / BOARD /
+#: TRAVELLER_LINE / a value, 5 or 6 levels) and how many elements it may have (the largest
+#: heat a club could send, 60 pairs over 70 boards, has about 24,000). Each element costs a
+#: call here, so a file of a million tiny or nested elements under the size cap is refused
+#: when it passes the bound, not after seconds of building a tree nobody reads.
+MAX_XML_DEPTH = 32
+MAX_XML_ELEMENTS = 200_000
+
+
+class _TooMuchXml(Exception):
+    def __init__(self, what: str, limit: int):
+        self.what, self.limit = what, limit
+
+
 class _LineTarget:
-    """A TreeBuilder target that records each element's start line."""
+    """A TreeBuilder target that records each element's start line, and refuses a file that
+    nests deeper than :data:`MAX_XML_DEPTH` or has more than :data:`MAX_XML_ELEMENTS`."""
 
     def __init__(self) -> None:
         self.builder = ET.TreeBuilder()
         self.lines: dict[int, int] = {}
         self.parser: DefusedXMLParser | None = None
+        self.depth = 0
+        self.count = 0
 
     def start(self, tag, attrs):
+        self.depth += 1
+        self.count += 1
+        if self.depth > MAX_XML_DEPTH:
+            raise _TooMuchXml("depth", MAX_XML_DEPTH)
+        if self.count > MAX_XML_ELEMENTS:
+            raise _TooMuchXml("elements", MAX_XML_ELEMENTS)
         elem = self.builder.start(tag, attrs)
         if self.parser is not None:
             self.lines[id(elem)] = self.parser.parser.CurrentLineNumber
         return elem
 
     def end(self, tag):
+        self.depth -= 1
         return self.builder.end(tag)
 
     def data(self, data):
@@ -214,6 +238,22 @@ def load_xml(data: bytes | str) -> XmlDocument:
     try:
         parser.feed(text)
         root = parser.close()
+    except _TooMuchXml as exc:
+        raise fail(
+            gettext_noop(
+                "XML-filen har element nästlade djupare än %(limit)s nivåer; en USEBIO-fil har "
+                "högst ett tiotal. Filen lästes inte vidare: exportera den på nytt från "
+                "resultatprogrammet."
+            )
+            if exc.what == "depth"
+            else gettext_noop(
+                "XML-filen har fler än %(limit)s element, fler än någon tävlings USEBIO-fil. "
+                "Filen lästes inte vidare: exportera den på nytt från resultatprogrammet."
+            ),
+            params={"limit": exc.limit},
+            line=parser.parser.CurrentLineNumber,
+            code=f"xml-too-many-{exc.what}",
+        ) from exc
     except EntitiesForbidden as exc:
         line = parser.parser.CurrentLineNumber
         raise fail(

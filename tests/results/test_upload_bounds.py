@@ -139,3 +139,28 @@ def test_a_team_match_with_more_boards_than_the_heats_is_refused(tk):
     assert p.code == "too-many-match-boards"
     assert "fler brickor än de 8 per match i heatet" in p.message_sv
     assert counts() == before
+
+
+def test_xml_nested_deeper_than_any_usebio_is_refused_at_its_line():
+    # A real USEBIO nests 5-6 levels; 33 levels inside the event is over the 32 allowed.
+    text = data(HOWELL).decode("latin-1")
+    i = text.index("<PARTICIPANTS")
+    deep = text[:i] + "<X>" * 100_000 + "</X>" * 100_000 + text[i:]
+    with pytest.raises(ImportFailed) as exc:
+        parse_upload(deep.encode("latin-1"), HOWELL, "pairs")
+    (p,) = exc.value.problems
+    assert p.code == "xml-too-many-depth"
+    assert "nästlade djupare än 32 nivåer" in p.message_sv
+    assert "nested deeper than 32 levels" in p.message_en
+
+
+def test_xml_with_more_elements_than_any_usebio_is_refused():
+    # The largest heat a club could send (60 pairs, 70 boards) has about 24,000 elements.
+    text = data(HOWELL).decode("latin-1")
+    i = text.index("<PARTICIPANTS")
+    flat = text[:i] + "<X/>" * 200_001 + text[i:]
+    with pytest.raises(ImportFailed) as exc:
+        parse_upload(flat.encode("latin-1"), HOWELL, "pairs")
+    (p,) = exc.value.problems
+    assert p.code == "xml-too-many-elements"
+    assert "fler än 200000 element" in p.message_sv
