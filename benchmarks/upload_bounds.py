@@ -20,8 +20,8 @@ The files:
   TRAVELLER_LINE repeated to the cap;
 * worst shapes under the cap: the PBN's boards repeated (as many boards as fit), the ranking
   list's rows repeated (many pairs), one row 5 MB wide, an XML nested as deep as fits inside
-  the event, and team files with a match's boards, or its matches, repeated to the cap (USEBIO and
-  CSV).
+  the event, as many empty XML elements as fit, and team files with a match's boards, or its
+  matches, or a table's game repeated to the cap (USEBIO, CSV, PBN).
 
 Run from the repository root:   .venv/bin/python benchmarks/upload_bounds.py
 Without DATABASE_URL it uses a throwaway SQLite database under /tmp (migrated, then deleted).
@@ -299,6 +299,13 @@ def main() -> int:
             pairs_upload(heat20, "d.xml"),
             deep_xml(xml20, None),
         )
+        flat = xml20.decode("latin-1")
+        at = flat.index("<PARTICIPANTS")
+        run(
+            "USEBIO, empty elements in the event to the cap",
+            pairs_upload(heat20, "e.xml"),
+            (flat[:at] + "<X/>" * ((CAP - len(xml20)) // 4) + flat[at:]).encode("latin-1"),
+        )
 
         # Team files: legitimate, then a match's boards and the matches repeated to the cap.
         theat, tevent = team_heat(6, 24, 600000)
@@ -346,7 +353,19 @@ def main() -> int:
             team_upload(theat, "b.csv"),
             repeat_line(tcsv, "^" + re.escape(board_row) + "$", None).encode("utf-8"),
         )
-        # fmt: skip
+        pbn_lines = tpbn.split("\n")
+        gstart = next(i for i, x in enumerate(pbn_lines) if x.startswith("[Room "))
+        gstart = max(i for i in range(gstart) if pbn_lines[i].startswith("[Event"))
+        gsize = (
+            next(i for i in range(gstart, len(pbn_lines)) if not pbn_lines[i].strip()) - gstart + 1
+        )
+        run(
+            "team PBN, a table's game repeated to the cap",
+            team_upload(theat, "g.pbn"),
+            repeat_line(tpbn, "^" + re.escape(pbn_lines[gstart]) + "$", None, block=gsize).encode(
+                "latin-1"
+            ),
+        )
 
     worst = max(rows, key=lambda r: r[2])
     print()

@@ -6,11 +6,12 @@ most once at every table, and a table seats two of the heat's pairs, so
 
 * result lines on one board: no more than the heat's tables, half its entered pairs rounded
   up (two pairs a table, no pair twice on a board);
-* boards: no more than the heat's (a team match's ``boards_per_match``; a pairs session
-  :data:`MAX_SESSION_BOARDS`, the final its ``final_max_boards``);
+* boards: no more than the heat's (a pairs session :data:`MAX_SESSION_BOARDS`, the final
+  its ``final_max_boards``; a team match twice its ``boards_per_match``, so that a match a
+  board or two off still gets R-TEAM-KVAL-5's own message);
 * pairs (teams): no more than twice the heat's entries (its teams, the final's seat
   holders): up to that, the upload's identity check names each pair that is not entered;
-* team matches: no more than its teams can play in the schedule's rounds.
+* team matches: no more than twice what its teams can play in the schedule's rounds.
 
 The service (``results.services.uploads``) says what the target holds as :class:`Limits`;
 the parsers count the file's rows, lines and elements as they split them (cheap: no number is
@@ -43,8 +44,9 @@ class Limits:
 
     ``pairs``: the most pairs (pairs files) or teams (team files) the file may list, twice
     the target's (see :meth:`for_pairs`); ``boards``: the boards of the file (pairs) or of one
-    match (teams); ``lines_per_board``: the result lines of one board (pairs: the tables);
-    ``matches``: the matches its teams can play in the schedule's rounds."""
+    match (teams: twice the heat's boards a match); ``lines_per_board``: the result lines of
+    one board (pairs: the tables); ``matches``: twice the matches its teams can play in the
+    schedule's rounds (a USEBIO file may list a match from both teams' side)."""
 
     pairs: int | None = None
     boards: int | None = None
@@ -101,13 +103,14 @@ _MESSAGES = {
         "inte vidare: rader kan ha kopierats; exportera filen på nytt från resultatprogrammet."
     ),
     "match-boards": gettext_noop(
-        "Matchen %(match)s har fler brickor än de %(limit)s per match i %(target)s. Filen "
-        "lästes inte vidare: exportera filen på nytt från resultatprogrammet."
+        "Matchen %(match)s har fler än %(limit)s brickor, mer än dubbelt så många som en match "
+        "i %(target)s har. Filen lästes inte vidare: exportera filen på nytt från "
+        "resultatprogrammet."
     ),
     "matches": gettext_noop(
-        "Filen har fler matcher än de %(limit)s som lagen i %(target)s kan spela i "
-        "spelschemats ronder. Filen lästes inte vidare: kontrollera att den är från rätt "
-        "tävling."
+        "Filen har fler än %(limit)s matcher, mer än dubbelt så många som lagen i %(target)s "
+        "kan spela i spelschemats ronder. Filen lästes inte vidare: kontrollera att den är från "
+        "rätt tävling."
     ),
 }
 

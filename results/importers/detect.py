@@ -274,11 +274,11 @@ def parse_upload(
                     ),
                     code="csv-pairs",
                 )
-            event = parse_csv_teams(text)
+            event = parse_csv_teams(text, limits=limits)
         elif kind == "pairs":
             event = parse_pbn_pairs(text, limits=limits)
         else:
-            event = parse_pbn_teams(text)
+            event = parse_pbn_teams(text, limits=limits)
     if isinstance(event, ParsedPairEvent):
         check_pairs_event(event, limits)
     else:

@@ -1359,7 +1359,22 @@ def _refuse_as_teams(games: list[PbnGame]) -> ImportProblem | None:
     )
 
 
-def parse_pbn_teams(text: str) -> ParsedTeamEvent:
+def _check_teams_bounds(games: list[PbnGame], limits: Limits) -> None:
+    """Issue 25: a team file's games (one a table: two a board) counted per match, before any
+    is read, against what the heat's matches can hold."""
+    tables: dict[tuple, int] = {}
+    for g in games:
+        if g.tag("room") is None:
+            continue
+        key = tuple((g.get(t) or "").strip() for t in ("round", "hometeam", "visitteam"))
+        tables[key] = tables.get(key, 0) + 1
+        match = f"{key[0]}: {key[1]}-{key[2]}"
+        limits.check("matches", len(tables), line=g.start_line, element="Round")
+        if limits.boards is not None and tables[key] > 2 * limits.boards:
+            limits.check("match-boards", (tables[key] + 1) // 2, line=g.start_line, match=match)
+
+
+def parse_pbn_teams(text: str, *, limits: Limits | None = None) -> ParsedTeamEvent:
     """A team event from PBN text: one game per table, grouped by round and teams.
 
     Each game needs ``Board``, ``Room`` (Open: the home team sits NS; Closed: it sits EW),
@@ -1381,6 +1396,8 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
     games adds that match with its IMPs.
     """
     games, problems = read_games(text)
+    if limits is not None:
+        _check_teams_bounds(games, limits)
     refusal = _refuse_as_teams(games)
     if refusal is not None:
         raise ImportFailed(refusal)

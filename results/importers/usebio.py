@@ -566,7 +566,7 @@ def parse_usebio(
         kind = "teams" if found == "teams" else "pairs"
     if found == kind:
         if kind == "teams":
-            return _parse_teams(doc, event)
+            return _parse_teams(doc, event, limits)
         return _parse_pairs(doc, event, limits)
     program = (event.findtext("PROGRAM_NAME") or "").strip()
     if kind == "teams":
@@ -761,6 +761,27 @@ def _check_pairs_bounds(doc: XmlDocument, pair_elems, board_elems, limits: Limit
             )
 
 
+def _check_teams_bounds(doc: XmlDocument, match_elems, limits: Limits) -> None:
+    """Issue 25: a team file's MATCH and BOARD elements counted (no value read yet) against
+    what the heat's matches can hold."""
+    if limits.matches is not None and len(match_elems) > limits.matches:
+        over = match_elems[limits.matches]
+        limits.check("matches", len(match_elems), line=doc.line(over), element="MATCH")
+    for me in match_elems:
+        boards = me.findall(".//BOARD")
+        if limits.boards is not None and len(boards) > limits.boards:
+            match = "{}: {}-{}".format(
+                *((me.findtext(t) or "").strip() for t in ("ROUND_NUMBER", "TEAM", "OPPOSING_TEAM"))
+            )
+            limits.check(
+                "match-boards",
+                len(boards),
+                line=doc.line(boards[limits.boards]),
+                element="MATCH/BOARD",
+                match=match,
+            )
+
+
 def _place(r: _Reader, elem: ET.Element) -> int | None:
     raw = r.text(elem, "PLACE")
     if raw is None:
@@ -875,7 +896,7 @@ def _fill_artificial(lines: list[TravellerLine]) -> list[TravellerLine]:
 # --------------------------------------------------------------------------- teams
 
 
-def _parse_teams(doc: XmlDocument, event: ET.Element) -> ParsedTeamEvent:
+def _parse_teams(doc: XmlDocument, event: ET.Element, limits: Limits | None) -> ParsedTeamEvent:
     r = _Reader(doc)
     title, date = _title_date(r, event)
     method = (r.text(event, "MATCH_SCORING_METHOD") or "VPS").upper()
@@ -912,6 +933,8 @@ def _parse_teams(doc: XmlDocument, event: ET.Element) -> ParsedTeamEvent:
             element="EVENT/MATCH",
             code="usebio-layout",
         )
+    if limits is not None:
+        _check_teams_bounds(doc, match_elems, limits)
     matches: list[ParsedMatch] = []
     for me in match_elems:
         m = _match(r, me, scores_are_vp)

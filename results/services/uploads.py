@@ -945,8 +945,9 @@ class _TeamMatches(_Target):
             }
             target = {"competition": competition, "heat": None}
             self.expected_boards = scheduled.values_list("boards", flat=True).first()
-        # Issue 25: a file holds no more matches than its teams can play in the schedule's
-        # rounds (each team once a round), whichever matches or round it is for.
+        # Issue 25: a file holds no more than twice the matches its teams can play in the
+        # schedule's rounds (each team once a round; a USEBIO file may list a match from both
+        # sides), whichever matches or round it is for; a match twice the heat's boards.
         rounds = max(scheduled.values_list("round", flat=True), default=0)
         if round is not None:
             scheduled = scheduled.filter(round=round)
@@ -961,8 +962,8 @@ class _TeamMatches(_Target):
         self.recompute = [heat.id if heat else "final"]
         self.limits = Limits(
             pairs=2 * max(len(self.teams), 1),  # see Limits.for_pairs
-            boards=self.expected_boards,
-            matches=max(len(self.teams) // 2 * rounds, len(self.scheduled)),
+            boards=2 * self.expected_boards if self.expected_boards else None,
+            matches=2 * max(len(self.teams) // 2 * rounds, len(self.scheduled), 1),
             target=gettext_noop("heatet") if heat else gettext_noop("finalen"),
         )
 

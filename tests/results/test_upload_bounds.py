@@ -129,16 +129,36 @@ def test_more_boards_than_the_bound_are_refused_before_any_table_is_read(monkeyp
     assert split == []  # counted from the Board tags; no row split
 
 
-def test_a_team_match_with_more_boards_than_the_heats_is_refused(tk):
-    # R-TEAM-KVAL-5: the heat plays 8 boards a match, the file's matches have more.
+def test_a_team_match_with_more_than_twice_the_heats_boards_is_refused(tk):
+    # R-TEAM-KVAL-5: the heat plays 8 boards a match; the file's matches have 24, more than
+    # twice 8 (a match a board or two off gets R-TEAM-KVAL-5's own message instead).
     heat, _, _ = team_heat_for("teams_usebio.xml", 8)
     before = counts()
     with pytest.raises(UploadRejected) as exc:
         upload_team_results(tk, heat=heat, data=data("teams_usebio.xml"), filename="t.xml")
     (p,) = exc.value.problems
     assert p.code == "too-many-match-boards"
-    assert "fler brickor än de 8 per match i heatet" in p.message_sv
+    assert "har fler än 16 brickor, mer än dubbelt så många som en match i heatet har" in (
+        p.message_sv
+    )
+    assert "more than 16 boards, over twice as many as a match of the heat has" in p.message_en
     assert counts() == before
+
+
+def test_a_team_csv_with_a_board_row_repeated_is_refused_at_the_first_row_over():
+    # At most 48 board rows a match (twice 24). The first board row (line 14, match 1: 1-2)
+    # copied 100 times right after itself: the copies are lines 15-114, so the match's 49th
+    # row, the first over, is line 14 + 48 = 62, before any later row of it is read.
+    lines = data("teams.csv").decode("utf-8").split("\n")
+    assert lines[13].startswith("board;1;1;2;1;")
+    copied = lines[:14] + [lines[13]] * 100 + lines[14:]
+    limits = Limits(pairs=20, boards=48, matches=100)
+    with pytest.raises(ImportFailed) as exc:
+        parse_upload("\n".join(copied).encode("utf-8"), "lag.csv", "teams", limits=limits)
+    (p,) = exc.value.problems
+    assert p.code == "too-many-match-boards"
+    assert p.line == 62
+    assert "Matchen 1: 1-2 har fler än 48 brickor" in p.message_sv
 
 
 def test_xml_nested_deeper_than_any_usebio_is_refused_at_its_line():
