@@ -107,6 +107,11 @@ _MESSAGES = {
         "i %(target)s har. Filen lästes inte vidare: exportera filen på nytt från "
         "resultatprogrammet."
     ),
+    "tables": gettext_noop(
+        "Filen har fler än %(limit)s spel (ett för varje bord och bricka), fler än matcherna "
+        "i %(target)s kan ha. Filen lästes inte vidare: kontrollera att den är från rätt "
+        "tävling och exportera den på nytt."
+    ),
     "matches": gettext_noop(
         "Filen har fler än %(limit)s matcher, mer än dubbelt så många som lagen i %(target)s "
         "kan spela i spelschemats ronder. Filen lästes inte vidare: kontrollera att den är från "
@@ -126,8 +131,9 @@ def check(
     **params,
 ) -> None:
     """Refuse the file (``ImportFailed``) when ``count`` exceeds ``limit``: ``what`` is one of
-    "pairs", "teams", "boards", "lines" (give ``board``), "match-boards" (give ``match``)
-    or "matches"; ``target`` names where the bound comes from (``Limits.target``)."""
+    "pairs", "teams", "boards", "lines" (give ``board``), "match-boards" (give ``match``),
+    "tables" (a team PBN's games) or "matches"; ``target`` names where the bound comes
+    from (``Limits.target``)."""
     if limit is None or count <= limit:
         return
     raise fail(

@@ -184,3 +184,17 @@ def test_xml_with_more_elements_than_any_usebio_is_refused():
     (p,) = exc.value.problems
     assert p.code == "xml-too-many-elements"
     assert "fler än 200000 element" in p.message_sv
+
+
+def test_a_team_pbn_with_more_games_than_its_matches_can_have_is_refused_before_splitting():
+    # One match of one board allowed: two rooms. teams_ruter.pbn's Room tags are on lines 21
+    # (Open), 43 (Closed) and 64 (Open, the third): refused there, before any game is read.
+    with pytest.raises(ImportFailed) as exc:
+        parse_upload(
+            data("teams_ruter.pbn"), "lag.pbn", "teams", limits=Limits(boards=1, matches=1)
+        )
+    (p,) = exc.value.problems
+    assert p.code == "too-many-tables"
+    assert p.line == 64
+    assert "Filen har fler än 2 spel (ett för varje bord och bricka)" in p.message_sv
+    assert "more than 2 games (one for each table and board)" in p.message_en
