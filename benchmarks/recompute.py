@@ -3,7 +3,7 @@
 A season of 200 pairs heats (4 competitions of 50 heats, 30-40 pairs, 27 boards, full
 travellers) and 50 team heats (4-6 teams, single round robins, R-TEAM-KVAL-5 boards), then the
 team final (the allocation's 10 seat holders, 9 rounds of 20 boards). Every heat is simulated
-(results.simulate), written as PBN or USEBIO (pairs) / USEBIO, CSV or PBN (teams) and imported
+(ubf.demo.simulate), written as PBN or USEBIO (pairs) / USEBIO, CSV or PBN (teams) and imported
 through the upload service exactly as a club's file; the recompute the service would schedule
 is switched off while importing, so import and recompute are timed separately. Then:
 
@@ -59,16 +59,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from clubs import clock, seats  # noqa: E402
 from clubs.models import Club, District, HeatStatus, Player, Representation, Season  # noqa: E402
 from pairs.models import PairCompetition, PairEntry, PairHeat  # noqa: E402
-from results.importers import (  # noqa: E402
-    write_csv_teams,
-    write_pbn_pairs,
-    write_pbn_teams,
-    write_usebio_pairs,
-    write_usebio_teams,
-)
 from results.services import recompute  # noqa: E402
 from results.services.uploads import upload_pair_heat, upload_team_results  # noqa: E402
-from results.simulate import simulate_pair_heat, simulate_team_matches  # noqa: E402
 from teams.models import (  # noqa: E402
     Match,
     RosterEntry,
@@ -80,6 +72,14 @@ from teams.models import (  # noqa: E402
 )
 from ubf.demo.results import allocation_holders  # noqa: E402
 from ubf.demo.season import boards_per_match  # noqa: E402
+from ubf.demo.simulate import simulate_pair_heat, simulate_team_matches  # noqa: E402
+from ubf.demo.writers import (  # noqa: E402
+    write_csv_teams,
+    write_pbn_pairs,
+    write_pbn_teams,
+    write_usebio_pairs,
+    write_usebio_teams,
+)
 from ubf.rules.schedule import round_robin  # noqa: E402
 
 SEASON = "2090-2091"

@@ -9,12 +9,15 @@ code) and contributes its figures to the report printed at the end:
                    national season): every public page's req/s and ratio to a static file;
 * ``recompute``:   benchmarks/recompute.py (a national season imported through the upload
                    service, then recomputed): import and recompute times, SQL queries;
+* ``files``:       benchmarks/upload_bounds.py (issue 25: the largest result files a club
+                   could send and the worst shapes under the 5 MB cap through the upload
+                   service): CPU seconds per file, stored or refused, and the maximum;
 * ``faults``:      tests/faults/test_broker_down.py and test_failsafe.py (broker down, the
                    sweep, the database unreachable, fail-safe settings), and
                    benchmarks/worker_kill.py (a worker SIGKILLed during a recompute: seconds
                    until the result is right);
-* ``concurrency``: tests/faults/test_concurrency.py (20 uploads of one heat, 20 TK decisions
-                   on one competition, at once, on PostgreSQL);
+* ``concurrency``: tests/faults/test_concurrency.py (20 uploads of 20 different results of
+                   one heat, 20 TK decisions on one competition, at once, on PostgreSQL).
 * ``api_faults``:  issue 25, on the site in production mode with a Redis of its own
                    (benchmarks/prodsite.py; ``FAULT_REDIS_PORT``, default 6391, and
                    ``ubf_apifaults``): benchmarks/api_redis_down.py (the API with Redis down,
@@ -60,6 +63,7 @@ def steps(args) -> dict[str, list[tuple[str, list[str], dict]]]:
         "recompute": [
             ("recompute", [PY, "benchmarks/recompute.py", "--heats", str(args.heats)], {})
         ],
+        "files": [("upload_bounds", [PY, "benchmarks/upload_bounds.py"], {})],
         "faults": [
             (
                 "fault_tests",
@@ -160,6 +164,13 @@ def tests_lines(out: str) -> list[str]:
     return keep[:12] + summary[-1:]
 
 
+def files_lines(out: str) -> list[str]:
+    """Every file's CPU seconds, size and outcome, and the maximum."""
+    return [line for line in out.splitlines() if re.match(r"^\s*\d+\.\d+ s ", line)] + [
+        line for line in out.splitlines() if line.startswith(("files:", "OVER", "A LEGIT"))
+    ]
+
+
 def worker_lines(out: str) -> list[str]:
     return [line for line in out.splitlines() if "UTC]" in line or line.startswith("worker_kill")]
 
@@ -177,6 +188,11 @@ def report() -> None:
     print("# UBF DM: figures")
     section("Public pages under load (ratio to a static file)", "standings_load", pages_lines)
     section("Import and recompute (national season)", "recompute", recompute_lines)
+    section(
+        "Result files: CPU per file, the largest and the worst under the cap",
+        "upload_bounds",
+        files_lines,
+    )
     section(
         "Faults: broker down, sweep, database unreachable, settings", "fault_tests", tests_lines
     )

@@ -1,4 +1,4 @@
-"""Result-file importers: parse, validate and write club result files (pure Python).
+"""Result-file importers: parse and validate club result files (pure Python).
 
 Nothing here imports Django or app models; the Django service maps the parsed data onto
 models (matching pairs by pair number within the heat plus MIDs when present, teams by id).
@@ -19,6 +19,7 @@ Formats: PBN 2.1 as written by Ruter/Magic Contest (:mod:`.pbn`), USEBIO 1.2/1.3
 (:mod:`.usebio`) and "CSV för lag" (:mod:`.csv_teams`). See docs/result-formats.md.
 """
 
+from .bounds import Limits
 from .csv_teams import parse_csv_teams
 from .detect import DEFAULT_MAX_BYTES, decode_text, detect_format, parse_upload
 from .model import (
@@ -45,18 +46,12 @@ from .validate import (
     validate_pairs,
     validate_teams,
 )
-from .writers import (
-    write_csv_teams,
-    write_pbn_pairs,
-    write_pbn_teams,
-    write_usebio_pairs,
-    write_usebio_teams,
-)
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "ImportFailed",
     "ImportProblem",
+    "Limits",
     "PairScore",
     "ParsedBoard",
     "ParsedMatch",
@@ -82,9 +77,4 @@ __all__ = [
     "team_match_summary",
     "validate_pairs",
     "validate_teams",
-    "write_csv_teams",
-    "write_pbn_pairs",
-    "write_pbn_teams",
-    "write_usebio_pairs",
-    "write_usebio_teams",
 ]

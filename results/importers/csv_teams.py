@@ -50,6 +50,7 @@ from collections import Counter
 
 from ubf.rules.i18n import gettext_noop
 
+from .bounds import Limits
 from .model import (
     BOARD_COUNT,
     BOARD_IMPS,
@@ -135,8 +136,13 @@ def is_csv_teams(text: str) -> bool:
     return False
 
 
-def parse_csv_teams(text: str) -> ParsedTeamEvent:
-    """Team matches from "CSV för lag" text (see the module docstring). Raises ImportFailed."""
+def parse_csv_teams(text: str, *, limits: Limits | None = None) -> ParsedTeamEvent:
+    """Team matches from "CSV för lag" text (see the module docstring). Raises ImportFailed.
+
+    ``limits`` (:mod:`.bounds`, issue 25): the match rows, and each match's board rows, are
+    counted before their values are read; a file over a bound is refused at once."""
+    match_rows = 0
+    boards_of: Counter = Counter()
     errors: list[ImportProblem] = []
     warnings: list[ImportNote] = []
     header: dict[str, int] | None = None
@@ -216,6 +222,9 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
         if first in _BOARD_WORDS:
             board_rows.append((index, cells))
             continue
+        match_rows += 1
+        if limits is not None:
+            limits.check("matches", match_rows, line=index)
         width = max(header.values()) + 1
         if len(cells) < width:
             err(
@@ -262,6 +271,10 @@ def parse_csv_teams(text: str) -> ParsedTeamEvent:
 
     index_of = {(m["round"], m["home"], m["away"]): m for m in matches}
     for index, cells in board_rows:
+        if limits is not None and limits.boards is not None and len(cells) >= 4:
+            key = (cells[1], cells[2], cells[3])
+            boards_of[key] += 1
+            limits.check("match-boards", boards_of[key], line=index, match="{}: {}-{}".format(*key))
         if len(cells) < len(BOARD_ROW):
             err(
                 index,

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from ubf.rules.i18n import Number, gettext_noop
 
+from .bounds import Limits, check_pairs_event, check_teams_event
 from .csv_teams import is_csv_teams, parse_csv_teams
 from .model import (
     ImportFailed,
@@ -216,6 +217,7 @@ def parse_upload(
     kind: str,
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    limits: Limits | None = None,
 ) -> ParsedPairEvent | ParsedTeamEvent:
     """Parse an uploaded result file (``kind`` ``"pairs"`` or ``"teams"``).
 
@@ -223,6 +225,11 @@ def parse_upload(
     raises :class:`ImportFailed` when the file cannot be read. Notes about how the file was
     read (encoding fallback, extension/content disagreement) are added to ``warnings``.
     Run :func:`results.importers.validate.validate_pairs` / ``validate_teams`` on the result.
+
+    ``limits`` (:mod:`.bounds`, issue 25): what the upload's heat or final can hold. The
+    parsers count a file's rows before they read them, and the parsed event is checked
+    again (:func:`~.bounds.check_pairs_event`, ``check_teams_event``), so a file over a bound
+    is refused before any arithmetic.
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
@@ -243,7 +250,7 @@ def parse_upload(
             )
         )
     if fmt == "usebio":
-        event = parse_usebio(data, kind)
+        event = parse_usebio(data, kind, limits=limits)
     else:
         text, encoding = decode_text(data, max_bytes=max_bytes)
         if fmt == "csv" and encoding in ("cp1252", "latin-1"):
@@ -267,11 +274,15 @@ def parse_upload(
                     ),
                     code="csv-pairs",
                 )
-            event = parse_csv_teams(text)
+            event = parse_csv_teams(text, limits=limits)
         elif kind == "pairs":
-            event = parse_pbn_pairs(text)
+            event = parse_pbn_pairs(text, limits=limits)
         else:
-            event = parse_pbn_teams(text)
+            event = parse_pbn_teams(text, limits=limits)
+    if isinstance(event, ParsedPairEvent):
+        check_pairs_event(event, limits)
+    else:
+        check_teams_event(event, limits)
     if notes:
         event = replace(event, warnings=notes + list(event.warnings))
     return event

@@ -48,6 +48,7 @@ from decimal import Decimal
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.scoring import board_vulnerability, contract_score, imps
 
+from .bounds import Limits, check
 from .model import (
     BOARD_COUNT,
     BOARD_IMPS,
@@ -140,9 +141,14 @@ class PbnGame:
         return self.tags.get(key)
 
 
+_ESCAPE_RE = re.compile(r'\\(["\\])')
+
+
 def _unescape(value: str) -> str:
     """PBN string escapes: only ``\\"`` and ``\\\\`` (``Rank\\2R`` keeps its backslash)."""
-    return re.sub(r'\\(["\\])', r"\1", value)
+    if "\\" not in value:
+        return value  # most tags: no regex at all (a file of 350,000 tags spent 1 s here)
+    return _ESCAPE_RE.sub(lambda m: m.group(1), value)
 
 
 def read_games(text: str) -> tuple[list[PbnGame], list[ImportProblem]]:
@@ -331,11 +337,15 @@ def column_name(spec: str) -> str:
     return name.lstrip("+-").strip()
 
 
-def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]]], list]:
+def parse_table(
+    tag: PbnTag, max_rows: int | None = None
+) -> tuple[list[str], list[tuple[int, dict[str, Cell]]], list]:
     """A table tag's columns (lower-case names) and rows (line number, column → cell).
 
     Returns ``(columns, rows, problems)``; a row with the wrong number of cells or an
-    unterminated quote becomes an error problem naming its line.
+    unterminated quote becomes an error problem naming its line. With ``max_rows``
+    (:mod:`.bounds`) it stops at the row after the last allowed one: the caller refuses the
+    table without reading the rest.
     """
     names = [column_name(c) for c in tag.value.split(";") if column_name(c)]
     columns = [c.lower() for c in names]
@@ -374,6 +384,8 @@ def parse_table(tag: PbnTag) -> tuple[list[str], list[tuple[int, dict[str, Cell]
         else:
             rows.append((pending_line, dict(zip(columns, pending))))
         pending = []
+        if max_rows is not None and len(rows) > max_rows:
+            return columns, rows, problems
     if pending:
         problems.append(_row_width_problem(tag, names, columns, pending_line, len(pending)))
     return columns, rows, problems
@@ -696,13 +708,17 @@ def _refuse_as_pairs(games: list[PbnGame]) -> ImportProblem | None:
     return None
 
 
-def parse_pbn_pairs(text: str) -> ParsedPairEvent:
+def parse_pbn_pairs(text: str, *, limits: Limits | None = None) -> ParsedPairEvent:
     """A pairs heat from PBN text (already decoded). See the module docstring.
 
     Raises ImportFailed with every parse error (line numbers included) when the file cannot
-    be read; the result's ``warnings`` hold non-fatal notes.
+    be read; the result's ``warnings`` hold non-fatal notes. ``limits`` (:mod:`.bounds`): the
+    rows of the ranking list and of each board's ScoreTable, and the boards, are counted
+    before any of them is read, and a file over a bound is refused at once.
     """
     games, problems = read_games(text)
+    if limits is not None:
+        _check_pairs_bounds(games, limits)
     c = _Collector()
     c.extend(problems)
     title, date = _event_title_and_date(games)
@@ -757,7 +773,7 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
             )
         )
     else:
-        pairs, suffix_directions = _parse_totals(c, tst)
+        pairs, suffix_directions = _parse_totals(c, tst, limits)
 
     # ---- boards
     boards: dict[int, list[TravellerLine]] = {}
@@ -783,7 +799,8 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
                 )
             )
             continue
-        lines = _parse_score_table(c, st, number, suffix_directions)
+        already = len(boards.get(number, ()))
+        lines = _parse_score_table(c, st, number, suffix_directions, limits, already)
         if number in boards:
             c.warnings.append(
                 note(
@@ -845,6 +862,17 @@ def parse_pbn_pairs(text: str) -> ParsedPairEvent:
         source_format="pbn",
         warnings=c.warnings,
     )
+
+
+def _check_pairs_bounds(games: list[PbnGame], limits: Limits) -> None:
+    """Issue 25: the file's boards counted (no table read yet) against what its heat holds;
+    the rows of each table are bounded as they are read (``parse_table``'s ``max_rows``)."""
+    boards: set[str] = set()
+    for g in games:
+        board = (g.get("board") or "").strip()
+        if board and "scoretable" in g.tags:
+            boards.add(board)
+            limits.check("boards", len(boards), line=g.start_line, element=f"Board {board}")
 
 
 _MID_TOKEN_RE = re.compile(r"\d+")
@@ -915,8 +943,15 @@ def _players_with_mids(
     return players
 
 
-def _parse_totals(c: _Collector, tag: PbnTag) -> tuple[list[ParsedPair], bool]:
-    columns, rows, problems = parse_table(tag)
+def _parse_totals(
+    c: _Collector, tag: PbnTag, limits: Limits | None = None
+) -> tuple[list[ParsedPair], bool]:
+    columns, rows, problems = parse_table(tag, limits.pairs if limits else None)
+    if limits is not None:
+        over = (
+            rows[limits.pairs][0] if limits.pairs is not None and len(rows) > limits.pairs else None
+        )
+        limits.check("pairs", len(rows), line=over, element="TotalScoreTable")
     c.extend(problems)
     element = "TotalScoreTable"
     if "pairid" not in columns:
@@ -1044,9 +1079,28 @@ _PAIRID_NAMES = {"pairid_ns": "PairId_NS", "pairid_ew": "PairId_EW"}
 
 
 def _parse_score_table(
-    c: _Collector, tag: PbnTag, board: int, suffix_directions: bool
+    c: _Collector,
+    tag: PbnTag,
+    board: int,
+    suffix_directions: bool,
+    limits: Limits | None = None,
+    already: int = 0,
 ) -> list[TravellerLine]:
-    columns, rows, problems = parse_table(tag)
+    """A board's ScoreTable rows; ``already``: the lines the board has from an earlier
+    ScoreTable of the same board. Over ``limits.lines_per_board`` the file is refused as soon
+    as the row after the last allowed one is split off, before any cell of it is read."""
+    room = None
+    if limits is not None and limits.lines_per_board is not None:
+        room = max(limits.lines_per_board - already, 0)
+    columns, rows, problems = parse_table(tag, room)
+    if room is not None and len(rows) > room:
+        limits.check(
+            "lines",
+            already + len(rows),
+            line=rows[room][0],
+            element=f"ScoreTable bricka {board}",
+            board=board,
+        )
     c.extend(problems)
     element = f"ScoreTable bricka {board}"
     missing = [x for x in ("pairid_ns", "pairid_ew") if x not in columns]
@@ -1310,7 +1364,38 @@ def _refuse_as_teams(games: list[PbnGame]) -> ImportProblem | None:
     )
 
 
-def parse_pbn_teams(text: str) -> ParsedTeamEvent:
+_ROOM_TAG_RE = re.compile(r"^\s*\[room\s", re.IGNORECASE | re.MULTILINE)
+
+
+def _check_team_tables(text: str, limits: Limits) -> None:
+    """Issue 25: the games of a team file (a Room tag each: one a table and board) counted in
+    the text, before it is split into games (5 MB of games cost 2 s to split): no more than
+    two rooms for each board of each match the heat's bounds allow."""
+    if limits.boards is None or limits.matches is None:
+        return
+    limit = 2 * limits.boards * limits.matches
+    for count, found in enumerate(_ROOM_TAG_RE.finditer(text), start=1):
+        if count > limit:
+            line = text.count("\n", 0, found.start()) + 1
+            check("tables", count, limit, line=line, element="Room", target=limits.target)
+
+
+def _check_teams_bounds(games: list[PbnGame], limits: Limits) -> None:
+    """Issue 25: a team file's games (one a table: two a board) counted per match, before any
+    is read, against what the heat's matches can hold."""
+    tables: dict[tuple, int] = {}
+    for g in games:
+        if g.tag("room") is None:
+            continue
+        key = tuple((g.get(t) or "").strip() for t in ("round", "hometeam", "visitteam"))
+        tables[key] = tables.get(key, 0) + 1
+        match = f"{key[0]}: {key[1]}-{key[2]}"
+        limits.check("matches", len(tables), line=g.start_line, element="Round")
+        if limits.boards is not None and tables[key] > 2 * limits.boards:
+            limits.check("match-boards", (tables[key] + 1) // 2, line=g.start_line, match=match)
+
+
+def parse_pbn_teams(text: str, *, limits: Limits | None = None) -> ParsedTeamEvent:
     """A team event from PBN text: one game per table, grouped by round and teams.
 
     Each game needs ``Board``, ``Room`` (Open: the home team sits NS; Closed: it sits EW),
@@ -1331,7 +1416,11 @@ def parse_pbn_teams(text: str) -> ParsedTeamEvent:
     :func:`~.writers.write_pbn_teams` as ``MatchScoreTable``); a row for a match without
     games adds that match with its IMPs.
     """
+    if limits is not None:
+        _check_team_tables(text, limits)
     games, problems = read_games(text)
+    if limits is not None:
+        _check_teams_bounds(games, limits)
     refusal = _refuse_as_teams(games)
     if refusal is not None:
         raise ImportFailed(refusal)

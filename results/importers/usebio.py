@@ -45,6 +45,7 @@ from defusedxml.ElementTree import DefusedXMLParser
 from ubf.rules.i18n import Message, Text, gettext_noop
 from ubf.rules.scoring import imps
 
+from .bounds import Limits
 from .model import (
     BOARD_COUNT,
     BOARD_IMPS,
@@ -129,21 +130,45 @@ class XmlDocument:
         return "/".join(reversed(parts))
 
 
+#: Issue 25: how deep a USEBIO file's elements may nest (a real one: USEBIO / EVENT / BOARD /
+#: TRAVELLER_LINE / a value, 5 or 6 levels) and how many elements it may have (the largest
+#: heat a club could send, 60 pairs over 70 boards, has about 24,000). Each element costs a
+#: call here, so a file of a million tiny or nested elements under the size cap is refused
+#: when it passes the bound, not after seconds of building a tree nobody reads.
+MAX_XML_DEPTH = 32
+MAX_XML_ELEMENTS = 200_000
+
+
+class _TooMuchXml(Exception):
+    def __init__(self, what: str, limit: int):
+        self.what, self.limit = what, limit
+
+
 class _LineTarget:
-    """A TreeBuilder target that records each element's start line."""
+    """A TreeBuilder target that records each element's start line, and refuses a file that
+    nests deeper than :data:`MAX_XML_DEPTH` or has more than :data:`MAX_XML_ELEMENTS`."""
 
     def __init__(self) -> None:
         self.builder = ET.TreeBuilder()
         self.lines: dict[int, int] = {}
         self.parser: DefusedXMLParser | None = None
+        self.depth = 0
+        self.count = 0
 
     def start(self, tag, attrs):
+        self.depth += 1
+        self.count += 1
+        if self.depth > MAX_XML_DEPTH:
+            raise _TooMuchXml("depth", MAX_XML_DEPTH)
+        if self.count > MAX_XML_ELEMENTS:
+            raise _TooMuchXml("elements", MAX_XML_ELEMENTS)
         elem = self.builder.start(tag, attrs)
         if self.parser is not None:
             self.lines[id(elem)] = self.parser.parser.CurrentLineNumber
         return elem
 
     def end(self, tag):
+        self.depth -= 1
         return self.builder.end(tag)
 
     def data(self, data):
@@ -213,6 +238,22 @@ def load_xml(data: bytes | str) -> XmlDocument:
     try:
         parser.feed(text)
         root = parser.close()
+    except _TooMuchXml as exc:
+        raise fail(
+            gettext_noop(
+                "XML-filen har element nästlade djupare än %(limit)s nivåer; en USEBIO-fil har "
+                "högst ett tiotal. Filen lästes inte vidare: exportera den på nytt från "
+                "resultatprogrammet."
+            )
+            if exc.what == "depth"
+            else gettext_noop(
+                "XML-filen har fler än %(limit)s element, fler än någon tävlings USEBIO-fil. "
+                "Filen lästes inte vidare: exportera den på nytt från resultatprogrammet."
+            ),
+            params={"limit": exc.limit},
+            line=parser.parser.CurrentLineNumber,
+            code=f"xml-too-many-{exc.what}",
+        ) from exc
     except EntitiesForbidden as exc:
         line = parser.parser.CurrentLineNumber
         raise fail(
@@ -508,12 +549,15 @@ def _title_date(r: _Reader, event: ET.Element):
     return title, date
 
 
-def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent | ParsedTeamEvent:
+def parse_usebio(
+    data: bytes | str, kind: str | None = None, *, limits: Limits | None = None
+) -> ParsedPairEvent | ParsedTeamEvent:
     """A USEBIO file as pairs or teams (``kind`` "pairs"/"teams"; ``None``: from EVENT_TYPE).
 
     Refused with one message that says what the file is: anything that is not a matchpointed
     pairs result (Butler, cross-IMP, IMP-scored, Swiss, individual, an unknown type), and a
-    pairs file offered as teams or the other way round.
+    pairs file offered as teams or the other way round. ``limits`` (:mod:`.bounds`): a pairs
+    file's pairs, boards and traveller lines are counted before any of them is read.
     """
     doc = load_xml(data)
     event = _root_event(doc)
@@ -521,7 +565,9 @@ def parse_usebio(data: bytes | str, kind: str | None = None) -> ParsedPairEvent 
     if kind is None:
         kind = "teams" if found == "teams" else "pairs"
     if found == kind:
-        return _parse_teams(doc, event) if kind == "teams" else _parse_pairs(doc, event)
+        if kind == "teams":
+            return _parse_teams(doc, event, limits)
+        return _parse_pairs(doc, event, limits)
     program = (event.findtext("PROGRAM_NAME") or "").strip()
     if kind == "teams":
         if found == "pairs":
@@ -582,11 +628,13 @@ def parse_usebio_teams(data: bytes | str) -> ParsedTeamEvent:
 # --------------------------------------------------------------------------- pairs
 
 
-def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
+def _parse_pairs(doc: XmlDocument, event: ET.Element, limits: Limits | None) -> ParsedPairEvent:
     r = _Reader(doc)
     title, date = _title_date(r, event)
     pair_elems = event.findall(".//PARTICIPANTS/PAIR")
     board_elems = [b for b in event.iter("BOARD") if b.find("TRAVELLER_LINE") is not None]
+    if limits is not None:
+        _check_pairs_bounds(doc, pair_elems, board_elems, limits)
     if not pair_elems:
         found = ", ".join(sorted({c.tag for c in event})) or "inget"
         raise fail(
@@ -689,6 +737,49 @@ def _parse_pairs(doc: XmlDocument, event: ET.Element) -> ParsedPairEvent:
         source_format="usebio",
         warnings=r.warnings,
     )
+
+
+def _check_pairs_bounds(doc: XmlDocument, pair_elems, board_elems, limits: Limits) -> None:
+    """Issue 25: the file's elements counted (no value read yet) against what its heat can
+    hold; a board split over several BOARD elements counts as one."""
+    if pair_elems:
+        limits.check("pairs", len(pair_elems), line=doc.line(pair_elems[0]), element="PAIR")
+    lines: dict[str, int] = {}
+    for be in board_elems:
+        number = (be.findtext("BOARD_NUMBER") or "").strip()
+        travellers = be.findall("TRAVELLER_LINE")
+        lines[number] = lines.get(number, 0) + len(travellers)
+        limits.check("boards", len(lines), line=doc.line(be), element="BOARD")
+        if limits.lines_per_board is not None and lines[number] > limits.lines_per_board:
+            over = travellers[max(limits.lines_per_board - lines[number], -len(travellers))]
+            limits.check(
+                "lines",
+                lines[number],
+                line=doc.line(over),
+                element=f"BOARD {number}/TRAVELLER_LINE",
+                board=number,
+            )
+
+
+def _check_teams_bounds(doc: XmlDocument, match_elems, limits: Limits) -> None:
+    """Issue 25: a team file's MATCH and BOARD elements counted (no value read yet) against
+    what the heat's matches can hold."""
+    if limits.matches is not None and len(match_elems) > limits.matches:
+        over = match_elems[limits.matches]
+        limits.check("matches", len(match_elems), line=doc.line(over), element="MATCH")
+    for me in match_elems:
+        boards = me.findall(".//BOARD")
+        if limits.boards is not None and len(boards) > limits.boards:
+            match = "{}: {}-{}".format(
+                *((me.findtext(t) or "").strip() for t in ("ROUND_NUMBER", "TEAM", "OPPOSING_TEAM"))
+            )
+            limits.check(
+                "match-boards",
+                len(boards),
+                line=doc.line(boards[limits.boards]),
+                element="MATCH/BOARD",
+                match=match,
+            )
 
 
 def _place(r: _Reader, elem: ET.Element) -> int | None:
@@ -805,7 +896,7 @@ def _fill_artificial(lines: list[TravellerLine]) -> list[TravellerLine]:
 # --------------------------------------------------------------------------- teams
 
 
-def _parse_teams(doc: XmlDocument, event: ET.Element) -> ParsedTeamEvent:
+def _parse_teams(doc: XmlDocument, event: ET.Element, limits: Limits | None) -> ParsedTeamEvent:
     r = _Reader(doc)
     title, date = _title_date(r, event)
     method = (r.text(event, "MATCH_SCORING_METHOD") or "VPS").upper()
@@ -842,6 +933,8 @@ def _parse_teams(doc: XmlDocument, event: ET.Element) -> ParsedTeamEvent:
             element="EVENT/MATCH",
             code="usebio-layout",
         )
+    if limits is not None:
+        _check_teams_bounds(doc, match_elems, limits)
     matches: list[ParsedMatch] = []
     for me in match_elems:
         m = _match(r, me, scores_are_vp)

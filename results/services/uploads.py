@@ -48,6 +48,7 @@ from results.importers import (
     validate_pairs,
     validate_teams,
 )
+from results.importers.bounds import MAX_SESSION_BOARDS, Limits
 from results.importers.detect import DEFAULT_MAX_BYTES, check_name, detect_format
 from results.importers.model import problem, shown
 from results.models import (
@@ -185,9 +186,11 @@ _UNSTORABLE = gettext_noop(
 )
 
 
-def _parse(data: bytes, filename: str, kind: str):
+def _parse(data: bytes, filename: str, kind: str, limits: Limits | None = None):
+    """The file read (its name's type, then its content), bounded by what the upload's target
+    can hold (``limits``, issue 25: a file over them is refused before any arithmetic)."""
     _read(check_name, filename)  # an upload's type limit; parse_upload itself reads by content
-    return _read(parse_upload, data, filename, kind, max_bytes=DEFAULT_MAX_BYTES)
+    return _read(parse_upload, data, filename, kind, max_bytes=DEFAULT_MAX_BYTES, limits=limits)
 
 
 @contextmanager
@@ -258,6 +261,82 @@ def _keep_file(upload: ResultUpload, data: bytes, written: list) -> None:
     written.append(upload.file)
     if upload.file.name != name:  # the storage chose another name (one was taken)
         ResultUpload.objects.filter(pk=upload.pk).update(file=upload.file.name)
+
+
+# --------------------------------------------------------------------------------------------
+# The pipeline: every upload, one order (issue 20)
+# --------------------------------------------------------------------------------------------
+
+
+class _Target:
+    """What one kind of upload (a pairs heat, the pairs final, a team heat or final) adds to
+    the pipeline (:func:`_upload`): each hook is one step's part that differs by target.
+
+    The builder (``upload_pair_heat`` ...) checks who may upload and when, then fills in:
+    ``kind`` ("pairs"/"teams", the parser), ``competition_id``, ``current`` (the accepted
+    upload an identical file would repeat), ``replaced`` (the accepted uploads a new file
+    supersedes), ``results`` (their result rows, deleted), ``fields`` (the upload's own:
+    heat, session, round), ``limits`` (what the target can hold, :mod:`results.importers.
+    bounds`) and ``recompute`` (the heats to recompute: ids, "final", or none)."""
+
+    kind: str
+    competition_id: int
+    current: ResultUpload | None
+    replaced: object  # a queryset of ResultUpload
+    results: tuple[str, ...] = ()
+    fields: dict
+    limits: Limits | None = None
+    recompute: list
+
+    def before_parse(self, checksum: str) -> None:
+        """Refusals that need only the file's checksum (a session's twin)."""
+
+    def validate(self, event) -> list[ImportProblem]:
+        """The format's own checks (:mod:`results.importers.validate`)."""
+        raise NotImplementedError
+
+    def identify(self, event, problems: list[ImportProblem]) -> None:
+        """Match the file's pairs or teams to the target's (never by names alone), append
+        what does not match to ``problems`` and keep what :meth:`store` writes."""
+        raise NotImplementedError
+
+    def store(self, upload: ResultUpload, previous: list[ResultUpload]) -> None:
+        """Write the result rows of the stored ``upload`` (inside its transaction, under the
+        competition's lock); ``previous``: the uploads it superseded."""
+        raise NotImplementedError
+
+
+def _upload(user, data: bytes, filename: str, target: _Target) -> UploadOutcome:
+    """One upload, whatever its target: checksum → parse (bounded) → validate → lock → store →
+    file → recompute. An identical file changes nothing; any refusal is an
+    :class:`UploadRejected` before anything is written; the rows, the superseding and the file
+    are one transaction (:func:`_saving`, the lock taken first in :func:`_replace_accepted`),
+    and the recompute is asked for on its commit."""
+    checksum = _checksum(data)
+    current = target.current
+    if current is not None and current.checksum == checksum:
+        return _unchanged(current)
+    target.before_parse(checksum)
+    event = _parse(data, filename, target.kind, target.limits)
+    problems = list(target.validate(event))
+    target.identify(event, problems)
+    warnings = _errors_or_warnings(problems)
+    with _saving() as written:
+        upload, previous = _replace_accepted(
+            target.competition_id,
+            target.replaced,
+            data,
+            filename,
+            results=target.results,
+            user=user,
+            checksum=checksum,
+            warnings=warnings,
+            **target.fields,
+        )
+        target.store(upload, previous)
+        _keep_file(upload, data, written)
+        request_recompute(target.competition_id, heat_ids=target.recompute)
+    return UploadOutcome(upload, warnings=upload.warnings)
 
 
 # --------------------------------------------------------------------------------------------
@@ -510,17 +589,43 @@ def upload_pair_heat(
     filename = _original_name(filename)
     _before_play(windows.heat_windows(heat)[RESULTS_UPLOAD])
     session = _session_of(heat, session)
-    checksum = _checksum(data)
-    accepted = heat.uploads.filter(status=ResultUpload.Status.ACCEPTED)
-    current = (
-        accepted.filter(session__isnull=True)
-        if session is None
-        else accepted.filter(session=session)
-    ).first()
-    if current is not None and current.checksum == checksum:
-        return _unchanged(current)
-    if session is not None:
-        twin = accepted.filter(session=3 - session, checksum=checksum).first()
+    return _upload(user, data, filename, _PairHeat(heat, session))
+
+
+class _PairHeat(_Target):
+    """A pairs heat's file, of the whole heat or of one session (R-PAIR-KVAL-6): pairs by
+    their number in the heat and, where the file has them, the players' MIDs."""
+
+    kind = "pairs"
+    results = ("pair_results", "travellers")
+
+    def __init__(self, heat: PairHeat, session: int | None):
+        self.heat, self.session = heat, session
+        self.competition_id = heat.competition_id
+        self.accepted = heat.uploads.filter(status=ResultUpload.Status.ACCEPTED)
+        mine = (
+            self.accepted.filter(session__isnull=True)
+            if session is None
+            else self.accepted.filter(session=session)
+        )
+        self.current = mine.first()
+        self.replaced = self.accepted
+        if session is not None:
+            self.replaced = self.accepted.filter(Q(session=session) | Q(session__isnull=True))
+        self.fields = {"heat": heat, "session": session}
+        self.recompute = [heat.id]
+        self.entries = {
+            e.pair_number: e
+            for e in heat.entries.select_related("player1", "player2").exclude(pair_number="")
+        }
+        sessions = 1 if session is not None else len(heat.session_dates)
+        self.limits = Limits.for_pairs(len(self.entries), MAX_SESSION_BOARDS * sessions)
+
+    def before_parse(self, checksum: str) -> None:
+        session = self.session
+        if session is None:
+            return
+        twin = self.accepted.filter(session=3 - session, checksum=checksum).first()
         if twin is not None:
             raise UploadRejected(
                 [
@@ -540,108 +645,95 @@ def upload_pair_heat(
                 ]
             )
 
-    event = _parse(data, filename, "pairs")
-    problems = list(_read(validate_pairs, event))
-    entries = {
-        e.pair_number: e
-        for e in heat.entries.select_related("player1", "player2").exclude(pair_number="")
-    }
-    by_number: dict[str, object] = {}
-    unknown_pairs = [pair for pair in event.pairs if pair.number not in entries]
-    if unknown_pairs:
-        problems.append(_unknown_pairs_problem(unknown_pairs, list(entries)))
-    for pair in event.pairs:
-        entry = entries.get(pair.number)
-        where = f"par {pair.number}"
-        if entry is None:
-            continue
-        mids = {normalise_mid(p.mid) for p in pair.players if p.mid}
-        expected = {entry.player1.mid, entry.player2.mid}
-        if mids and not mids <= expected:
-            unknown = ", ".join(sorted(mids - expected))
-            problems.append(
-                problem(
-                    gettext_noop(
-                        "Par %(number)s: MID %(unknown)s hör inte till det anmälda paret (%(mid1)s, "
-                        "%(mid2)s)."
-                    ),
-                    params={
-                        "number": pair.number,
-                        "unknown": unknown,
-                        "mid1": entry.player1.mid,
-                        "mid2": entry.player2.mid,
-                    },
-                    line=pair.line,
-                    element=where,
-                    code="unknown-mid",
-                )
-            )
-        by_number[pair.number] = entry
-    scores = _read(compute_pair_scores, event)
-    mine = {
-        n: (_cents(s.total), _cents(s.raw_total), _cents(s.maximum))
-        for n, s in scores.items()
-        if n in by_number
-    }
-    replaced = accepted
-    if session is not None:
-        replaced = accepted.filter(Q(session=session) | Q(session__isnull=True))
-        other = accepted.filter(session=3 - session).first()
-        if other is not None and not unknown_pairs:
-            theirs = _stored_session(other)
-            problems += _session_pair_problems(session, set(mine), set(theirs))
-            file2 = event if session == 2 else _stored_event(other)
-            if file2 is not None and any(p.cumulative_total is not None for p in file2.pairs):
-                first, second = (mine, theirs) if session == 1 else (theirs, mine)
-                mismatch = _read(_cumulative_problem, file2.pairs, first, second)
-                if mismatch is not None:
-                    problems.append(mismatch)
-        whole = list(accepted.filter(session__isnull=True))
-        if whole:
-            problems.append(
-                problem(
-                    gettext_noop(
-                        "Filen ersätter den inlästa filen för hela heatet (%(name)s). Ladda upp det "
-                        "andra speltillfällets fil också; till dess är heatets ställning preliminär."
-                    ),
-                    params={"name": whole[0].original_name},
-                    warning=True,
-                    code="replaces-whole-heat",
-                    clause="R-PAIR-KVAL-6",
-                )
-            )
-    warnings = _errors_or_warnings(problems)
+    def validate(self, event) -> list[ImportProblem]:
+        return _read(validate_pairs, event)
 
-    with _saving() as written:
-        upload, _previous = _replace_accepted(
-            heat.competition_id,
-            replaced,
-            data,
-            filename,
-            results=("pair_results", "travellers"),
-            heat=heat,
-            session=session,
-            user=user,
-            checksum=checksum,
-            warnings=warnings,
+    def identify(self, event, problems: list[ImportProblem]) -> None:
+        entries, session, accepted = self.entries, self.session, self.accepted
+        by_number: dict[str, object] = {}
+        unknown_pairs = [pair for pair in event.pairs if pair.number not in entries]
+        if unknown_pairs:
+            problems.append(_unknown_pairs_problem(unknown_pairs, list(entries)))
+        for pair in event.pairs:
+            entry = entries.get(pair.number)
+            where = f"par {pair.number}"
+            if entry is None:
+                continue
+            mids = {normalise_mid(p.mid) for p in pair.players if p.mid}
+            expected = {entry.player1.mid, entry.player2.mid}
+            if mids and not mids <= expected:
+                unknown = ", ".join(sorted(mids - expected))
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Par %(number)s: MID %(unknown)s hör inte till det anmälda paret (%(mid1)s, "
+                            "%(mid2)s)."
+                        ),
+                        params={
+                            "number": pair.number,
+                            "unknown": unknown,
+                            "mid1": entry.player1.mid,
+                            "mid2": entry.player2.mid,
+                        },
+                        line=pair.line,
+                        element=where,
+                        code="unknown-mid",
+                    )
+                )
+            by_number[pair.number] = entry
+        scores = _read(compute_pair_scores, event)
+        mine = {
+            n: (_cents(s.total), _cents(s.raw_total), _cents(s.maximum))
+            for n, s in scores.items()
+            if n in by_number
+        }
+        if session is not None:
+            other = accepted.filter(session=3 - session).first()
+            if other is not None and not unknown_pairs:
+                theirs = _stored_session(other)
+                problems += _session_pair_problems(session, set(mine), set(theirs))
+                file2 = event if session == 2 else _stored_event(other)
+                if file2 is not None and any(p.cumulative_total is not None for p in file2.pairs):
+                    first, second = (mine, theirs) if session == 1 else (theirs, mine)
+                    mismatch = _read(_cumulative_problem, file2.pairs, first, second)
+                    if mismatch is not None:
+                        problems.append(mismatch)
+            whole = list(accepted.filter(session__isnull=True))
+            if whole:
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Filen ersätter den inlästa filen för hela heatet (%(name)s). Ladda upp det "
+                            "andra speltillfällets fil också; till dess är heatets ställning preliminär."
+                        ),
+                        params={"name": whole[0].original_name},
+                        warning=True,
+                        code="replaces-whole-heat",
+                        clause="R-PAIR-KVAL-6",
+                    )
+                )
+        self.event, self.by_number, self.scores, self.mine = event, by_number, scores, mine
+
+    def store(self, upload: ResultUpload, previous: list[ResultUpload]) -> None:
+        by_number, scores, mine = self.by_number, self.scores, self.mine
+        PairResult.objects.bulk_create(
+            [
+                PairResult(
+                    upload=upload,
+                    heat=self.heat,
+                    entry=entry,
+                    total=mine[number][0],
+                    percentage=_cents(scores[number].percentage),
+                    boards_played=scores[number].boards_played,
+                    matchpoints=mine[number][1],
+                    maximum=mine[number][2],
+                )
+                for number, entry in by_number.items()
+                if number in scores
+            ]
         )
-        results = [
-            PairResult(
-                upload=upload,
-                heat=heat,
-                entry=entry,
-                total=mine[number][0],
-                percentage=_cents(scores[number].percentage),
-                boards_played=scores[number].boards_played,
-                matchpoints=mine[number][1],
-                maximum=mine[number][2],
-            )
-            for number, entry in by_number.items()
-            if number in scores
-        ]
-        PairResult.objects.bulk_create(results)
         travellers = []
-        for board in event.boards:
+        for board in self.event.boards:
             for line in board.lines:
                 if line.mp_ns is None or line.mp_ew is None:
                     continue
@@ -661,9 +753,6 @@ def upload_pair_heat(
                     )
                 )
         PairTraveller.objects.bulk_create(travellers, batch_size=2000)
-        _keep_file(upload, data, written)
-        request_recompute(heat.competition_id, heat_ids=[heat.id])
-    return UploadOutcome(upload, warnings=upload.warnings)
 
 
 def upload_pair_final(
@@ -679,96 +768,111 @@ def upload_pair_final(
     _open_season(competition)
     filename = _original_name(filename)
     _before_play(windows.pair_final_upload_window(competition))
-    checksum = _checksum(data)
-    current = competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED).first()
-    if current is not None and current.checksum == checksum:
-        return _unchanged(current)
+    return _upload(user, data, filename, _PairFinal(competition))
 
-    event = _parse(data, filename, "pairs")
-    problems = list(_read(validate_pairs, event))
-    holders = {h.key: h.playing for h in final_seat_holders(competition)}
-    key_of: dict[str, str] = {}  # pair number in the file -> key
-    line_of: dict[str, int | None] = {}
-    for pair in event.pairs:
-        where = f"par {pair.number}"
-        mids = [normalise_mid(p.mid) for p in pair.players if p.mid]
-        if len(mids) != 2 or len(pair.players) != 2:
-            problems.append(
-                problem(
-                    gettext_noop(
-                        "Par %(number)s: filen saknar spelarnas MID (medlemsnummer). Finalens par känns igen "
-                        "på spelarnas MID, eftersom parnumren i finalen inte finns i systemet. Ladda upp "
-                        "USEBIO-filen från Ruter, eller en PBN-fil med kolumnen PlayerId."
-                    ),
-                    params={"number": pair.number},
-                    line=pair.line,
-                    element=where,
-                    code="missing-mid",
-                )
-            )
-            continue
-        key = pair_key(*mids)
-        if key not in holders:
-            problems.append(
-                problem(
-                    gettext_noop(
-                        "Par %(number)s: paret med MID %(mids)s har ingen plats i finalen. Kontrollera MID "
-                        "mot finallistan."
-                    ),
-                    params={"number": pair.number, "mids": ", ".join(sorted(mids))},
-                    line=pair.line,
-                    element=where,
-                    code="unknown-pair",
-                )
-            )
-            continue
-        if key in key_of.values():
-            problems.append(
-                problem(
-                    gettext_noop("Par %(number)s: paret med MID %(key)s finns två gånger i filen."),
-                    params={"number": pair.number, "key": key},
-                    line=pair.line,
-                    element=where,
-                    code="duplicate-pair",
-                )
-            )
-            continue
-        key_of[pair.number] = key
-        line_of[pair.number] = pair.line
-    for key in holders:
-        if key not in key_of.values() and not any(p.is_error for p in problems):
-            p1, p2 = holders[key]
-            problems.append(
-                problem(
-                    gettext_noop(
-                        "Paret %(player1)s – %(player2)s (%(key)s) har finalplats men finns inte i filen."
-                    ),
-                    params={"player1": p1.full_name, "player2": p2.full_name, "key": key},
-                    warning=True,
-                    code="missing-pair",
-                )
-            )
-    scores = _read(compute_pair_scores, event)
-    warnings = _errors_or_warnings(problems)
 
-    players = {p.mid: p for pair in holders.values() for p in pair}
-    in_ubf = set(
-        Representation.objects.filter(
-            season_id=competition.season_id,
-            player__in=list(players.values()),
-            club__district__code=UBF,
-        ).values_list("player__mid", flat=True)
-    )
-    with _saving() as written:
-        upload, _previous = _replace_accepted(
-            competition.pk,
-            competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED),
-            data,
-            filename,
-            results=("pair_final_results", "pair_final_travellers"),
-            user=user,
-            checksum=checksum,
-            warnings=warnings,
+class _PairFinal(_Target):
+    """The pairs final's file: pairs by their players' MIDs against the final's seat holders
+    (``pairs.selectors.final_seat_holders``)."""
+
+    kind = "pairs"
+    results = ("pair_final_results", "pair_final_travellers")
+
+    def __init__(self, competition: PairCompetition):
+        self.competition = competition
+        self.competition_id = competition.pk
+        self.replaced = competition.uploads.filter(heat=None, status=ResultUpload.Status.ACCEPTED)
+        self.current = self.replaced.first()
+        self.fields = {}
+        self.recompute = []
+        self.holders = {h.key: h.playing for h in final_seat_holders(competition)}
+        self.limits = Limits.for_pairs(
+            len(self.holders), competition.final_max_boards, target=gettext_noop("finalen")
+        )
+
+    def validate(self, event) -> list[ImportProblem]:
+        return _read(validate_pairs, event)
+
+    def identify(self, event, problems: list[ImportProblem]) -> None:
+        holders = self.holders
+        key_of: dict[str, str] = {}  # pair number in the file -> key
+        for pair in event.pairs:
+            where = f"par {pair.number}"
+            mids = [normalise_mid(p.mid) for p in pair.players if p.mid]
+            if len(mids) != 2 or len(pair.players) != 2:
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Par %(number)s: filen saknar spelarnas MID (medlemsnummer). Finalens par känns igen "
+                            "på spelarnas MID, eftersom parnumren i finalen inte finns i systemet. Ladda upp "
+                            "USEBIO-filen från Ruter, eller en PBN-fil med kolumnen PlayerId."
+                        ),
+                        params={"number": pair.number},
+                        line=pair.line,
+                        element=where,
+                        code="missing-mid",
+                    )
+                )
+                continue
+            key = pair_key(*mids)
+            if key not in holders:
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Par %(number)s: paret med MID %(mids)s har ingen plats i finalen. Kontrollera MID "
+                            "mot finallistan."
+                        ),
+                        params={"number": pair.number, "mids": ", ".join(sorted(mids))},
+                        line=pair.line,
+                        element=where,
+                        code="unknown-pair",
+                    )
+                )
+                continue
+            if key in key_of.values():
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Par %(number)s: paret med MID %(key)s finns två gånger i filen."
+                        ),
+                        params={"number": pair.number, "key": key},
+                        line=pair.line,
+                        element=where,
+                        code="duplicate-pair",
+                    )
+                )
+                continue
+            key_of[pair.number] = key
+        for key in holders:
+            if key not in key_of.values() and not any(p.is_error for p in problems):
+                p1, p2 = holders[key]
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Paret %(player1)s – %(player2)s (%(key)s) har finalplats men finns inte i filen."
+                        ),
+                        params={"player1": p1.full_name, "player2": p2.full_name, "key": key},
+                        warning=True,
+                        code="missing-pair",
+                    )
+                )
+        self.scores = _read(compute_pair_scores, event)
+        self.event, self.key_of = event, key_of
+
+    def store(self, upload: ResultUpload, previous: list[ResultUpload]) -> None:
+        competition, holders, key_of, scores = (
+            self.competition,
+            self.holders,
+            self.key_of,
+            self.scores,
+        )
+        players = {p.mid: p for pair in holders.values() for p in pair}
+        in_ubf = set(
+            Representation.objects.filter(
+                season_id=competition.season_id,
+                player__in=list(players.values()),
+                club__district__code=UBF,
+            ).values_list("player__mid", flat=True)
         )
         results, stored = [], set()
         for number, key in key_of.items():
@@ -801,7 +905,7 @@ def upload_pair_final(
                     mp_ns=line.mp_ns,
                     mp_ew=line.mp_ew,
                 )
-                for board in event.boards
+                for board in self.event.boards
                 for line in board.lines
                 if line.mp_ns is not None
                 and line.mp_ew is not None
@@ -810,9 +914,6 @@ def upload_pair_final(
             ],
             batch_size=2000,
         )
-        _keep_file(upload, data, written)
-        request_recompute(competition.id, heat_ids=[])
-    return UploadOutcome(upload, warnings=upload.warnings)
 
 
 # --------------------------------------------------------------------------------------------
@@ -838,136 +939,154 @@ def upload_team_results(
     if heat is not None:
         require(can_manage_team_heat(user, heat))
         _before_play(windows.heat_windows(heat)[RESULTS_UPLOAD])
-        competition = heat.competition
-        scheduled = Match.objects.filter(heat=heat, stage=Match.Stage.KVAL)
-        teams = {str(t.number): t for t in heat.teams.all() if t.number is not None}
-        target = {"competition": competition, "heat": heat}
-        expected_boards = heat.boards_per_match
     else:
         require(is_tk(user))
         _before_play(windows.team_final_upload_window(competition))
-        scheduled = Match.objects.filter(competition=competition, stage=Match.Stage.FINAL)
-        teams = {
-            str(t.final_seat_number): t
-            for t in seats.holding(Team.objects.filter(competition=competition), TeamFinalSeat)
-            if t.final_seat_number is not None
-        }
-        target = {"competition": competition, "heat": None}
-        expected_boards = scheduled.values_list("boards", flat=True).first()
-    if round is not None:
-        scheduled = scheduled.filter(round=round)
-    scheduled = list(scheduled.select_related("home", "away"))
-    checksum = _checksum(data)
-    current = ResultUpload.objects.filter(
-        status=ResultUpload.Status.ACCEPTED, round=round, **target
-    ).first()
-    if current is not None and current.checksum == checksum:
-        return _unchanged(current)
+    return _upload(user, data, filename, _TeamMatches(heat, competition, round))
 
-    event = _parse(data, filename, "teams")
-    problems = list(_read(validate_teams, event, expected_boards=expected_boards))
-    for team in event.teams:
-        if team.id not in teams:
-            problems.append(
-                problem(
-                    gettext_noop(
-                        "Lag %(team)s (%(name)s) finns inte i %(where)s: lagen anges med sitt "
-                        "lagnummer."
-                    ),
-                    params={
-                        "team": team.id,
-                        "name": team.name,
-                        "where": gettext_noop("heatet") if heat else gettext_noop("finalen"),
-                    },
-                    element=f"lag {team.id}",
-                    code="unknown-team",
-                )
-            )
-            continue
-        roster = {e.player.mid for e in teams[team.id].roster.select_related("player")}
-        unknown = sorted(
-            m for m in (normalise_mid(p.mid) for p in team.players if p.mid) if m not in roster
+
+class _TeamMatches(_Target):
+    """A team heat's matches (``heat``) or the final's (``competition``), all or one
+    ``round``: teams by their number in the heat (in the final), matches by the schedule."""
+
+    kind = "teams"
+
+    def __init__(self, heat: TeamHeat | None, competition: TeamCompetition | None, round):
+        if heat is not None:
+            competition = heat.competition
+            scheduled = Match.objects.filter(heat=heat, stage=Match.Stage.KVAL)
+            self.teams = {str(t.number): t for t in heat.teams.all() if t.number is not None}
+            target = {"competition": competition, "heat": heat}
+            self.expected_boards = heat.boards_per_match
+        else:
+            scheduled = Match.objects.filter(competition=competition, stage=Match.Stage.FINAL)
+            self.teams = {
+                str(t.final_seat_number): t
+                for t in seats.holding(Team.objects.filter(competition=competition), TeamFinalSeat)
+                if t.final_seat_number is not None
+            }
+            target = {"competition": competition, "heat": None}
+            self.expected_boards = scheduled.values_list("boards", flat=True).first()
+        # Issue 25: a file holds no more than twice the matches its teams can play in the
+        # schedule's rounds (each team once a round; a USEBIO file may list a match from both
+        # sides), whichever matches or round it is for; a match twice the heat's boards.
+        rounds = max(scheduled.values_list("round", flat=True), default=0)
+        if round is not None:
+            scheduled = scheduled.filter(round=round)
+        self.scheduled = list(scheduled.select_related("home", "away"))
+        self.heat, self.round = heat, round
+        self.competition_id = competition.pk
+        self.replaced = ResultUpload.objects.filter(
+            status=ResultUpload.Status.ACCEPTED, round=round, **target
         )
-        if unknown:
-            problems.append(
-                problem(
-                    gettext_noop(
-                        "Lag %(id)s (%(name)s): MID %(unknown)s finns inte i lagets laguppställning."
-                    ),
-                    params={
-                        "id": team.id,
-                        "name": teams[team.id].name,
-                        "unknown": ", ".join(unknown),
-                    },
-                    element=f"lag {team.id}",
-                    code="unknown-mid",
-                )
-            )
-    by_pair = {(m.home_id, m.away_id): m for m in scheduled}
-    updates: list[tuple[Match, dict, bool, tuple]] = []
-    for summary in _read(team_match_summary, event, boards_per_match=expected_boards):
-        where = f"rond {summary['round']}: {summary['home']}–{summary['away']}"
-        match_name = Message(
-            gettext_noop("rond %(round)s: %(home)s–%(away)s"),
-            {"round": summary["round"], "home": summary["home"], "away": summary["away"]},
+        self.current = self.replaced.first()
+        self.fields = {"heat": heat, "round": round}
+        self.recompute = [heat.id if heat else "final"]
+        self.limits = Limits(
+            pairs=2 * max(len(self.teams), 1),  # see Limits.for_pairs
+            boards=2 * self.expected_boards if self.expected_boards else None,
+            matches=2 * max(len(self.teams) // 2 * rounds, len(self.scheduled), 1),
+            target=gettext_noop("heatet") if heat else gettext_noop("finalen"),
         )
-        home, away = teams.get(str(summary["home"])), teams.get(str(summary["away"]))
-        if home is None or away is None:
-            missing = [
-                str(x) for x, t in ((summary["home"], home), (summary["away"], away)) if t is None
-            ]
-            problems.append(
-                problem(
-                    gettext_noop("Match %(match)s: okänt lag %(missing)s."),
-                    params={"match": match_name, "missing": ", ".join(missing)},
-                    element=where,
-                    code="unknown-team",
-                )
-            )
-            continue
-        match = by_pair.get((home.id, away.id))
-        swapped = False
-        if match is None and (away.id, home.id) in by_pair:
-            match, swapped = by_pair[(away.id, home.id)], True
-        if match is None:
-            problems.append(
-                problem(
-                    gettext_noop(
-                        "Match %(match)s (%(home)s–%(away)s) finns inte i spelschemat för rond "
-                        "%(round)s."
+
+    def validate(self, event) -> list[ImportProblem]:
+        return _read(validate_teams, event, expected_boards=self.expected_boards)
+
+    def identify(self, event, problems: list[ImportProblem]) -> None:
+        teams, heat, round = self.teams, self.heat, self.round
+        for team in event.teams:
+            if team.id not in teams:
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Lag %(team)s (%(name)s) finns inte i %(where)s: lagen anges med sitt "
+                            "lagnummer."
+                        ),
+                        params={
+                            "team": team.id,
+                            "name": team.name,
+                            "where": gettext_noop("heatet") if heat else gettext_noop("finalen"),
+                        },
+                        element=f"lag {team.id}",
+                        code="unknown-team",
                     )
-                    if round
-                    else gettext_noop(
-                        "Match %(match)s (%(home)s–%(away)s) finns inte i spelschemat."
-                    ),
-                    params={
-                        "match": match_name,
-                        "home": home.name,
-                        "away": away.name,
-                        "round": round,
-                    },
-                    element=where,
-                    code="unknown-match",
                 )
+                continue
+            roster = {e.player.mid for e in teams[team.id].roster.select_related("player")}
+            unknown = sorted(
+                m for m in (normalise_mid(p.mid) for p in team.players if p.mid) if m not in roster
             )
-            continue
-        updates.append((match, summary, swapped, _read(_match_points, summary, swapped, match)))
-    warnings = _errors_or_warnings(problems)
+            if unknown:
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Lag %(id)s (%(name)s): MID %(unknown)s finns inte i lagets laguppställning."
+                        ),
+                        params={
+                            "id": team.id,
+                            "name": teams[team.id].name,
+                            "unknown": ", ".join(unknown),
+                        },
+                        element=f"lag {team.id}",
+                        code="unknown-mid",
+                    )
+                )
+        by_pair = {(m.home_id, m.away_id): m for m in self.scheduled}
+        updates: list[tuple[Match, dict, bool, tuple]] = []
+        for summary in _read(team_match_summary, event, boards_per_match=self.expected_boards):
+            where = f"rond {summary['round']}: {summary['home']}–{summary['away']}"
+            match_name = Message(
+                gettext_noop("rond %(round)s: %(home)s–%(away)s"),
+                {"round": summary["round"], "home": summary["home"], "away": summary["away"]},
+            )
+            home, away = teams.get(str(summary["home"])), teams.get(str(summary["away"]))
+            if home is None or away is None:
+                missing = [
+                    str(x)
+                    for x, t in ((summary["home"], home), (summary["away"], away))
+                    if t is None
+                ]
+                problems.append(
+                    problem(
+                        gettext_noop("Match %(match)s: okänt lag %(missing)s."),
+                        params={"match": match_name, "missing": ", ".join(missing)},
+                        element=where,
+                        code="unknown-team",
+                    )
+                )
+                continue
+            match = by_pair.get((home.id, away.id))
+            swapped = False
+            if match is None and (away.id, home.id) in by_pair:
+                match, swapped = by_pair[(away.id, home.id)], True
+            if match is None:
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Match %(match)s (%(home)s–%(away)s) finns inte i spelschemat för rond "
+                            "%(round)s."
+                        )
+                        if round
+                        else gettext_noop(
+                            "Match %(match)s (%(home)s–%(away)s) finns inte i spelschemat."
+                        ),
+                        params={
+                            "match": match_name,
+                            "home": home.name,
+                            "away": away.name,
+                            "round": round,
+                        },
+                        element=where,
+                        code="unknown-match",
+                    )
+                )
+                continue
+            updates.append((match, summary, swapped, _read(_match_points, summary, swapped, match)))
+        self.updates = updates
 
-    with _saving() as written:
-        upload, previous = _replace_accepted(
-            competition.pk,
-            ResultUpload.objects.filter(status=ResultUpload.Status.ACCEPTED, round=round, **target),
-            data,
-            filename,
-            heat=heat,
-            round=round,
-            user=user,
-            checksum=checksum,
-            warnings=warnings,
-        )
+    def store(self, upload: ResultUpload, previous: list[ResultUpload]) -> None:
         touched = set()
-        for match, summary, swapped, points in updates:
+        for match, summary, swapped, points in self.updates:
             _apply_match(match, summary, swapped, upload, points)
             touched.add(match.id)
         for old in previous:
@@ -978,9 +1097,6 @@ def upload_team_results(
                 match.imps_home = match.imps_away = match.vp_home = match.vp_away = None
                 match.save()
             old.matches.clear()
-        _keep_file(upload, data, written)
-        request_recompute(competition.id, heat_ids=[heat.id if heat else "final"])
-    return UploadOutcome(upload, warnings=upload.warnings)
 
 
 def _match_points(summary: dict, swapped: bool, match: Match) -> tuple:

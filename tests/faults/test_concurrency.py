@@ -1,6 +1,7 @@
 """Issue 14: 20 uploads and corrections of one heat at once, and 20 TK decisions on one
 competition at once, on PostgreSQL: no deadlock, no error, and afterwards exactly the last
-committed upload with standings computed from it (the lock order of ``clubs.locks``).
+committed upload with standings computed from it (the lock order of ``clubs.locks``). Issue
+25: the 20 files have 20 different results, so the standings show that it is the last one.
 
 Each thread runs the real service with the recompute scheduled on commit (in-process here, as
 without a broker), so uploads, decisions and recomputes of one competition all interleave."""
@@ -13,6 +14,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 
+from results.importers import parse_upload
 from results.models import PairResult, RecomputeStatus, ResultUpload, StandingSnapshot
 from results.services.uploads import upload_pair_heat, upload_team_results
 from teams.models import Penalty
@@ -20,6 +22,8 @@ from teams.services.decisions.sanctions import impose_penalty
 from tests.conftest import requires_postgres
 from tests.factories import UserFactory
 from tests.results.test_uploads import data, pair_heat_for, team_heat_for
+from ubf.demo.simulate import simulate_pair_heat
+from ubf.demo.writers import write_usebio_pairs
 
 pytestmark = [requires_postgres, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -49,17 +53,33 @@ def run_at_once(jobs) -> list[BaseException]:
     return errors
 
 
-def test_twenty_uploads_and_corrections_of_one_heat_at_once():
-    tk = UserFactory(username="tk-20", is_superuser=True, is_staff=True)
-    name = "pairs_howell_usebio.xml"
-    heat, _ = pair_heat_for(name)
-    raw = data(name)
-    # 20 files: the same results under 10 different descriptions (each a correction of
-    # whatever was stored), each sent twice (an identical re-upload or another correction).
-    files = [
-        raw.replace(b"<EVENT_DESCRIPTION>", f"<EVENT_DESCRIPTION>v{i % 10} ".encode())
+def twenty_different_files(event) -> list[bytes]:
+    """20 USEBIO files of the fixture's heat (its 10 pairs, numbers and MIDs, 27 boards), each
+    played with another seed: 20 different results of the same heat."""
+    pairs = [
+        (p.number, (p.players[0].mid, p.players[0].name), (p.players[1].mid, p.players[1].name), 3)
+        for p in event.pairs
+    ]
+    return [
+        write_usebio_pairs(simulate_pair_heat(pairs, 27, seed=f"race-{i}", movement="howell"))
         for i in range(THREADS)
     ]
+
+
+def stated_percentages(raw: bytes) -> dict[str, Decimal]:
+    """The percentages a file states for its pairs (its own figures, as the club sent them)."""
+    return {p.number: p.percentage for p in parse_upload(raw, "heat.xml", "pairs").pairs}
+
+
+def test_twenty_uploads_and_corrections_of_one_heat_at_once():
+    # Issue 25: 20 files of DIFFERENT results at once, each a correction of whatever was
+    # stored when it committed: afterwards the stored results and the heat's standings are
+    # exactly those of the last committed file (R-PAIR-KVAL-5: the heat ranked on its file).
+    tk = UserFactory(username="tk-20", is_superuser=True, is_staff=True)
+    heat, event = pair_heat_for("pairs_howell_usebio.xml")
+    files = twenty_different_files(event)
+    expected = [stated_percentages(f) for f in files]
+    assert len({tuple(sorted(e.items())) for e in expected}) == THREADS  # all different
     jobs = [
         (lambda f=f, i=i: upload_pair_heat(tk, heat, data=f, filename=f"heat-{i}.xml"))
         for i, f in enumerate(files)
@@ -72,16 +92,19 @@ def test_twenty_uploads_and_corrections_of_one_heat_at_once():
     last = accepted[0]
     # the last committed upload is the newest row (ids are taken under the heat's lock)
     assert last.pk == ResultUpload.objects.filter(heat=heat).latest("pk").pk
-    assert set(ResultUpload.objects.filter(heat=heat).values_list("status", flat=True)) <= {
+    assert ResultUpload.objects.filter(heat=heat).count() == THREADS  # none unchanged
+    assert set(ResultUpload.objects.filter(heat=heat).values_list("status", flat=True)) == {
         "accepted",
         "superseded",
     }
-    # the Howell file's 10 pairs, all from the last upload, none left from earlier ones
-    assert PairResult.objects.filter(heat=heat).count() == 10
-    assert set(PairResult.objects.filter(heat=heat).values_list("upload", flat=True)) == {last.pk}
+    winner = expected[int(last.original_name.removeprefix("heat-").removesuffix(".xml"))]
+    # the Howell file's 10 pairs, all from the last upload, with that file's percentages
+    results = PairResult.objects.filter(heat=heat).select_related("entry")
+    assert set(results.values_list("upload", flat=True)) == {last.pk}
+    assert {r.entry.pair_number: r.percentage for r in results} == winner
     snapshot = StandingSnapshot.objects.get(scope="pair_heat", heat=heat)
     assert snapshot.upload_ids == [last.pk]
-    assert len(snapshot.data) == 10
+    assert {row["pair_number"]: Decimal(row["percentage"]) for row in snapshot.data} == winner
     status = RecomputeStatus.objects.get(competition_id=heat.competition_id)
     assert not status.pending
 

@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from results.importers.writers import write_usebio_pairs
 from results.models import Lot
 from results.services.recompute import recompute_team_competition
 from results.services.uploads import upload_pair_final
@@ -16,6 +15,7 @@ from teams.models import Team
 from tests.factories import TeamCompetitionFactory, UserFactory, seat_in_final
 from tests.results.test_allocation_teams import heat_with
 from tests.results.test_pair_final import build_final, simulated_final
+from ubf.demo.writers import write_usebio_pairs
 
 pytestmark = pytest.mark.django_db
 

@@ -214,7 +214,7 @@ def test_r_pair_2_final_page_shows_ranking_champions_and_the_sm_cap(
     # R-PAIR-2 worked example: 2 SM places, out-of-district pairs may take at most 1. Ranks 1
     # and 2 are out of district: rank 1 takes SM place 1, rank 2 is passed over, rank 3 (one
     # UBF player: not out of district) takes SM place 2.
-    from results.importers.writers import write_usebio_pairs
+    from ubf.demo.writers import write_usebio_pairs
 
     event = simulated_final()
     comp = build_final(event, outside_ranks=(1, 2), sm_places=2)

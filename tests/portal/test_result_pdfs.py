@@ -137,7 +137,7 @@ def test_lag_final_pdf_has_the_standings_champions_and_swedish_figures(client, l
 def test_pair_final_pdf_has_the_ranking_champions_and_sm_places(
     client, tk, django_capture_on_commit_callbacks
 ):
-    from results.importers.writers import write_usebio_pairs
+    from ubf.demo.writers import write_usebio_pairs
 
     event = simulated_final()
     comp = build_final(event, outside_ranks=(1, 2), sm_places=2)

@@ -19,13 +19,14 @@ from django.test import override_settings
 
 from clubs.models import HeatStatus, Season
 from pairs.models import PairCompetition, PairHeat
-from results.importers import parse_upload, validate_pairs, write_pbn_pairs
+from results.importers import parse_upload, validate_pairs
 from results.models import AllocationRun, ResultUpload, StandingSnapshot
 from results.services.uploads import upload_pair_heat
-from results.simulate import simulate_pair_heat
 from teams.models import Match, TeamCompetition, TeamHeat
 from tests.factories import final_teams
 from ubf.demo.results import allocation_holders, load_demo_results
+from ubf.demo.simulate import simulate_pair_heat
+from ubf.demo.writers import write_pbn_pairs
 
 pytestmark = pytest.mark.django_db
 

@@ -485,10 +485,10 @@ def test_r_pair_df_1_pairs_enter_a_direct_final_pay_its_fee_and_are_in_its_uploa
 
     from clubs.services.base import ServiceError
     from pairs.services.entries import enter_direct_final_pair
-    from results.importers.writers import write_usebio_pairs
     from results.models import PairFinalResult
     from results.services.uploads import upload_pair_final
-    from results.simulate import simulate_pair_heat
+    from ubf.demo.simulate import simulate_pair_heat
+    from ubf.demo.writers import write_usebio_pairs
 
     comp = PairCompetitionFactory(discipline="dam", is_direct_final=True)
     event = simulate_pair_heat(

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from results.importers.model import ParsedPairEvent, TravellerLine
 from results.importers.pbn import parse_pbn_pairs
 from results.importers.validate import compute_pair_totals, validate_pairs
-from results.importers.writers import write_pbn_pairs
+from ubf.demo.writers import write_pbn_pairs
 from ubf.rules.scoring import matchpoints, neuberg
 
 from .test_importers_writers import pair_events, same_pairs_event

@@ -24,7 +24,7 @@ def test_importers_import_no_django_and_no_app_models():
     files = sorted(PACKAGE.glob("*.py"))
     assert {f.name for f in files} >= {
         "__init__.py", "model.py", "pbn.py", "usebio.py", "csv_teams.py", "validate.py",
-        "writers.py", "detect.py",
+        "bounds.py", "detect.py",
     }  # fmt: skip
     for f in files:
         for name in imported_modules(f):

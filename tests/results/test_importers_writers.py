@@ -21,7 +21,7 @@ from results.importers.model import (
 from results.importers.pbn import parse_pbn_pairs, parse_pbn_teams
 from results.importers.usebio import parse_usebio_pairs, parse_usebio_teams
 from results.importers.validate import compute_pair_totals, validate_pairs, validate_teams
-from results.importers.writers import (
+from ubf.demo.writers import (
     write_csv_teams,
     write_pbn_pairs,
     write_pbn_teams,

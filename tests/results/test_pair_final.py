@@ -15,7 +15,6 @@ from pairs.models import FINAL_SESSION, DirectQualifier, FinalSeat, PairEntry
 from pairs.selectors import final_seat_holders
 from pairs.services.entries import notify_reserve
 from portal.services.fees import pair_final_fee_list
-from results.importers.writers import write_usebio_pairs
 from results.models import (
     PairFinalResult,
     PairFinalTraveller,
@@ -25,7 +24,6 @@ from results.models import (
 )
 from results.services.recompute import recompute_pair_competition
 from results.services.uploads import UploadRejected, upload_pair_final
-from results.simulate import simulate_pair_heat
 from tests.factories import (
     ClubFactory,
     ClubOfficialFactory,
@@ -35,6 +33,8 @@ from tests.factories import (
     UserFactory,
     member,
 )
+from ubf.demo.simulate import simulate_pair_heat
+from ubf.demo.writers import write_usebio_pairs
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Simulated results (results.simulate): files the validators accept, deterministic for a
+"""Simulated results (ubf.demo.simulate): files the validators accept, deterministic for a
 seed, and stronger pairs/teams doing better on average."""
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ from results.importers import (
     parse_upload,
     validate_pairs,
     validate_teams,
+)
+from ubf.demo.simulate import board_plan, play, simulate_pair_heat, simulate_team_matches
+from ubf.demo.writers import (
     write_csv_teams,
     write_pbn_pairs,
     write_pbn_teams,
     write_usebio_pairs,
     write_usebio_teams,
 )
-from results.simulate import board_plan, play, simulate_pair_heat, simulate_team_matches
 from ubf.rules.schedule import round_robin
 from ubf.rules.scoring import imps
 from ubf.rules.vp import victory_points
@@ -247,9 +249,9 @@ def test_the_simulator_is_pure_python():
     import ast
     from pathlib import Path
 
-    import results.simulate
+    import ubf.demo.simulate
 
-    tree = ast.parse(Path(results.simulate.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(ubf.demo.simulate.__file__).read_text(encoding="utf-8"))
     modules = {
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     } | {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}

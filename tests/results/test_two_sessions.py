@@ -45,11 +45,11 @@ from clubs import clock
 from pairs.models import FinalSeat, PairEntry
 from results.importers.model import ParsedBoard, ParsedPair, ParsedPairEvent, ParsedPlayer
 from results.importers.model import TravellerLine as T
-from results.importers.writers import write_pbn_pairs, write_usebio_pairs
 from results.models import AllocationRun, PairResult, ResultUpload, StandingSnapshot
 from results.services.uploads import UploadRejected, problem_dicts, upload_pair_heat
 from tests.factories import PairHeatFactory, UserFactory, member
 from tests.results.test_importers_magic import TWO_SESSIONS
+from ubf.demo.writers import write_pbn_pairs, write_usebio_pairs
 
 pytestmark = pytest.mark.django_db
 

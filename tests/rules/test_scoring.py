@@ -77,6 +77,38 @@ def test_matchpoints_total_is_n_times_top_over_two(scores):
     assert all(0 <= mp <= 2 * (n - 1) for mp in mps)
 
 
+def test_matchpoints_ties_by_hand():
+    # R-PAIR-KVAL-5, R-PAIR-MP-4 (Law 78A, MP1): 2 for each lower score, 1 for each equal one.
+    # 8 results, top 14. Scores sorted: -100, 50, 50, 50, 420, 420, 620, 620.
+    #  -100: nothing lower, no tie            -> 0
+    #    50: 1 lower (2), 2 equal (2)          -> 4   (three-way tie shares places 2-4: 2+4+6 / 3)
+    #   420: 4 lower (8), 1 equal (1)          -> 9
+    #   620: 6 lower (12), 1 equal (1)         -> 13
+    scores = [420, 50, -100, 620, 50, 420, 620, 50]
+    assert matchpoints(scores) == [9, 4, 0, 13, 4, 9, 13, 4]
+    # Everyone equal: each gets half the top.
+    assert matchpoints([-50] * 5) == [4] * 5
+    # An averaged (fractional) score sits between its neighbours: 2 lower scores -> 4.
+    assert matchpoints([100, Fraction(215, 2), 110, 90]) == [2, 4, 6, 0]
+    # The scores as given, in order; the result is exact Fractions.
+    assert all(isinstance(mp, Fraction) for mp in matchpoints([10, 10]))
+
+
+@given(st.lists(st.integers(min_value=-8, max_value=8).map(lambda x: x * 10), max_size=40))
+def test_matchpoints_equal_the_laws_definition_pair_by_pair(scores):
+    # The definition of Law 78A read literally (every other result compared), the way the
+    # function computed it before issue 25: sorting must give exactly the same Fractions.
+    expected = [
+        sum(
+            2 if other < own else 1 if other == own else 0
+            for j, other in enumerate(scores)
+            if j != i
+        )
+        for i, own in enumerate(scores)
+    ]
+    assert matchpoints(scores) == expected
+
+
 def test_neuberg():
     # 5 results where 6 is normal: (MP + 1) * 6 / 5 - 1
     assert neuberg(4, 5, 6) == Fraction(5)

@@ -2,7 +2,7 @@
 would, then the team final's first rounds (``manage.py load_demo`` calls
 :func:`load_demo_results` after :func:`ubf.demo.load_demo_season`).
 
-* Pairs: each approved pairs heat is simulated (:func:`results.simulate.simulate_pair_heat`,
+* Pairs: each approved pairs heat is simulated (:func:`ubf.demo.simulate.simulate_pair_heat`,
   27 boards, Howell for small fields, Mitchell for larger; bronze heats carry their
   declarations), written alternately as Ruter-style PBN (Latin-1) and USEBIO, and uploaded
   with :func:`results.services.uploads.upload_pair_heat` as TK, so the files are kept as
@@ -39,18 +39,18 @@ from django.utils.text import slugify
 from clubs import clock, seats
 from clubs.models import HeatStatus, Season
 from pairs.models import PairEntry, PairHeat
-from results.importers import (
+from results.models import AllocationRun, ResultUpload
+from results.services import recompute
+from results.services.uploads import UploadRejected, upload_pair_heat, upload_team_results
+from teams.models import Match, Team, TeamCompetition, TeamFinalSeat, TeamHeat
+from ubf.demo.simulate import simulate_pair_heat, simulate_team_matches
+from ubf.demo.writers import (
     write_csv_teams,
     write_pbn_pairs,
     write_pbn_teams,
     write_usebio_pairs,
     write_usebio_teams,
 )
-from results.models import AllocationRun, ResultUpload
-from results.services import recompute
-from results.services.uploads import UploadRejected, upload_pair_heat, upload_team_results
-from results.simulate import simulate_pair_heat, simulate_team_matches
-from teams.models import Match, Team, TeamCompetition, TeamFinalSeat, TeamHeat
 from ubf.rules.schedule import round_robin
 from ubf.rules.types import HeatType
 

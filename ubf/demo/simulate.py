@@ -1,7 +1,7 @@
 """Deterministic simulated results for the demo season and the benchmarks (pure Python).
 
 The simulators return the importers' own dataclasses (:mod:`results.importers.model`), so a
-simulated heat can be written with :mod:`results.importers.writers` and uploaded through the
+simulated heat can be written with :mod:`ubf.demo.writers` and uploaded through the
 same service as a club's file:
 
 * :func:`simulate_pair_heat` → :class:`ParsedPairEvent`: a barometer movement (Mitchell or

@@ -25,9 +25,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from decimal import Decimal
 
-from ubf.rules.scoring import board_dealer, board_vulnerability
-
-from .model import (
+from results.importers.model import (
     ParsedPairEvent,
     ParsedPlayer,
     ParsedTeamEvent,
@@ -35,6 +33,7 @@ from .model import (
     fmt_decimal,
     match_imps,
 )
+from ubf.rules.scoring import board_dealer, board_vulnerability
 
 __all__ = [
     "write_csv_teams",
@@ -44,7 +43,7 @@ __all__ = [
     "write_usebio_teams",
 ]
 
-GENERATOR = "UBF DM results.importers.writers"
+GENERATOR = "UBF DM ubf.demo.writers"
 USEBIO_DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">'
 
 
