@@ -43,7 +43,8 @@ def _timeout(config) -> float:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    timeout = _timeout(item.config)
+    marker = item.get_closest_marker("timeout")  # @pytest.mark.timeout(N) of pytest-timeout
+    timeout = float(marker.args[0]) if marker and marker.args else _timeout(item.config)
     if not timeout or _stderr_fd is None:
         yield
         return
