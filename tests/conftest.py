@@ -1,10 +1,77 @@
 """Shared fixtures. Ordinary tests run Celery tasks in-process (eager) even when a broker is
-configured; tests marked ``celery_worker`` talk to the real broker and a real worker."""
+configured; tests marked ``celery_worker`` talk to the real broker and a real worker.
 
+A test that runs longer than pytest-timeout's ``timeout`` (pyproject.toml) fails with every
+thread's stack and the run goes on. When no Python code can run any more (a thread holding the
+GIL waits on one that waits for it, as in issue 26), that timeout cannot fire either:
+``pytest_runtest_protocol`` below then has faulthandler, which needs no GIL, write every
+thread's stack to the terminal ``HARD_STOP_AFTER`` seconds later and end the run (exit 1), so
+``make test`` fails instead of hanging."""
+
+import faulthandler
 import os
+import sys
 
 import pytest
 from django.conf import settings
+
+#: Seconds past pytest-timeout's timeout after which a test still running ends the whole run
+#: (UBF_HARD_STOP_AFTER changes it: tests/ubf/test_timeouts.py).
+HARD_STOP_AFTER = float(os.environ.get("UBF_HARD_STOP_AFTER", "60"))
+_stderr_fd: int | None = None
+
+
+def pytest_configure(config):
+    global _stderr_fd
+    # As pytest's own faulthandler plugin does: a copy of the terminal's stderr, taken before
+    # output capture redirects it, so the stacks are seen even from inside a captured test.
+    try:
+        _stderr_fd = os.dup(sys.stderr.fileno())
+    except (AttributeError, ValueError, OSError):  # stderr replaced by an object without a file
+        _stderr_fd = None
+
+
+def _timeout(config) -> float:
+    try:
+        value = config.getoption("timeout", None)
+        if value is None:
+            value = config.getini("timeout")
+        return float(value or 0)
+    except (ValueError, TypeError):  # pytest-timeout is not installed
+        return 0.0
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    marker = item.get_closest_marker("timeout")  # @pytest.mark.timeout(N) of pytest-timeout
+    timeout = float(marker.args[0]) if marker and marker.args else _timeout(item.config)
+    if not timeout or _stderr_fd is None:
+        yield
+        return
+    faulthandler.dump_traceback_later(timeout + HARD_STOP_AFTER, exit=True, file=_stderr_fd)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the test database is a file, as the embedded mode's own database is, not
+    Django's default of memory. With memory, pytest-django's ``live_server`` hands the test's
+    one connection to every request thread of the live server, and two requests at once (the
+    club form's player look-up answers while one types, beside a save) used that connection
+    together: one thread inside SQLite's step, holding the connection's mutex, waited for the
+    GIL to run Django's Python REGEXP function, while another held the GIL and waited for the
+    mutex to bind a parameter. Every thread then stopped, the browser's timeouts and
+    pytest-timeout with them (issue 26). With a file each thread opens its own connection and
+    SQLite's locks (timeout 20 s, IMMEDIATE transactions: ubf.settings) make them wait their
+    turn, as they do in production."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        test = db.setdefault("TEST", {})
+        if test.get("NAME") in (None, "", ":memory:"):
+            test["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test_ubf.sqlite3")
 
 
 @pytest.fixture(autouse=True)

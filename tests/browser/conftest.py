@@ -74,7 +74,10 @@ def _page(browser, live_server, viewport, locale):
     policy violation on the console (CSP, Permissions-Policy) or a server error (a traceback,
     status 500) fails the test even where no assertion looks."""
     context = browser.new_context(base_url=live_server.url, viewport=viewport, locale=locale)
+    # Every wait is bounded and its TimeoutError names what it waited for (the locator, the
+    # URL): an action or a locator's wait 15 s, a page load (goto, expect_navigation) 30 s.
     context.set_default_timeout(15_000)
+    context.set_default_navigation_timeout(30_000)
     page = context.new_page()
     broken: list[str] = []
     page.on("pageerror", lambda exc: broken.append(f"script error: {exc}"))

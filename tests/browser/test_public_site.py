@@ -45,11 +45,11 @@ def test_a_visitor_follows_the_final_live_on_a_phone(final_day, phone, screens):
     shot("after-round-7")
     phone.evaluate("window.notReloaded = true")  # gone if the page were loaded again
 
-    # Round 8 is played and uploaded while the page is open. The test database is SQLite in
-    # memory with a shared cache, where a read beside the upload's write fails at once ("table
-    # is locked") instead of waiting: the page's polls are held back (aborted, as a dropped
-    # connection would be; htmx keeps polling) from the first one after this point until the
-    # upload has committed.
+    # Round 8 is played and uploaded while the page is open. The page's polls are held back
+    # (aborted, as a dropped connection would be; htmx keeps polling) from the first one after
+    # this point until the upload has committed, so what the page shows next is the committed
+    # round, whatever the database (when the test database was SQLite in memory, a read beside
+    # the upload's write failed at once with "table is locked").
     held: list[str] = []
     phone.route("**/lag/final/", lambda route: (held.append(route.request.url), route.abort()))
     for _ in range(100):
