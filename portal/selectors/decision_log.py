@@ -9,6 +9,7 @@ name, so nothing recorded is hidden."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -38,6 +39,11 @@ NOUNS = {
     "protest": gettext_noop("protest"),
     "lineup": gettext_noop("laguppställning"),
     "season": gettext_noop("säsongens inställningar"),
+    "invitation": gettext_noop("inbjudan till klubbfunktionär"),
+    "entry_request": gettext_noop("laganmälan"),
+    "other_team": gettext_noop("spelare från ett annat lag"),
+    "flag": gettext_noop("flagga"),
+    "fee": gettext_noop("avgift"),
 }
 
 VERBS = {
@@ -77,6 +83,14 @@ VERBS = {
     "lifted": gettext_noop("hävde"),
     "drawn": gettext_noop("drog"),
     "configured": gettext_noop("ändrade"),
+    "sent": gettext_noop("skickade"),
+    "confirmed": gettext_noop("bekräftade"),
+    "refused": gettext_noop("avslog"),
+    "allowed": gettext_noop("godkände"),
+    "handled": gettext_noop("hanterade"),
+    "violation_recorded": gettext_noop("registrerade en överträdelse, %(noun)s"),
+    "collected": gettext_noop("registrerade %(noun)s som inkasserad"),
+    "passed": gettext_noop("registrerade %(noun)s som vidarebefordrad till UBF"),
 }
 
 
@@ -136,7 +150,8 @@ def decision_rows(*, kind: str = "", text: str = "", limit: int = 500) -> list[L
     whose object's name contains ``text``; one query."""
     qs = Decision.objects.select_related("decided_by").order_by("-decided_at", "-id")
     if kind:
-        qs = qs.filter(action__regex=rf"^[a-z_]+\.{kind}\.")
+        names = "|".join(re.escape(k) for k in _same_kinds(kind))
+        qs = qs.filter(action__regex=rf"^[a-z_]+\.({names})\.")
     if text:
         qs = qs.filter(object_repr__icontains=text)
     rows = []
@@ -158,8 +173,17 @@ def decision_rows(*, kind: str = "", text: str = "", limit: int = 500) -> list[L
 
 
 def kinds() -> list[tuple[str, str]]:
-    """The kinds to filter on, with their names in the active language."""
+    """The kinds to filter on, with their names in the active language: one entry per name
+    (kinds that share a name, such as the pairs' and the teams' answers to a final seat, are
+    one filter; see :func:`_same_kinds`)."""
     seen: dict[str, str] = {}
     for key, noun in NOUNS.items():
-        seen.setdefault(key, _(noun))
-    return sorted(seen.items(), key=lambda kv: kv[1])
+        if noun not in seen.values():
+            seen.setdefault(key, noun)
+    return sorted(((k, _(n)) for k, n in seen.items()), key=lambda kv: kv[1])
+
+
+def _same_kinds(kind: str) -> list[str]:
+    """``kind`` and every kind shown under the same name."""
+    noun = NOUNS.get(kind)
+    return [k for k, n in NOUNS.items() if n == noun] if noun else [kind]

@@ -12,11 +12,14 @@ from datetime import date
 
 from django.db.models import Count, F, Q
 from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubs import clock, windows
 from clubs.i18n import render
 from clubs.models import Decided, HeatStatus, Season
+from clubs.services.flags import open_flags
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
 from results.models import AllocationRun, StandingSnapshot
 from teams.models import (
@@ -450,6 +453,28 @@ def _direct_final_play(season) -> list[Item]:
     return items
 
 
+def _flags(season) -> list[Item]:
+    """Every flag a service raised for TK (an unpaid member, a player of another team, a
+    player outside UBF, an out-of-district pair: ``clubs.services.base.flag_warnings``), one
+    item each until TK has handled it with a reason (``clubs.services.flags.decide_flag``)."""
+    english = (get_language() or "sv").startswith("en")
+    items = []
+    for flag in open_flags(season):
+        lines = flag.data.get("messages_en") if english else None
+        facts = list(lines or [line for line in flag.reason.splitlines() if line])
+        items.append(
+            Item(
+                title=flag.object_repr,
+                clause=flag.clause,
+                url=reverse("portal:tk_log") + "?" + urlencode({"q": flag.object_repr}),
+                facts=facts,
+                action="flag",
+                pk=flag.pk,
+            )
+        )
+    return items
+
+
 def tk_queue(season: Season | None = None) -> list[Group]:
     """The groups of TK's queue for ``season`` (the current one by default), empty groups
     included so the page can say "nothing waits"."""
@@ -465,6 +490,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
         )
     )
     return [
+        Group("flags", _("Flaggor till TK"), _flags(season)),
         Group("heats", _("Kvalheat att godkänna"), _heats(season)),
         Group("heat_changes", _("Begärda ändringar av kvalheat"), _heat_changes(season)),
         Group(

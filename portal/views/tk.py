@@ -23,8 +23,10 @@ from django.views.decorators.http import require_POST
 
 from clubs import clock
 from clubs.models import Competition, Season
+from clubs.models import Decision as AuditRow
 from clubs.permissions import is_tk
 from clubs.services.base import ServiceError
+from clubs.services.flags import decide_flag
 from clubs.services.season import configure_season, current_values
 from clubs.spreadsheets import safe_cell
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
@@ -119,6 +121,15 @@ DECISIONS: dict[str, Decision] = {
         gettext_lazy("Avslå"),
         gettext_lazy("beviljad"),
         gettext_lazy("avslagen"),
+    ),
+    "flag": Decision(
+        AuditRow,
+        decide_flag,
+        "flags",
+        gettext_lazy("Åtgärdas"),
+        gettext_lazy("Ingen åtgärd"),
+        gettext_lazy("hanterad: åtgärdas"),
+        gettext_lazy("hanterad: ingen åtgärd"),
     ),
     "pair_offer": Decision(
         Offer,

@@ -247,8 +247,15 @@ def decide_roster_change(
             reason=reason,
         )
     elif approve:
+        # TK's reason here is for the late change: letting in a player of another team
+        # (R-TEAM-RES-2) is a decision of its own, taken on the roster itself.
         update_roster(
-            user, team, add_mids=mids[Role.ADD], remove_mids=mids[Role.REMOVE], reason=reason
+            user,
+            team,
+            add_mids=mids[Role.ADD],
+            remove_mids=mids[Role.REMOVE],
+            reason=reason,
+            allow_other_team=False,
         )
     request.status = Decided.Status.GRANTED if approve else Decided.Status.REJECTED
     request.decided_by = user

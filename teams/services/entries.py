@@ -57,15 +57,17 @@ from teams.models import (
     TeamFinalSeat,
     TeamHeat,
 )
+from teams.services.decisions.common import _plays_elsewhere
 from ubf.rules.eligibility import (
     check_extra_players,
     check_fielded_extra_players,
     check_membership,
-    check_other_team_player,
+    check_played_for_two_teams,
     check_team_direct_qualifier,
     check_team_dm_status,
     check_team_roster,
     check_unpaid_fielded,
+    dispensation_covers,
 )
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import PlayerInfo
@@ -152,8 +154,8 @@ def _earlier_teams(
 def _other_team_warnings(
     infos: Iterable[PlayerInfo], earlier: dict[str, list[tuple[str, str]]]
 ) -> list[Violation]:
-    """R-TEAM-RES-2 at entry: a player already on another team this season is flagged, not
-    refused; fielding the player would disqualify the team."""
+    """R-TEAM-RES-2 for TK's own registration of a direct qualifier: a player already on
+    another team this season is flagged."""
     out = []
     for p in infos:
         teams = earlier.get(p.mid)
@@ -173,6 +175,89 @@ def _other_team_warnings(
             )
         )
     return out
+
+
+def _on_other_roster_errors(
+    infos: Iterable[PlayerInfo], rosters: dict[str, list[tuple[str, str]]]
+) -> list[Violation]:
+    """R-TEAM-RES-2: a player already on another team's roster this season is refused."""
+    out = []
+    for p in infos:
+        teams = rosters.get(p.mid)
+        if not teams:
+            continue
+        names = ", ".join(dict.fromkeys(n for n, _ in teams))
+        out.append(
+            error(
+                "R-TEAM-RES-2",
+                gettext_noop(
+                    "%(player)s står redan i ett annat lag denna säsong (%(names)s). En spelare "
+                    "som har spelat för ett lag diskvalificerar det lag hen sedan spelar för; "
+                    "bara TK kan godkänna det, med ett skäl."
+                ),
+                mid=p.mid,
+                other_teams=list(dict.fromkeys(n for n, _ in teams)),
+                params={"player": p.label(), "names": names},
+            )
+        )
+    return out
+
+
+@dataclass
+class OtherTeamAllowed:
+    """TK let players of other teams in, with a reason: recorded as a decision (R-GEN-3)."""
+
+    reason: str
+    findings: list[Violation]
+
+    def record(self, obj, *, user, season) -> None:
+        record_decision(
+            "teams.other_team.allowed",
+            obj,
+            user=user,
+            reason=self.reason,
+            clause="R-TEAM-RES-2",
+            season=season,
+            mids=sorted({v.data.get("mid") for v in self.findings if v.data.get("mid")}),
+            findings=[v.message_sv for v in self.findings],
+        )
+
+
+def other_team_check(
+    user,
+    season: Season,
+    players: Iterable[Player],
+    infos: Iterable[PlayerInfo],
+    *,
+    exclude_team: Team | None,
+    reason: str = "",
+) -> tuple[list[Violation], OtherTeamAllowed | None]:
+    """R-TEAM-RES-2 on every path that puts a player on a team (entry, entry request, its
+    confirmation, roster change): a player who has played for another team this season, or is
+    on another team's roster, is refused with the clause, unless TK gives a reason; then the
+    findings come back as warnings and an :class:`OtherTeamAllowed` to record."""
+    players, by_mid = list(players), {i.mid: i for i in infos}
+    played = _earlier_teams(season, players, exclude_team=exclude_team, on_roster=False)
+    rosters = _earlier_teams(season, players, exclude_team=exclude_team, on_roster=True)
+    known = [by_mid[p.mid] for p in players if p.mid in by_mid]
+    findings = _played_elsewhere_errors(known, played)
+    findings += _on_other_roster_errors([i for i in known if i.mid not in played], rosters)
+    if not findings:
+        return [], None
+    reason = (reason or "").strip()
+    if is_tk(user) and reason:
+        return [as_warning(v) for v in findings], OtherTeamAllowed(reason, findings)
+    if is_tk(user):
+        findings.append(
+            error(
+                "R-GEN-3",
+                gettext_noop(
+                    "TK kan godkänna en spelare från ett annat lag bara med ett skäl, som "
+                    "registreras som ett beslut."
+                ),
+            )
+        )
+    return findings, None
 
 
 def _played_elsewhere_errors(
@@ -439,9 +524,11 @@ def enter_team(
                 },
             )
         )
+    others, allowed = other_team_check(
+        user, season, data.players, data.infos, exclude_team=None, reason=reason
+    )
+    violations += others
     warnings = raise_on_errors(violations)
-    earlier = _earlier_teams(season, data.players, exclude_team=None, on_roster=True)
-    warnings += _other_team_warnings(data.infos, earlier)
 
     numbers = Team.objects.filter(heat=heat).values_list("number", flat=True)
     number = max((n for n in numbers if n is not None), default=0) + 1
@@ -451,6 +538,8 @@ def enter_team(
         dispensation = _request_balance_dispensation(team, data.balance[0], user)
         warnings.append(_balance_warning(data.balance[0]))
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=season)
+    if allowed is not None:
+        allowed.record(team, user=user, season=season)
     windows.record_late(outside, "teams.team.entry", team, user=user, season=season)
     request_recompute(competition.pk)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
@@ -472,11 +561,16 @@ class RosterChange:
     entries: dict[str, RosterEntry]
     violations: list[Violation]
     balance: list[Violation]
+    allowed: OtherTeamAllowed | None = None
 
 
-def check_roster_change(team: Team, add_mids: Iterable = (), remove_mids: Iterable = ()):
+def check_roster_change(
+    team: Team, add_mids: Iterable = (), remove_mids: Iterable = (), *, user=None, reason=""
+):
     """Every check of adding ``add_mids`` to and removing ``remove_mids`` from ``team``'s
-    regular players, without its window and without saving (see :func:`update_roster`)."""
+    regular players, without its window and without saving (see :func:`update_roster`). A
+    player of another team is refused unless TK (``user``) gives a ``reason``
+    (:func:`other_team_check`)."""
     season = team.competition.season
     rules = season.rules()
     adds = list(dict.fromkeys(m for m in (normalise_mid(x) for x in add_mids) if m))
@@ -533,14 +627,15 @@ def check_roster_change(team: Team, add_mids: Iterable = (), remove_mids: Iterab
                 )
             )
     added_players = [found[m] for m in adds if m in found and m not in regulars]
-    violations += _played_elsewhere_errors(
+    others, allowed = other_team_check(
+        user,
+        season,
+        added_players,
         [infos[p.mid] for p in added_players if p.mid in infos],
-        _earlier_teams(season, added_players, exclude_team=team, on_roster=False),
+        exclude_team=team,
+        reason=reason,
     )
-    violations += _other_team_warnings(
-        [infos[p.mid] for p in added_players if p.mid in infos],
-        _earlier_teams(season, added_players, exclude_team=team, on_roster=True),
-    )
+    violations += others
     return RosterChange(
         team=team,
         adds=adds,
@@ -550,6 +645,7 @@ def check_roster_change(team: Team, add_mids: Iterable = (), remove_mids: Iterab
         entries=entries,
         violations=violations,
         balance=balance,
+        allowed=allowed,
     )
 
 
@@ -568,6 +664,8 @@ def _apply_roster_change(change: RosterChange, warnings: list[Violation], user) 
         dispensation = _request_balance_dispensation(team, change.balance[0], user)
         warnings.append(_balance_warning(change.balance[0]))
     flag_warnings("teams.team.flagged", team, warnings, user=user, season=team.competition.season)
+    if change.allowed is not None:
+        change.allowed.record(team, user=user, season=team.competition.season)
     return TeamOutcome(team=team, warnings=warnings, dispensation=dispensation)
 
 
@@ -578,7 +676,13 @@ def locked_team(team: Team) -> Team:
 
 @transaction.atomic
 def update_roster(
-    user, team: Team, add_mids: Iterable = (), remove_mids: Iterable = (), *, reason: str = ""
+    user,
+    team: Team,
+    add_mids: Iterable = (),
+    remove_mids: Iterable = (),
+    *,
+    reason: str = "",
+    allow_other_team: bool = True,
 ) -> TeamOutcome:
     """Add or remove regular roster players (who: the team's captain, whoever manages its heat,
     TK). The roster stays at 4–6 distinct players with a representation club (R-TEAM-2; a 7th
@@ -591,13 +695,16 @@ def update_roster(
     Refused: a change once the team has no match left to play (``clubs.windows.roster_window``,
     R-TEAM-2) unless TK gives a ``reason`` (recorded as a decision; a captain asks TK instead,
     ``teams.services.change_requests.request_roster_change``); adding a player who has
-    PLAYED for another team this season (R-TEAM-RES-2: fielding him disqualifies the team; the
-    message names the team). A player only on another team's roster is a warning."""
+    played for another team this season or is on another team's roster (R-TEAM-RES-2; the
+    message names the team), unless TK gives a ``reason`` and ``allow_other_team``
+    (:func:`other_team_check`: recorded as ``teams.other_team.allowed``)."""
     require(can_manage_team(user, team))
     team = locked_team(team)
     season = team.competition.season
     outside = windows.enforce(windows.roster_window(team), user, reason=reason)
-    change = check_roster_change(team, add_mids, remove_mids)
+    change = check_roster_change(
+        team, add_mids, remove_mids, user=user, reason=reason if allow_other_team else ""
+    )
     warnings = raise_on_errors(change.violations)
     outcome = _apply_roster_change(change, warnings, user)
     windows.record_late(outside, "teams.roster", team, user=user, season=season)
@@ -700,6 +807,14 @@ def request_extra_player(
         other_extras = [d.player for d in same_day.exclude(player=player).select_related("player")]
         infos = player_infos_for(season, regulars + other_extras + [player])
         played_elsewhere = _earlier_teams(season, [player], exclude_team=team, on_roster=False)
+        # R-TEAM-5: refused now, not only when TK grants it (decide_dispensation refuses a
+        # player on or played for another team).
+        violations += _on_other_roster_errors(
+            [infos[m]],
+            {}
+            if played_elsewhere
+            else _earlier_teams(season, [player], exclude_team=team, on_roster=True),
+        )
         violations += check_extra_players(
             [infos[p.mid] for p in regulars],
             [infos[p.mid] for p in other_extras] + [infos[m]],
@@ -753,13 +868,22 @@ def team_occasions(team: Team) -> list[tuple[date, str]]:
 def extra_player_allowed(team: Team, player: Player, on_date: date) -> bool:
     """R-TEAM-5, R-TEAM-RES-3: True when TK has granted ``player`` as a 7th/8th player of
     ``team`` for the occasion on ``on_date`` (a dispensation holds for one occasion only)."""
-    return Dispensation.objects.filter(
-        team=team,
-        player=player,
-        kind=Dispensation.Kind.EXTRA_PLAYER,
-        status=Dispensation.Status.GRANTED,
-        occasion_date=on_date,
-    ).exists()
+    return player.pk in _granted_extras(team, on_date)
+
+
+def _granted_extras(team: Team, on: date) -> set[int]:
+    """The players TK granted as 7th/8th players of ``team`` for the occasion on ``on``
+    (:func:`ubf.rules.eligibility.dispensation_covers`)."""
+    return {
+        player_id
+        for player_id, occasion_date in Dispensation.objects.filter(
+            team=team,
+            kind=Dispensation.Kind.EXTRA_PLAYER,
+            status=Dispensation.Status.GRANTED,
+            player__isnull=False,
+        ).values_list("player_id", "occasion_date")
+        if dispensation_covers(occasion_date, on)
+    }
 
 
 # ------------------------------------------------------------------------------------------
@@ -872,10 +996,21 @@ class LineupCheck:
 
 
 def check_lineup(
-    match: Match, team: Team, half1_mids: Iterable, half2_mids: Iterable = (), *, today: date
+    match: Match,
+    team: Team,
+    half1_mids: Iterable,
+    half2_mids: Iterable = (),
+    *,
+    today: date,
+    user=None,
+    reason: str = "",
 ) -> LineupCheck:
     """Every check of ``team``'s line-up for ``match``, without its window and without saving
-    (see :func:`record_lineup`)."""
+    (see :func:`record_lineup`). A 7th/8th player without a dispensation for the day is
+    refused, except that TK (``user``) with a ``reason`` records what happened at the table:
+    the line-up is then kept as a violation (a WARNING of R-TEAM-RES-3 in ``violations``) for
+    TK to sanction (``teams.services.decisions.disqualify_team``)."""
+    recording = is_tk(user) and bool((reason or "").strip())
     season = match.competition.season
     rules = season.rules()
     on = match.played_on or today
@@ -929,14 +1064,7 @@ def check_lineup(
 
     regulars = _regular_players(team)
     regular_ids = {p.pk for p in regulars}
-    granted = set(
-        Dispensation.objects.filter(
-            team=team,
-            kind=Dispensation.Kind.EXTRA_PLAYER,
-            status=Dispensation.Status.GRANTED,
-            occasion_date=on,
-        ).values_list("player_id", flat=True)
-    )
+    granted = _granted_extras(team, on)
     fielded = [found[m] for m in all_mids if m in found]
     infos = player_infos_for(season, {p.pk: p for p in regulars + fielded}.values(), paid_by=on)
     regular_infos = [infos[p.mid] for p in regulars]
@@ -945,7 +1073,21 @@ def check_lineup(
         if p.pk in regular_ids or p.pk in granted:
             continue
         for v in check_fielded_extra_players(regular_infos, [infos[p.mid]], rules=rules):
-            if v.clause == "R-TEAM-RES-3":
+            if v.clause == "R-TEAM-RES-3" and recording:
+                violations.append(
+                    warning(
+                        "R-TEAM-RES-3",
+                        gettext_noop(
+                            "%(infos)s spelade som sjunde/åttonde spelare utan beviljad dispens "
+                            "för %(on)s. TK har registrerat det som en överträdelse; laget "
+                            "diskvalificeras genom TK:s beslut (R-TEAM-RES-3)."
+                        ),
+                        mid=p.mid,
+                        violation=True,
+                        params={"infos": infos[p.mid].label(), "on": on},
+                    )
+                )
+            elif v.clause == "R-TEAM-RES-3":
                 violations.append(
                     error(
                         "R-TEAM-RES-3",
@@ -1034,7 +1176,9 @@ def record_lineup(
     Refused (nothing saved): a team not in the match, a W.O. match, not exactly 4 different
     players in a half, a second half in a one-segment match (R-TEAM-KVAL-5), a player who is
     neither on the roster nor a 7th/8th player granted for the match's date (R-TEAM-5; fielding
-    him would disqualify the team, R-TEAM-RES-3), a player also in the opponents' line-up.
+    him would disqualify the team, R-TEAM-RES-3; TK with a ``reason`` records it as it was
+    played, as a violation: ``teams.lineup.violation_recorded``), a player also in the
+    opponents' line-up.
     Returned as warnings and flagged to TK (the penalties are TK's decisions): an unpaid player
     (R-TEAM-RES-1: 5 VP per match, disqualification after 14 days), a player who played for
     another team earlier this season (R-TEAM-RES-2), a player outside UBF (R-TEAM-4: the team
@@ -1047,8 +1191,8 @@ def record_lineup(
     today = clock.today()
     # Up to the match day; after it a change of who played is TK's, with a reason (R-TEAM-2).
     outside = windows.enforce(windows.lineup_window(match), user, reason=reason, today=today)
-    check = check_lineup(match, team, half1_mids, half2_mids, today=today)
-    raise_on_errors(check.violations)
+    check = check_lineup(match, team, half1_mids, half2_mids, today=today, user=user, reason=reason)
+    warnings: list[Violation] = raise_on_errors(check.violations)
     on, halves, found, fielded, infos, extras = (
         check.on,
         check.halves,
@@ -1059,7 +1203,6 @@ def record_lineup(
     )
 
     fielded_infos = [infos[p.mid] for p in fielded]
-    warnings: list[Violation] = []
     # R-TEAM-RES-1: unpaid (as of the match date) players fielded.
     unpaid = [p for p in fielded if not infos[p.mid].membership_paid]
     if unpaid:
@@ -1088,13 +1231,13 @@ def record_lineup(
                     rules=rules,
                 )
             ]
-    # R-TEAM-RES-2: played for another team earlier this season.
-    played_elsewhere = _earlier_teams(season, fielded, exclude_team=team, on_roster=False, until=on)
+    # R-TEAM-RES-2: took part for another team on an earlier day (the same rule as TK's
+    # disqualification, :func:`ubf.rules.eligibility.check_played_for_two_teams`).
     for p in fielded:
         warnings += [
             as_warning(v)
-            for v in check_other_team_player(
-                infos[p.mid], team.name, played_elsewhere.get(p.mid, ()), found_on=today
+            for v in check_played_for_two_teams(
+                infos[p.mid], team.name, [on], _plays_elsewhere(p, team), found_on=today
             )
         ]
     # R-TEAM-4: a player outside UBF takes the team out of the DM title race.
@@ -1108,6 +1251,20 @@ def record_lineup(
     ]
     for p in extras:
         RosterEntry.objects.get_or_create(team=team, player=p, defaults={"is_extra": True})
+    recorded = [v for v in warnings if v.clause == "R-TEAM-RES-3" and v.data.get("violation")]
+    if recorded:
+        # R-TEAM-RES-3: TK recorded what happened at the table, with a reason (R-GEN-3).
+        record_decision(
+            "teams.lineup.violation_recorded",
+            match,
+            user=user,
+            reason=reason.strip(),
+            clause="R-TEAM-RES-3",
+            season=season,
+            team=team.name,
+            mids=[v.data["mid"] for v in recorded],
+            on=on,
+        )
     flag_warnings("teams.lineup.flagged", match, warnings, user=user, season=season)
     windows.record_late(outside, "teams.lineup", match, user=user, season=season)
     request_recompute(match.competition_id)

@@ -26,7 +26,13 @@ from clubs.services.base import (
     require,
 )
 from teams.models import TeamEntryRequest, TeamHeat
-from teams.services.entries import _CLOSED_HEAT, TeamOutcome, _check_team_data, enter_team
+from teams.services.entries import (
+    _CLOSED_HEAT,
+    TeamOutcome,
+    _check_team_data,
+    enter_team,
+    other_team_check,
+)
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.windows import ENTRIES
 
@@ -49,7 +55,8 @@ def request_team_entry(
     """Ask the heat responsible of ``heat`` to enter a team (who: any logged-in user; the
     heat responsible then decides). Refused, nothing saved: what :func:`enter_team` would refuse
     in the entry's data (R-TEAM-REG-2: name, captain's MID, address, phone, e-mail; unknown
-    MIDs; R-TEAM-2: 4–6 players with a representation club), a closed heat, a closed entries
+    MIDs; R-TEAM-2: 4–6 players with a representation club; R-TEAM-RES-2: a player on or who
+    played for another team this season), a closed heat, a closed entries
     window, an open request for the same team name in the heat. The district balance
     (R-TEAM-3) is the heat responsible's to meet at confirmation (a dispensation is then
     asked of TK)."""
@@ -69,6 +76,11 @@ def request_team_entry(
         rules=competition.season.rules(),
     )
     violations = list(data.violations)
+    # R-TEAM-RES-2: a player of another team is refused here too (only TK, entering or
+    # confirming with a reason, may let such a player in).
+    violations += other_team_check(
+        user, competition.season, data.players, data.infos, exclude_team=None
+    )[0]
     if heat.status in _CLOSED_HEAT:
         violations.append(
             error(
@@ -144,7 +156,8 @@ def confirm_team_entry(user, request: TeamEntryRequest, *, reason: str = "") -> 
     """The heat responsible's one click: the team is entered by :func:`enter_team` (its
     permission and every check; a refusal there saves nothing here either), the request is
     granted and linked to the team, and the captain who asked becomes the team's
-    ``captain_user``."""
+    ``captain_user``. A player of another team (R-TEAM-RES-2) is refused unless TK confirms
+    with a ``reason``."""
     request = _open_request(user, request)
     outcome = enter_team(
         user,

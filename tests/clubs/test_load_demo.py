@@ -56,7 +56,11 @@ def test_load_demo_twice_leaves_the_same_rows_and_passwords(demo):
     for username, password in PASSWORDS.items():
         assert User.objects.get(username=username).check_password(password)
         assert f"{username} / {password}" in out.getvalue()
-    assert "http://127.0.0.1:8000/admin/" in out.getvalue()
+    # Issue 22: club officials and captains log in on the site; only TK also uses the admin.
+    assert "Logga in på http://127.0.0.1:8000/konto/login/" in out.getvalue()
+    assert "TK (personal) når även administrationen: http://127.0.0.1:8000/admin/" in (
+        out.getvalue()
+    )
 
 
 def test_reload_keeps_workflow_state_and_repairs_demo_definitions(demo):

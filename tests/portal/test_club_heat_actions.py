@@ -4,7 +4,7 @@ request to TK instead (R-PAIR-KVAL-2); the invitation (R-PAIR-KVAL-3); withdrawi
 (R-PAIR-KVAL-6) and a team (R-TEAM-REPL-1). A refusal names its clause and changes nothing;
 another club's official gets 403 and writes nothing."""
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -263,3 +263,16 @@ def test_an_unknown_action_is_refused_and_changes_nothing(client, s):
     # a team heat has no invitation form of its own
     assert client.post(page(s["team_heat"]), {"action": "invitation"}).status_code == 400
     assert PairHeat.objects.get(pk=s["heat"].pk).first_date == before
+
+
+def test_r_pair_kval_2_tk_after_the_deadline_is_not_told_the_club_changes_it_itself(client, s, tk):
+    # Issue 22: on a heat page after the registration deadline TK read "Fram till sista
+    # anmälningsdag ... ändrar klubben själv", a passed date as if it were still open.
+    client.force_login(tk)
+    for heat in (s["heat"], s["team_heat"]):
+        deadline = heat.competition.heat_registration_deadline
+        with clock.frozen((deadline + timedelta(days=4)).isoformat()):
+            html = client.get(page(heat)).content.decode()
+        assert "ändrar klubben själv" not in html
+        assert f"Sista anmälningsdag för kvalheat ({deadline.isoformat()}) har passerat" in html
+        assert "TK ändrar här med en motivering" in html

@@ -84,3 +84,19 @@ def test_only_tk(client):
     client.force_login(ClubOfficialFactory().user)
     assert client.get("/tk/logg/").status_code == 403
     assert client.get("/tk/logg.csv").status_code == 403
+
+
+def test_every_recorded_action_in_words_and_each_filter_once(tk):
+    # Issue 22: no raw codes ("clubs.invitation.sent:") and one filter per name.
+    team = TeamFactory(name="Fyris 2")
+    record_decision("clubs.invitation.sent", team, user=tk.user)
+    record_decision("teams.other_team.allowed", team, user=tk.user, reason="Flyttad")
+    record_decision("teams.final_offer.accepted", team, user=tk.user)
+    record_decision("pairs.offer.declined", PairHeatFactory(name="Kval Tierp"), user=tk.user)
+    html = tk.get("/tk/logg/").content.decode()
+    assert "clubs.invitation.sent" not in html and "teams.other_team.allowed" not in html
+    assert "TK skickade inbjudan till klubbfunktionär: Fyris 2" in html
+    assert "TK godkände spelare från ett annat lag: Fyris 2" in html
+    assert html.count(">svar på erbjuden finalplats<") == 1
+    answers = tk.get("/tk/logg/?kind=offer").content.decode()
+    assert "Fyris 2" in answers and "Kval Tierp" in answers

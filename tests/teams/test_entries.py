@@ -176,19 +176,28 @@ def test_r_team_3_equal_numbers_need_no_dispensation(w):
     assert out.dispensation is None and Dispensation.objects.count() == 0
 
 
-def test_r_team_res_2_player_on_another_roster_is_flagged(w):
+def test_r_team_res_2_player_on_another_roster_is_refused_unless_tk_gives_a_reason(w):
     players = mids(w, 4)
     enter_team(w.official, w.heat, **team_fields(w, players))
-    other_heat = TeamHeatFactory(competition=w.comp)
-    tk_out = enter_team(
-        w.tk, other_heat, **team_fields(w, [players[0]] + mids(w, 3), name="Andra laget")
-    )
+    other_heat = w.heat
+    fields = team_fields(w, [players[0]] + mids(w, 3), name="Andra laget")
+    before = snapshot()
+    for user, reason in ((w.official, "Vi vill"), (w.tk, "")):
+        with pytest.raises(ServiceError) as exc:
+            enter_team(user, other_heat, reason=reason, **fields)
+        assert "(R-TEAM-RES-2)" in " ".join(exc.value.messages("sv"))
+        assert "Uppsala 1" in " ".join(exc.value.messages("sv"))
+        assert snapshot() == before
+    tk_out = enter_team(w.tk, other_heat, reason="Flyttad efter beslut", **fields)
     res2 = [v for v in tk_out.warnings if v.clause == "R-TEAM-RES-2"]
     assert len(res2) == 1 and players[0] in res2[0].message_sv and "Uppsala 1" in res2[0].message_sv
     assert res2[0].severity == Severity.WARNING
+    allowed = Decision.objects.get(action="teams.other_team.allowed")
+    assert (allowed.decided_by, allowed.reason) == (w.tk, "Flyttad efter beslut")
+    assert allowed.data["mids"] == [players[0]] and allowed.clause == "R-TEAM-RES-2"
 
 
-def test_r_team_res_2_external_team_play_is_flagged(w):
+def test_r_team_res_2_external_team_play_is_refused(w):
     x = p(w)
     ExternalTeamPlay.objects.create(
         player=x,
@@ -197,8 +206,10 @@ def test_r_team_res_2_external_team_play_is_flagged(w):
         team_name="Sthlm Lag",
         played_on=date(2016, 10, 2),
     )
-    out = enter_team(w.official, w.heat, **team_fields(w, [x.mid] + mids(w, 3)))
-    assert any(v.clause == "R-TEAM-RES-2" and "Sthlm Lag" in v.message_sv for v in out.warnings)
+    with pytest.raises(ServiceError) as exc:
+        enter_team(w.official, w.heat, **team_fields(w, [x.mid] + mids(w, 3)))
+    assert "Sthlm Lag" in str(exc.value) and "R-TEAM-RES-2" in str(exc.value)
+    assert Team.objects.count() == 0
 
 
 # --- rosters ---------------------------------------------------------------------------
@@ -469,12 +480,16 @@ def test_r_team_res_2_player_who_played_for_another_team_cannot_be_added(w, m):
     )
     Lineup.objects.create(match=other_match, team=other, player=roamer, half=1)
     before = sorted(m.away.roster.values_list("player__mid", flat=True))
-    for user in (w.official, w.tk):
+    for user, reason in ((w.official, "Vi vill"), (w.tk, "")):
         with pytest.raises(ServiceError) as exc:
-            update_roster(user, m.away, add_mids=[roamer.mid], reason="TK vill")
-        (message,) = exc.value.messages("sv")
-        assert "Roslagen" in message and "(R-TEAM-RES-2)" in message
+            update_roster(user, m.away, add_mids=[roamer.mid], reason=reason)
+        assert any("Roslagen" in t and "(R-TEAM-RES-2)" in t for t in exc.value.messages("sv"))
     assert sorted(m.away.roster.values_list("player__mid", flat=True)) == before
+    # TK, with a reason, may (the decision is recorded; fielding him stays TK's matter).
+    out = update_roster(w.tk, m.away, add_mids=[roamer.mid], reason="Felregistrerad match")
+    assert [v.clause for v in out.warnings if v.data.get("mid") == roamer.mid] == ["R-TEAM-RES-2"]
+    allowed = Decision.objects.get(action="teams.other_team.allowed")
+    assert allowed.reason == "Felregistrerad match" and allowed.data["mids"] == [roamer.mid]
 
 
 def test_r_team_4_non_ubf_player_fielded_leaves_the_dm_race(w):

@@ -189,13 +189,14 @@ def test_enter_team_shows_the_warnings(w, client):
     assert "Får inte starta" in html and "Dispens: begärd" in html
 
 
-def test_enter_team_warns_about_a_player_on_another_team(w, client):
-    # R-TEAM-RES-2
+def test_enter_team_refuses_a_player_on_another_team(w, client):
+    # R-TEAM-RES-2: refused for the heat responsible (only TK, with a reason, may allow it)
     client.force_login(w.responsible)
     players = mids(w, 3) + roster_mids(w.other_team)[:1]
     response = client.post(urls(w)["enter"], entry_post(players), follow=True)
-    shown = " ".join(messages_of(response))
+    shown = " ".join(response.context["errors"])
     assert "(R-TEAM-RES-2)" in shown and "Enköping 1" in shown
+    assert not Team.objects.filter(name="Uppsala 3").exists()
 
 
 @pytest.mark.parametrize(

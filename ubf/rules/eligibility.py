@@ -1343,6 +1343,90 @@ def check_other_team_player(
     ]
 
 
+@dataclass(frozen=True)
+class TeamPlay:
+    """R-TEAM-RES-2: a player took part for a team on a day (a line-up in UBF, or play recorded
+    from another dfb). ``on`` is ``None`` when the day is not known."""
+
+    team: Hashable
+    district: str
+    on: date | None
+
+
+def earlier_other_team_play(
+    team_key: Hashable, own_days: Iterable[date | None], plays: Iterable[TeamPlay]
+) -> tuple[list[TeamPlay], list[TeamPlay]]:
+    """R-TEAM-RES-2: which of a player's ``plays`` for other teams came *earlier* than a day on
+    which ``team_key`` fielded him (``own_days``), and which fell on such a day (order unknown).
+
+    Only taking part counts: a roster place elsewhere is not play, and play elsewhere after the
+    team's last day with him does not make that team the offender (it is the later team's
+    fault). Undated play proves nothing either way and is left out. Returns ``(earlier,
+    same_day)``, each sorted by day."""
+    own = {d for d in own_days if d is not None}
+    if not own:
+        return [], []
+    last = max(own)
+    others = [p for p in plays if p.team != team_key and p.on is not None]
+    earlier = sorted((p for p in others if p.on < last), key=lambda p: (p.on, str(p.team)))
+    same = sorted((p for p in others if p.on in own and p.on >= last), key=lambda p: str(p.team))
+    return earlier, same
+
+
+def check_played_for_two_teams(
+    player: PlayerInfo,
+    team_key: Hashable,
+    own_days: Iterable[date | None],
+    plays: Iterable[TeamPlay],
+    *,
+    found_on: date | None = None,
+    semifinal_places_settled_on: date | None = None,
+) -> list[Violation]:
+    """R-TEAM-RES-2 with the days: the team is disqualified (ERROR) only if it fielded the
+    player after he had taken part for another team (:func:`earlier_other_team_play`); play
+    for another team on the same day as the team's (order unknown) is a WARNING for TK."""
+    own_days = list(own_days)
+    earlier, same = earlier_other_team_play(team_key, own_days, plays)
+    out = check_other_team_player(
+        player,
+        team_key,
+        [(p.team, p.district) for p in earlier],
+        found_on=found_on,
+        semifinal_places_settled_on=semifinal_places_settled_on,
+    )
+    for v in out:
+        v.data["earlier_play_on"] = _fmt(earlier[0].on)
+    for p in same:
+        out.append(
+            _v(
+                "R-TEAM-RES-2",
+                gettext_noop(
+                    "%(player)s spelade för %(team)s (%(district)s) samma dag (%(on)s); vilket "
+                    "lag som ställde upp hen först avgör TK."
+                ),
+                WARNING,
+                params={
+                    "player": player.label(),
+                    "team": p.team,
+                    "district": p.district,
+                    "on": _fmt(p.on),
+                },
+                mid=player.mid,
+                other_team=p.team,
+                same_day=_fmt(p.on),
+            )
+        )
+    return out
+
+
+def dispensation_covers(occasion_date: date | None, on: date | None) -> bool:
+    """R-TEAM-5, R-TEAM-RES-3: a 7th/8th-player dispensation is sought before each occasion, so
+    it covers the occasion of its own day only; one without a day covers no occasion (it
+    shows no occasion it was sought for). The one reading for the line-up, the sanction and
+    the pages."""
+    return occasion_date is not None and on is not None and occasion_date == on
+
+
 def check_fielded_extra_players(
     roster: Sequence[PlayerInfo],
     fielded: Iterable[PlayerInfo],

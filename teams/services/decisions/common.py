@@ -23,7 +23,7 @@ from teams.models import (
     Team,
     WalkOver,
 )
-from ubf.rules import sanctions
+from ubf.rules import eligibility, sanctions
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.vp import victory_points
 
@@ -107,28 +107,34 @@ def _has_started(team: Team) -> bool:
     )
 
 
-def _other_teams_of(player, team: Team, *, played_only: bool = False) -> list[tuple[str, str]]:
-    """R-TEAM-5 / R-TEAM-RES-2: the other teams ``player`` is on or played for this season
-    (this system's teams, and play recorded from other districts): (team name, district).
-    ``played_only``: a roster place counts only if that team has played a match."""
+def _other_teams_of(player, team: Team) -> list[tuple[str, str]]:
+    """R-TEAM-5: the other teams ``player`` is on or played for this season (this system's
+    teams, and play recorded from other districts): (team name, district)."""
     season = team.competition.season
     out: dict[str, str] = {}
     rosters = RosterEntry.objects.filter(player=player, team__competition__season=season).exclude(
         team=team
     )
     for other in rosters.select_related("team"):
-        if (
-            played_only
-            and not _team_matches(other.team).filter(status=Match.Status.PLAYED).exists()
-        ):
-            continue
         out.setdefault(other.team.name, "UBF")
-    for name in (
-        Lineup.objects.filter(player=player, match__competition__season=season)
-        .exclude(team=team)
-        .values_list("team__name", flat=True)
-    ):
-        out.setdefault(name, "UBF")
-    for ext in ExternalTeamPlay.objects.filter(player=player, season=season):
-        out.setdefault(ext.team_name, ext.district)
+    for play in _plays_elsewhere(player, team):
+        out.setdefault(play.team, play.district)
     return sorted(out.items())
+
+
+def _plays_elsewhere(player, team: Team) -> list[eligibility.TeamPlay]:
+    """R-TEAM-RES-2: the days ``player`` took part for another team this season: his line-ups
+    for other teams (the match's day, :func:`_match_date`) and play recorded from other
+    districts. A roster place alone is not play."""
+    season = team.competition.season
+    out = [
+        eligibility.TeamPlay(lineup.team.name, "UBF", _match_date(lineup.match))
+        for lineup in Lineup.objects.filter(player=player, match__competition__season=season)
+        .exclude(team=team)
+        .select_related("team", "match__heat", "match__competition")
+    ]
+    out += [
+        eligibility.TeamPlay(ext.team_name, ext.district, ext.played_on)
+        for ext in ExternalTeamPlay.objects.filter(player=player, season=season)
+    ]
+    return out

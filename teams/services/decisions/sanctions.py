@@ -38,7 +38,7 @@ from teams.services.decisions.common import (
     _as_rule_matches,
     _decide,
     _match_date,
-    _other_teams_of,
+    _plays_elsewhere,
     _require_tk,
 )
 from ubf.rules import eligibility, sanctions
@@ -205,23 +205,26 @@ def _unpaid_findings(team: Team) -> list[Violation]:
 
 
 def _other_team_findings(team: Team) -> list[Violation]:
-    """R-TEAM-RES-2: fielded players (the roster if no line-up is uploaded) who played for
-    another team this season. SM semifinal places are settled on the final's last central
-    day (R-TEAM-SEMI-1)."""
+    """R-TEAM-RES-2: fielded players who had taken part for another team on an earlier day
+    than one on which this team fielded them (:func:`ubf.rules.eligibility.check_played_for_two_teams`;
+    the team he played for first, and a team whose player was only listed elsewhere, are not
+    at fault). SM semifinal places are settled on the final's last central day
+    (R-TEAM-SEMI-1)."""
     season = team.competition.season
-    fielded = {pid for ps in _fielded(team).values() for pid in ps}
-    entries = team.roster.select_related("player")
-    players = {e.player_id: e.player for e in entries}
-    if fielded:
-        players = {p.pk: p for p in Player.objects.filter(pk__in=fielded)}
+    days: dict[int, set] = defaultdict(set)
+    for lineup in Lineup.objects.filter(team=team).select_related(
+        "match__heat", "match__competition"
+    ):
+        days[lineup.player_id].add(_match_date(lineup.match))
+    players = {p.pk: p for p in Player.objects.filter(pk__in=days)}
     infos = player_infos_for(season, players.values())
     out = []
-    for player in players.values():
-        others = _other_teams_of(player, team, played_only=True)
-        out += eligibility.check_other_team_player(
+    for pid, player in sorted(players.items()):
+        out += eligibility.check_played_for_two_teams(
             infos[player.mid],
             team.name,
-            others,
+            days[pid],
+            _plays_elsewhere(player, team),
             found_on=clock.today(),
             semifinal_places_settled_on=team.competition.final_day2,
         )
@@ -230,7 +233,7 @@ def _other_team_findings(team: Team) -> list[Violation]:
 
 def _extra_player_findings(team: Team) -> list[Violation]:
     """R-TEAM-RES-3: per match, fielded players beyond the regular roster without a granted
-    dispensation for that occasion (a dispensation without a date covers any occasion)."""
+    dispensation for that occasion (:func:`ubf.rules.eligibility.dispensation_covers`)."""
     season = team.competition.season
     rules = season.rules()
     entries = list(team.roster.select_related("player"))
@@ -254,7 +257,7 @@ def _extra_player_findings(team: Team) -> list[Violation]:
         covering = {
             d.player.mid
             for d in granted
-            if d.player_id and (d.occasion_date is None or d.occasion_date == on)
+            if d.player_id and eligibility.dispensation_covers(d.occasion_date, on)
         }
         for v in eligibility.check_fielded_extra_players(
             [infos[p.pk] for p in regular],

@@ -63,7 +63,9 @@ class Command(BaseCommand):
                 f"{results.kept} behållna, {results.rejected} avvisade."
             )
         port = os.environ.get("PORT", "8000")
-        out.write(f"Logga in på {summary.admin_url(port)}")
+        # Club officials and captains log in on the site; only TK (staff) also uses the admin.
+        out.write(f"Logga in på http://127.0.0.1:{port}/konto/login/")
         for username, password, role in summary.logins:
             out.write(f"  {username} / {password}   ({role})")
+        out.write(f"TK (personal) når även administrationen: {summary.admin_url(port)}")
         out.write("  (Lösenorden sätts bara när kontot skapas; en ny inläsning ändrar dem inte.)")
