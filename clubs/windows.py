@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 
 from clubs import clock
 from clubs.permissions import is_tk
-from clubs.services.base import ServiceError, record_decision
+from clubs.services.base import ServiceError, record_decision, require_open_season
 from clubs.templatetags.formats_i18n import day_short
 from ubf.rules import windows as w
 from ubf.rules.i18n import gettext_noop
@@ -231,10 +231,15 @@ class Late:
         )
 
 
-def enforce(window: Window, user, *, reason: str = "", today: date | None = None) -> Late | None:
+def enforce(
+    window: Window, user, *, season=None, reason: str = "", today: date | None = None
+) -> Late | None:
     """Check ``window`` for ``user`` today. Inside it: ``None``. Outside it: every role but TK
     is refused (:class:`ServiceError`, the clause in the message); TK needs a reason and gets a
-    :class:`Late` to record once the change is saved."""
+    :class:`Late` to record once the change is saved. A window of a finished ``season`` (issue
+    23: the next season was made from it) is closed to everyone, TK too, whatever the date:
+    the season is read-only (``clubs.services.base.require_open_season``)."""
+    require_open_season(season)
     today = today or clock.today()
     if window.is_open(today):
         return None

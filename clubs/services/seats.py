@@ -30,6 +30,7 @@ def answer_offer(user, offer: SeatOffer, answer: str, *, competition, when=None,
     outside = windows.enforce(
         windows.seat_answer_window(competition),
         user,
+        season=competition.season,
         reason=reason,
         today=timezone.localdate(when),
     )

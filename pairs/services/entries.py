@@ -363,7 +363,9 @@ def enter_pair(
     season = competition.season
     rules = season.rules()
     today = clock.today()
-    outside = windows.enforce(windows.heat_windows(heat)[ENTRIES], user, reason=reason, today=today)
+    outside = windows.enforce(
+        windows.heat_windows(heat)[ENTRIES], user, season=season, reason=reason, today=today
+    )
     m1, m2 = normalise_mid(mid1), normalise_mid(mid2)
 
     players, violations = lookup_players([m1, m2], clause="R-GEN-2")
@@ -542,7 +544,9 @@ def withdraw_pair(user, entry: PairEntry, *, reason: str = "") -> PairEntry:
             )
         )
     raise_on_errors(problems)
-    outside = windows.enforce(windows.heat_windows(heat)[ENTRIES], user, reason=reason)
+    outside = windows.enforce(
+        windows.heat_windows(heat)[ENTRIES], user, season=heat.competition.season, reason=reason
+    )
     previous = entry.status
     entry.status = PairEntry.Status.WITHDRAWN
     entry.status_reason = (reason or "").strip()

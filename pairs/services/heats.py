@@ -22,7 +22,13 @@ from django.db import transaction
 from clubs import clock, windows
 from clubs.models import Club, HeatStatus
 from clubs.permissions import can_manage_pair_heat, is_tk
-from clubs.services.base import error, raise_on_errors, require, text_required
+from clubs.services.base import (
+    error,
+    raise_on_errors,
+    require,
+    require_open_season,
+    text_required,
+)
 from clubs.services.heats import (
     ACTIVE,
     HeatKind,
@@ -248,6 +254,7 @@ def register_pair_heat(
 
     today = clock.today()
     rules = competition.season.rules()
+    require_open_season(competition.season)  # issue 23: a finished season is read-only
     # After the deadline only TK, with a reason that is recorded as a decision.
     outside = (
         windows.enforce(

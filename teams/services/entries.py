@@ -501,7 +501,9 @@ def enter_team(
     competition = heat.competition
     season = competition.season
     rules = season.rules()
-    outside = windows.enforce(windows.heat_windows(heat)[ENTRIES], user, reason=reason)
+    outside = windows.enforce(
+        windows.heat_windows(heat)[ENTRIES], user, season=season, reason=reason
+    )
     data = _check_team_data(
         competition,
         name=name,
@@ -701,7 +703,7 @@ def update_roster(
     require(can_manage_team(user, team))
     team = locked_team(team)
     season = team.competition.season
-    outside = windows.enforce(windows.roster_window(team), user, reason=reason)
+    outside = windows.enforce(windows.roster_window(team), user, season=season, reason=reason)
     change = check_roster_change(
         team, add_mids, remove_mids, user=user, reason=reason if allow_other_team else ""
     )
@@ -1190,7 +1192,9 @@ def record_lineup(
     rules = season.rules()
     today = clock.today()
     # Up to the match day; after it a change of who played is TK's, with a reason (R-TEAM-2).
-    outside = windows.enforce(windows.lineup_window(match), user, reason=reason, today=today)
+    outside = windows.enforce(
+        windows.lineup_window(match), user, season=season, reason=reason, today=today
+    )
     check = check_lineup(match, team, half1_mids, half2_mids, today=today, user=user, reason=reason)
     warnings: list[Violation] = raise_on_errors(check.violations)
     on, halves, found, fielded, infos, extras = (

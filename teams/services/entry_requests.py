@@ -63,7 +63,9 @@ def request_team_entry(
     require(acting_user_id(user) is not None)
     heat = TeamHeat.objects.select_related("competition__season").get(pk=heat.pk)
     competition = heat.competition
-    windows.enforce(windows.heat_windows(heat)[ENTRIES], user, reason=reason)
+    windows.enforce(
+        windows.heat_windows(heat)[ENTRIES], user, season=competition.season, reason=reason
+    )
     player_mids = list(player_mids)
     data = _check_team_data(
         competition,

@@ -26,7 +26,14 @@ from clubs import clock, windows
 from clubs.models import HeatStatus
 from clubs.permissions import can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import error, raise_on_errors, record_decision, require, text_required
+from clubs.services.base import (
+    error,
+    raise_on_errors,
+    record_decision,
+    require,
+    require_open_season,
+    text_required,
+)
 from clubs.services.heats import (
     ACTIVE,
     HeatKind,
@@ -290,6 +297,7 @@ def register_team_heat(
 
     today = clock.today()
     rules = competition.season.rules()
+    require_open_season(competition.season)  # issue 23: a finished season is read-only
     # After the deadline only TK, with a reason that is recorded as a decision.
     outside = (
         windows.enforce(

@@ -25,6 +25,7 @@ from pairs.services.entries import (
     register_direct_qualifier,
     restrike_discipline,
     sm_partner_of,
+    withdraw_pair,
 )
 from tests.factories import (
     ClubFactory,
@@ -491,3 +492,21 @@ def test_pair_numbers_sort_as_numbers_not_as_text():
     for number in ("10", "2", "11", "1"):
         PairEntryFactory(heat=heat, pair_number=number)
     assert [e.pair_number for e in PairEntry.objects.filter(heat=heat)] == ["1", "2", "10", "11"]
+
+
+# --- a finished season (issue 23) ----------------------------------------------------------
+
+
+def test_a_finished_season_takes_no_pair_entry_nor_withdrawal_even_from_tk(w):
+    """R-GEN-3, issue 23: once the next season is made from it, a season is read-only; the
+    entry window says so to everyone, TK with a reason too, and nothing is saved."""
+    a, b, c, d = p(w), p(w), p(w), p(w)
+    entered = enter_pair(w.official, w.heat, a.mid, b.mid).entry
+    w.season.is_finished = True
+    w.season.save()
+    assert "avslutad" in refused(enter_pair, w.official, w.heat, c.mid, d.mid)
+    msg = refused(enter_pair, w.tk, w.heat, c.mid, d.mid, reason="Sen anmälan")
+    assert "avslutad" in msg and "R-GEN-3" in msg
+    assert "avslutad" in refused(withdraw_pair, w.tk, entered, reason="Återtaget")
+    entered.refresh_from_db()
+    assert entered.status == PairEntry.Status.ENTERED

@@ -671,3 +671,15 @@ def test_admin_actions_refuse_non_tk_staff(client, applied_heat, club_a):
     assert "UBF TK" in response.content.decode()
     applied_heat.refresh_from_db()
     assert applied_heat.status == "applied"
+
+
+def test_a_finished_season_takes_no_new_heat_even_from_tk(competition, club_a):
+    """Issue 23: a finished season is read-only; heat registration is refused to the club
+    and to TK with a reason, and nothing is saved."""
+    competition.season.is_finished = True
+    competition.season.save()
+    with clock.frozen(BEFORE_DEADLINE):
+        err = refused(lambda: register(official(club_a), competition, [club_a]), "R-GEN-3")
+        assert "avslutad" in str(err)
+        tk = tk_group_member()
+        refused(lambda: register(tk, competition, [club_a], reason="Sent"), "R-GEN-3")
