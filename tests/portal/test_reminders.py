@@ -479,6 +479,9 @@ def test_beat_runs_the_reminders_daily_at_seven_stockholm_time():
 
     entry = django_settings.CELERY_BEAT_SCHEDULE["send-due-reminders"]
     assert entry["task"] == "portal.tasks.send_due_reminders"
+    # As a worker and beat do when they start: autodiscovery imports every app's tasks module
+    # (alone, or first in a random order, no earlier test has imported portal.tasks).
+    app.loader.import_default_modules()
     assert entry["task"] in app.tasks
     schedule = entry["schedule"]
     assert schedule.hour == {7} and schedule.minute == {0}
