@@ -31,6 +31,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import prodsite as site  # noqa: E402
 
+# Django on this benchmark's database and Redis before the app's modules (main() empties it).
+site.setup_django(prepare=False)
+from api.services import create_token  # noqa: E402
+from results.models import PairResult, RecomputeStatus, StandingSnapshot  # noqa: E402
+from tests.factories import UserFactory  # noqa: E402
+from tests.results.test_uploads import data, pair_heat_for  # noqa: E402
+
 READS = [
     "/api/v1/seasons/",
     "/api/v1/competitions/",
@@ -47,12 +54,7 @@ def main() -> None:
     args = parser.parse_args()
 
     site.redis_start()
-    site.setup_django()
-    from api.services import create_token
-    from results.models import PairResult, RecomputeStatus, StandingSnapshot
-    from tests.factories import UserFactory
-    from tests.results.test_uploads import data, pair_heat_for
-
+    site.prepare_database()
     heat, _ = pair_heat_for(NAME)
     tk = UserFactory(username="tk-fault", is_superuser=True, is_staff=True)
     _token, key = create_token(tk, owner=tk, name="fault", heat=heat)

@@ -87,7 +87,7 @@ def redis_stop() -> None:
         time.sleep(0.1)
 
 
-def setup_django():
+def setup_django(*, prepare: bool = True):
     """Django in this process (DEBUG on, the same database and broker) for the fixtures."""
     os.environ["DATABASE_URL"] = DATABASE_URL
     os.environ["CELERY_BROKER_URL"] = REDIS_URL
@@ -97,6 +97,12 @@ def setup_django():
     import django
 
     django.setup()
+    if prepare:
+        prepare_database()
+
+
+def prepare_database() -> None:
+    """This benchmark's database migrated and EMPTIED."""
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)

@@ -8,16 +8,11 @@ or a lock timed out), not programming errors, which would fail the same way ever
 
 from __future__ import annotations
 
-import logging
-
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 from django.db import InterfaceError, OperationalError
 
-from results.models import RecomputeStatus
 from results.services.recompute import recompute_competition as _recompute
-
-log = logging.getLogger(__name__)
 
 
 class RecomputeTask(DjangoTask):
@@ -32,11 +27,8 @@ class RecomputeTask(DjangoTask):
 def recompute_competition(competition_id: int, heat_ids: list | None = None) -> None:
     """Recompute a competition, pairs or teams (``heat_ids``: the heats whose results changed,
     ``None`` for everything). A repeat (the sweep's, ``results.recompute.requeue_pending``, or
-    the broker's redelivery) of a competition that a recompute has counted since it was last
-    asked for does nothing: that recompute read everything (uploads and decisions take the
-    competition's lock before they ask, so none commits during a recompute)."""
-    status = RecomputeStatus.objects.filter(competition_id=competition_id).first()
-    if status is not None and not status.pending:
-        log.info("Recompute of competition %s already done; repeat skipped", competition_id)
-        return
+    the broker's redelivery) recomputes again: which came first is never decided by the
+    clock's times, which the demo can move backwards and a test freezes (docs/architecture.md,
+    "Dates and deadlines"); a skip by ``RecomputeStatus.pending`` dropped the second of two
+    uploads made at the same instant. The sweep sends a competition at most once a period."""
     _recompute(competition_id, heat_ids)

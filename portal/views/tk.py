@@ -36,6 +36,7 @@ from pairs.services.heats import decide_pair_heat
 from portal.forms import SeasonConfigForm
 from portal.selectors.decision_log import decision_rows, kinds
 from portal.selectors.tk_queue import tk_queue
+from portal.views.tk_season_data import competition_dates_form, save_competition_dates
 from results.services.lots import draw_lot, record_hand_drawn_lot
 from teams.models import (
     Dispensation,
@@ -348,8 +349,6 @@ def season_view(request):
     season = Season.current()
     if season is None:
         raise Http404(_("Ingen säsong finns."))
-    from portal.views.tk_season_data import competition_dates_form, save_competition_dates
-
     dates_form = competition_dates_form(season)
     if request.method == "POST" and "competition_dates" in request.POST:
         # The competitions' own dates (issue 23), a form of their own under the numbers.

@@ -18,11 +18,23 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clubs.models import Season
+from clubs.models import ReigningChampion, Season
 from clubs.permissions import is_tk
 from clubs.services import register as service
 from clubs.services.base import ServiceError
-from portal.forms import RegisterUploadForm
+from pairs.models import PairCompetition
+from pairs.services.entries import register_direct_qualifier
+from portal.forms import CompetitionDatesForm, RegisterUploadForm
+from results.services.competition_dates import (
+    clauses_of,
+    configure_competition_dates,
+    season_competitions,
+)
+from results.services.next_season import (
+    awaiting_champions,
+    create_next_season,
+    plan_next_season,
+)
 from ubf.rules.register import RegisterUnreadable
 
 SESSION_KEY = "tk_register_upload"
@@ -135,12 +147,6 @@ def next_season_view(request):
     """/tk/nasta-sasong/: the plan of the season after the current one (every copied value,
     old → new, for review), saved by ``results.services.next_season.create_next_season``; the
     champions awaiting registration are listed for the current season."""
-    from results.services.next_season import (
-        awaiting_champions,
-        create_next_season,
-        plan_next_season,
-    )
-
     if not is_tk(request.user):
         return _denied(request)
     language = get_language() or "sv"
@@ -192,10 +198,6 @@ def next_season_view(request):
 
 
 def _register_champion(user, season, champion_id: str):
-    from clubs.models import ReigningChampion
-    from pairs.models import PairCompetition
-    from pairs.services.entries import register_direct_qualifier
-
     champion = ReigningChampion.objects.filter(
         pk=int(champion_id) if champion_id.isdigit() else 0, competition__season=season
     ).first()
@@ -211,8 +213,6 @@ def _register_champion(user, season, champion_id: str):
 
 def competition_dates_form(season, data=None):
     """The form of the competitions' dates shown on /tk/sasong/ under the season's numbers."""
-    from portal.forms import CompetitionDatesForm
-    from results.services.competition_dates import clauses_of, season_competitions
 
     return CompetitionDatesForm(season_competitions(season), data, clauses_of=clauses_of)
 
@@ -221,7 +221,6 @@ def save_competition_dates(request, season):
     """POST /tk/sasong/ with ``competition_dates``: the dates saved through
     ``results.services.competition_dates.configure_competition_dates``. Returns a response,
     or the bound form with its errors (to show on the page with status 400)."""
-    from results.services.competition_dates import configure_competition_dates
 
     form = competition_dates_form(season, request.POST)
     if not form.is_valid():

@@ -290,6 +290,11 @@ def known_requests(r) -> list[tuple[str, dict, str | None]]:
         ("GET /api/v1/seasons/{id}/", {"path_parameters": {"id": r["season"].pk}}, None),
         ("GET /api/v1/competitions/", {"query": {"kind": "teams"}}, None),
         ("GET /api/v1/competitions/{id}/", {"path_parameters": {"id": r["final"].pk}}, None),
+        (
+            "GET /api/v1/competitions/{id}/outlook/",
+            {"path_parameters": {"id": r["final"].pk}},
+            None,
+        ),
         ("GET /api/v1/heats/", {"query": {"kind": "pairs"}}, None),
         ("GET /api/v1/heats/{id}/", {"path_parameters": {"id": r["pair_heat"].pk}}, None),
         ("GET /api/v1/teams/", {"query": {"holds_final_seat": "true"}}, None),

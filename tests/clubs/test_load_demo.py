@@ -13,8 +13,7 @@ from clubs.models import Club, ClubOfficial, Membership, Player, Representation,
 from pairs.models import DirectQualifier, PairCompetition, PairHeat
 from teams.models import Match, RosterEntry, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
 from tests.factories import final_teams
-from ubf.demo import build_plan
-from ubf.demo.season import PASSWORDS, boards_per_match
+from ubf.demo.season import PASSWORDS, boards_per_match, build_plan
 from ubf.rules.season import DEFAULT_RULES
 
 pytestmark = pytest.mark.django_db

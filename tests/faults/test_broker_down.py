@@ -129,7 +129,7 @@ def test_sweep_requeues_what_waited_longer_than_n_seconds(
     assert not RecomputeStatus.objects.get(competition_id=heat.competition_id).pending
 
 
-def test_a_competition_is_sent_again_once_a_period_and_a_done_repeat_does_nothing(
+def test_a_competition_is_sent_again_once_a_period_and_a_repeat_recomputes(
     broker_down, tk, django_capture_on_commit_callbacks, settings
 ):
     """The sweep runs every 15 s and sends what waited 30 s: a busy queue would otherwise get a
@@ -146,10 +146,11 @@ def test_a_competition_is_sent_again_once_a_period_and_a_done_repeat_does_nothin
     # pending again (as if that task were lost): within the period it is not sent again
     RecomputeStatus.objects.update(requested_at=old, finished_at=None)
     assert requeue_pending() == []
-    # a repeat of a competition counted since it was asked for does nothing
+    # a repeat (a redelivery) recomputes again, whatever the status's times say: two uploads
+    # at one instant of a frozen or moved-back clock must both count
     RecomputeStatus.objects.update(finished_at=clock.now())
     recompute_competition.delay(heat.competition_id, None)
-    assert RecomputeStatus.objects.get(competition_id=heat.competition_id).runs == 1
+    assert RecomputeStatus.objects.get(competition_id=heat.competition_id).runs == 2
 
 
 def test_identical_reupload_while_pending_asks_again(

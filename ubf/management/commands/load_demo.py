@@ -10,8 +10,8 @@ from django.core.management.base import BaseCommand
 
 from clubs import clock
 from clubs.models import DemoClock
-from ubf.demo import load_demo_season
 from ubf.demo.results import load_demo_results
+from ubf.demo.season import load_demo_season
 
 
 class Command(BaseCommand):
