@@ -682,7 +682,7 @@ class RosterChangeRequest(Decided):
                 "match": self.match,
                 "status": self.get_status_display(),
             }
-        return _("%(team)s: ändring av laguppställningen (%(status)s)") % {
+        return _("%(team)s: ändring av spelartruppen (%(status)s)") % {
             "team": self.team,
             "status": self.get_status_display(),
         }
