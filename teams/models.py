@@ -642,7 +642,7 @@ class RosterChangeRequest(Decided):
     the line-up of ``match``."""
 
     class Kind(models.TextChoices):
-        ROSTER = "roster", _("ändring av laguppställningen")
+        ROSTER = "roster", _("ändring av spelartruppen")
         LINEUP = "lineup", _("laguppställning i spelad match")
 
     team = models.ForeignKey(

@@ -76,7 +76,7 @@ def test_captain_changes_the_roster_before_the_last_matches_on_a_phone(demo, pho
     click_and_wait(phone, phone.get_by_role("link", name="Ändra spelartruppen"))
     # R-TEAM-2: open until the team's last match day. Lagkval Uppsala BK's last day is 19 Nov
     # 2016: Fyris plays rounds 4 and 5 then (the final's teams are set once the heats are in).
-    assert phone.inner_text("#deadline") == "Ändring av laguppställning stänger 19 nov"
+    assert phone.inner_text("#deadline") == "Ändring av spelartruppen stänger 19 nov"
     assert fits_width(phone)
     shot("roster")
 
