@@ -642,7 +642,7 @@ class RosterChangeRequest(Decided):
     the line-up of ``match``."""
 
     class Kind(models.TextChoices):
-        ROSTER = "roster", _("ändring av laguppställningen")
+        ROSTER = "roster", _("ändring av spelartruppen")
         LINEUP = "lineup", _("laguppställning i spelad match")
 
     team = models.ForeignKey(
@@ -682,7 +682,7 @@ class RosterChangeRequest(Decided):
                 "match": self.match,
                 "status": self.get_status_display(),
             }
-        return _("%(team)s: ändring av laguppställningen (%(status)s)") % {
+        return _("%(team)s: ändring av spelartruppen (%(status)s)") % {
             "team": self.team,
             "status": self.get_status_display(),
         }

@@ -319,7 +319,7 @@ def roster(request, team_id: int):
         except ServiceError as exc:
             errors = exc.messages()
         else:
-            messages.success(request, _("Laguppställningen är ändrad."))
+            messages.success(request, _("Spelartruppen är ändrad."))
             _show_warnings(request, outcome.warnings)
             return redirect("teams:roster", team_id=team.pk)
     elif action == "extra" and extra_form.is_valid():

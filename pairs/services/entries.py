@@ -292,9 +292,35 @@ def _apply_season_rules(
 
 
 def _consequence_warnings(
-    changes: list[StrikeChange], forfeited: list[DirectQualifier]
+    changes: list[StrikeChange], forfeited: list[DirectQualifier], entry: PairEntry
 ) -> list[Violation]:
-    out = [as_warning(v) for c in changes if c.struck for v in c.violations]
+    """The warnings of the season's rules after ``entry`` was entered or given a reserve: its own
+    strike as the rule words it ("har redan kvalspelat", R-PAIR-KVAL-7); ANOTHER entry struck
+    because of it (this heat is now a player's first qualifier) named as that other pair in its
+    heat, never worded as if ``entry`` itself were struck (issue 22: it read as a false
+    warning about the heat just entered)."""
+    out: list[Violation] = []
+    for c in changes:
+        if not c.struck:
+            continue
+        if c.entry.pk == entry.pk:
+            out += [as_warning(v) for v in c.violations]
+            continue
+        out.append(
+            warning(
+                "R-PAIR-KVAL-7",
+                gettext_noop(
+                    "Paret %(pair)s i heatet %(other_heat)s stryks (utom tävlan): för "
+                    "%(mids)s är detta heat nu det första kvalet i disciplinen denna säsong."
+                ),
+                entry=c.entry.pk,
+                params={
+                    "pair": str(c.entry),
+                    "other_heat": c.entry.heat.name,
+                    "mids": ", ".join(str(v.data.get("mid")) for v in c.violations),
+                },
+            )
+        )
     for dq in forfeited:
         out.append(
             warning(
@@ -507,7 +533,7 @@ def enter_pair(
     entry.refresh_from_db()
     return PairEntryOutcome(
         entry=entry,
-        warnings=warnings + _consequence_warnings(changes, forfeited),
+        warnings=warnings + _consequence_warnings(changes, forfeited, entry),
         struck=entry.status == PairEntry.Status.STRUCK,
         forfeited=forfeited,
     )
@@ -726,7 +752,7 @@ def notify_reserve(
     )
     if not final:
         changes, forfeited = _apply_season_rules(competition, user=user)
-        warnings += _consequence_warnings(changes, forfeited)
+        warnings += _consequence_warnings(changes, forfeited, entry)
     flag_warnings("pairs.entry.flagged", entry, warnings, user=user, season=season)
     request_recompute(competition.pk)
     return ReserveOutcome(notice=notice, warnings=warnings)

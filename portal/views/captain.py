@@ -59,8 +59,8 @@ def _upcoming(matches) -> list:
 
 def _needs(team, row, fees, dispensations, change_requests) -> list[Need]:
     roster_url = reverse("teams:roster", args=[team.pk])
-    needs = [Need(text, roster_url, _("Ändra laguppställning")) for text in row.reason_texts]
-    needs += [Need(text, roster_url, _("Se laguppställningen")) for text in row.risk_texts]
+    needs = [Need(text, roster_url, _("Ändra spelartruppen")) for text in row.reason_texts]
+    needs += [Need(text, roster_url, _("Se spelartruppen")) for text in row.risk_texts]
     with_lineup = set(
         Lineup.objects.filter(team=team, match__in=row.matches).values_list("match_id", flat=True)
     )

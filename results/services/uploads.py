@@ -1020,7 +1020,7 @@ class _TeamMatches(_Target):
                 problems.append(
                     problem(
                         gettext_noop(
-                            "Lag %(id)s (%(name)s): MID %(unknown)s finns inte i lagets laguppställning."
+                            "Lag %(id)s (%(name)s): MID %(unknown)s finns inte i lagets spelartrupp."
                         ),
                         params={
                             "id": team.id,

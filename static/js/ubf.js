@@ -16,4 +16,21 @@ document.addEventListener("DOMContentLoaded", function () {
       if (progress) progress.classList.remove("d-none");
     });
   }
+  // <form data-submit-once>: a double click sends the form once (issue 22: "Anmäl paret"
+  // clicked twice). The second submit is cancelled; the buttons are disabled after this submit
+  // has taken their values, so a named submit button still reaches the server.
+  document.querySelectorAll("form[data-submit-once]").forEach(function (f) {
+    f.addEventListener("submit", function (event) {
+      if (f.dataset.submitted) {
+        event.preventDefault();
+        return;
+      }
+      f.dataset.submitted = "1";
+      window.setTimeout(function () {
+        f.querySelectorAll("button[type=submit], input[type=submit]").forEach(function (b) {
+          b.disabled = true;
+        });
+      }, 0);
+    });
+  });
 });

@@ -132,7 +132,7 @@ def request_roster_change(
         pending = RosterChangeRequest.objects.filter(
             team=team, kind=Kind.ROSTER, status=Decided.Status.REQUESTED
         )
-        what = gettext_noop("laguppställningen")
+        what = gettext_noop("spelartruppen")
         if not adds and not removes:
             violations.append(
                 error(
@@ -157,7 +157,7 @@ def request_roster_change(
                 error(
                     "R-TEAM-2",
                     gettext_noop(
-                        "En begäran gäller antingen laguppställningen eller en match, inte båda."
+                        "En begäran gäller antingen spelartruppen eller en match, inte båda."
                     ),
                 )
             )

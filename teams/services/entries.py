@@ -587,9 +587,7 @@ def check_roster_change(
             violations.append(
                 error(
                     "R-TEAM-2",
-                    gettext_noop(
-                        "%(value)s står inte i lagets laguppställning och kan inte tas bort."
-                    ),
+                    gettext_noop("%(value)s står inte i lagets spelartrupp och kan inte tas bort."),
                     mid=m,
                     params={"value": m},
                 )
@@ -778,7 +776,7 @@ def request_extra_player(
                 "R-TEAM-5",
                 gettext_noop(
                     "Laget har %(n_regulars)s spelare; en sjunde spelare behövs först när laget "
-                    "har %(roster_max)s. Lägg till spelaren i laguppställningen i stället."
+                    "har %(roster_max)s. Lägg till spelaren i spelartruppen i stället."
                 ),
                 params={"n_regulars": len(regulars), "roster_max": rules.roster_max},
             )
@@ -1107,7 +1105,7 @@ def check_lineup(
                     error(
                         "R-TEAM-2",
                         gettext_noop(
-                            "%(infos)s står inte i laget; lägg till spelaren i laguppställningen "
+                            "%(infos)s står inte i laget; lägg till spelaren i spelartruppen "
                             "innan hen spelar."
                         ),
                         mid=p.mid,

@@ -73,10 +73,10 @@ def test_captain_changes_the_roster_before_the_last_matches_on_a_phone(demo, pho
     assert len(regulars) == 6  # the demo's Fyris
     login(phone, "kapten", PASSWORDS["kapten"], next_url="/mitt-lag/")
     shot("my-team")
-    click_and_wait(phone, phone.get_by_role("link", name="Ändra laguppställning"))
+    click_and_wait(phone, phone.get_by_role("link", name="Ändra spelartruppen"))
     # R-TEAM-2: open until the team's last match day. Lagkval Uppsala BK's last day is 19 Nov
     # 2016: Fyris plays rounds 4 and 5 then (the final's teams are set once the heats are in).
-    assert phone.inner_text("#deadline") == "Ändring av laguppställning stänger 19 nov"
+    assert phone.inner_text("#deadline") == "Ändring av spelartruppen stänger 19 nov"
     assert fits_width(phone)
     shot("roster")
 
@@ -84,7 +84,7 @@ def test_captain_changes_the_roster_before_the_last_matches_on_a_phone(demo, pho
     phone.get_by_label(f"{leaving.full_name} ({leaving.mid})").check()
     click_and_wait(phone, phone.get_by_role("button", name="Spara ändringen"))
 
-    assert "Laguppställningen är ändrad." in phone.inner_text("main")
+    assert "Spelartruppen är ändrad." in phone.inner_text("main")
     assert leaving.mid not in phone.inner_text("table")
     shot("removed")
     assert set(team.roster.filter(is_extra=False).values_list("player__mid", flat=True)) == (
@@ -94,7 +94,7 @@ def test_captain_changes_the_roster_before_the_last_matches_on_a_phone(demo, pho
     # And back again, typed by MID, as the form asks.
     phone.get_by_label("Lägg till spelare").fill(leaving.mid)
     click_and_wait(phone, phone.get_by_role("button", name="Spara ändringen"))
-    assert "Laguppställningen är ändrad." in phone.inner_text("main")
+    assert "Spelartruppen är ändrad." in phone.inner_text("main")
     assert f"{leaving.full_name}\t{leaving.mid}" in phone.inner_text("table")
     shot("added")
     assert fits_width(phone)

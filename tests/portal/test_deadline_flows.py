@@ -98,11 +98,11 @@ def test_captain_changes_a_roster_for_an_unplayed_match_and_sees_the_deadline(de
     client.force_login(captain)
     url = reverse("teams:roster", args=[team.pk])
     html = client.get(url).content.decode()
-    assert "Ändring av laguppställning stänger 19 nov" in html
+    assert "Ändring av spelartruppen stänger 19 nov" in html
     assert team.roster.filter(is_extra=False).count() == 6  # the demo's Fyris
     leaving = team.roster.exclude(player=team.captain).filter(is_extra=False).first().player
     response = client.post(url, {"action": "roster", "remove_mids": leaving.mid}, follow=True)
-    assert "Laguppställningen är ändrad." in response.content.decode()
+    assert "Spelartruppen är ändrad." in response.content.decode()
     assert not team.roster.filter(player=leaving).exists()
     # The day after the heat the roster is closed for the captain, with the clause.
     DemoClock.objects.filter(pk=1).update(on=date(2016, 11, 20))

@@ -129,7 +129,7 @@ def test_late_roster_change_is_refused_and_asked_of_tk_instead(w):
     assert asked == sorted([(new, "add"), (old[-1], "remove")])
     assert roster(w.team) == old  # nothing changes until TK decides
     assert not Decision.objects.filter(action__startswith="teams.roster").exists()
-    assert str(req) == "Uppsala 1: ändring av laguppställningen (begärd)"
+    assert str(req) == "Uppsala 1: ändring av spelartruppen (begärd)"
 
 
 def test_the_heat_responsible_club_official_may_ask(w):

@@ -1448,7 +1448,7 @@ def check_fielded_extra_players(
                     "R-TEAM-2",
                     gettext_noop(
                         "%(player)s spelade men står inte i laget; lägg till spelaren i "
-                        "laguppställningen."
+                        "spelartruppen."
                     ),
                     WARNING,
                     mid=p.mid,

@@ -35,7 +35,7 @@ NAMES_SV = {
     INVITATION: gettext_noop("Inbjudan till TK"),
     ENTRIES: gettext_noop("Anmälan"),
     RESERVES: gettext_noop("Anmälan av reserv"),
-    ROSTER: gettext_noop("Ändring av laguppställning"),
+    ROSTER: gettext_noop("Ändring av spelartruppen"),
     LINEUP: gettext_noop("Laguppställning i matchen"),
     DISPENSATION: gettext_noop("Dispensansökan"),
     RESULTS_UPLOAD: gettext_noop("Uppladdning av resultat"),
