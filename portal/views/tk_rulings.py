@@ -1,11 +1,14 @@
-"""/tk/domslut/ (issue 22): rulings and appeals (R-RULING-1..3) on TK's own pages. TK records
-the tournament director's ruling for a match or a board, takes the appeal to the jury (drawn
-by lot from the teams not involved), records the jury's decision, the appeal to SBF's
-Lagkommission and its final decision, and, where a decision changes the score, the adjusted
-IMPs (the standings are recomputed). Thin: every step is one service in
-``teams.services.decisions.rulings``; a refusal shows every reason and saves nothing."""
+"""/tk/domslut/ and /tk/protester/ (issue 22): rulings and appeals (R-RULING-1..3) and
+protests (R-TEAM-RES-5) on TK's own pages. TK records the tournament director's ruling for a
+match or a board, takes the appeal to the jury (drawn by lot from the teams not involved),
+records the jury's decision, the appeal to SBF's Lagkommission and its final decision, and,
+where a decision changes the score, the adjusted IMPs (the standings are recomputed). A
+protest against an illegal player is filed with its last day. Thin: every step is one service
+in ``teams.services.decisions``; a refusal shows every reason and saves nothing."""
 
 from __future__ import annotations
+
+from datetime import date
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,11 +18,12 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from clubs import clock
 from clubs.decision_log import decision_log
-from clubs.models import Season
+from clubs.models import Decision, Season
 from clubs.permissions import is_tk
 from clubs.services.base import ServiceError
-from teams.models import Match, Ruling
+from teams.models import Match, Ruling, Team
 from teams.services import decisions
 
 #: The steps a case can take from its stage (R-RULING-1..3).
@@ -177,3 +181,79 @@ def ruling_view(request, pk: int):
         "log": list(decision_log(ruling).select_related("decided_by").order_by("decided_at")),
     }
     return render(request, "portal/tk_ruling.html", context)
+
+
+#: R-TEAM-RES-5: what a protest against an illegal player concerns.
+PROTEST_KINDS = ("sm_semifinal", "sm_final")
+
+
+def protest_summary(season) -> dict:
+    """R-TEAM-RES-5, R-RULING-2/3: for TK's queue and the protests page: the open appeals, the
+    protests filed and each kind's last day (:func:`clubs.windows.protest_window`)."""
+    from clubs.windows import protest_window
+    from teams.models import TeamCompetition
+
+    if season is None:
+        return {"open_appeals": 0, "protests": [], "deadlines": []}
+    competition = TeamCompetition.objects.filter(season=season).first()
+    deadlines = []
+    for kind in PROTEST_KINDS:
+        window = protest_window(competition, kind) if competition else None
+        deadlines.append((kind, window.closes if window else None))
+    protests = list(
+        Decision.objects.filter(action="teams.protest.filed", season=season)
+        .select_related("decided_by")
+        .order_by("-decided_at")
+    )
+    open_appeals = Ruling.objects.filter(
+        match__competition__season=season,
+        stage__in=(Ruling.Stage.APPEALED, Ruling.Stage.LAGKOMMISSION),
+    ).count()
+    return {"open_appeals": open_appeals, "protests": protests, "deadlines": deadlines}
+
+
+@login_required
+def protests_view(request):
+    """/tk/protester/: TK records a protest against an illegal player (R-TEAM-RES-5) for a
+    team, refused after the last day for everyone, TK included (SPEC: "Later protests are
+    refused"); the protests filed, each with its deadline."""
+    if not is_tk(request.user):
+        return _denied(request)
+    season = Season.current()
+    teams = (
+        Team.objects.filter(competition__season=season).order_by("name")
+        if season
+        else Team.objects.none()
+    )
+    if request.method == "POST":
+        pk = request.POST.get("team", "")
+        team = teams.filter(pk=pk).first() if pk.isdigit() else None
+        try:
+            filed_on = date.fromisoformat(request.POST.get("filed_on", ""))
+        except ValueError:
+            filed_on = None
+        if team is None or filed_on is None:
+            messages.error(request, _("Välj ett lag och ett datum: inget har sparats."))
+            return redirect("portal:tk_protests")
+        try:
+            decisions.file_protest(
+                request.user,
+                team,
+                concerning=request.POST.get("concerning", ""),
+                text=request.POST.get("text", ""),
+                filed_on=filed_on,
+            )
+        except PermissionDenied:
+            return _denied(request)
+        except ServiceError as exc:
+            _errors(request, exc)
+        else:
+            messages.success(request, _("Protesten är registrerad."))
+        return redirect("portal:tk_protests")
+    context = {
+        "season": season,
+        "teams": teams,
+        "today": clock.today(),
+        **protest_summary(season),
+    }
+    return render(request, "portal/tk_protests.html", context)

@@ -180,3 +180,68 @@ def test_not_tk_is_refused(client, match):
     assert client.get(reverse("portal:tk_rulings")).status_code == 403
     assert record(client, match).status_code == 403
     assert not Ruling.objects.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Protests against an illegal player (R-TEAM-RES-5): 31 March 2017 for the SM semifinal
+# places, 30 April 2017 for the SM final places; later protests refused, TK included.
+# ---------------------------------------------------------------------------------------------
+
+
+def protest(client, team, concerning, filed_on):
+    return client.post(
+        reverse("portal:tk_protests"),
+        {
+            "team": team.pk,
+            "concerning": concerning,
+            "filed_on": filed_on,
+            "text": "Spelare X spelade för Sala i rond 2",
+        },
+        follow=True,
+    )
+
+
+@pytest.mark.parametrize(
+    "today,concerning,accepted",
+    [
+        ("2017-03-31", "sm_semifinal", True),
+        ("2017-04-01", "sm_semifinal", False),
+        ("2017-04-30", "sm_final", True),
+        ("2017-05-01", "sm_final", False),
+    ],
+)
+def test_r_team_res_5_protest_deadlines_for_everyone_tk_included(
+    client, tk, match, today, concerning, accepted
+):
+    from clubs import clock
+
+    with clock.frozen(f"{today} 12:00"):
+        text = protest(client, match.home, concerning, today).content.decode()
+    filed = Decision.objects.filter(action="teams.protest.filed")
+    assert filed.exists() is accepted
+    if accepted:
+        assert "Protesten är registrerad." in text
+        assert str(filed.get().data["deadline"]) in {"2017-03-31", "2017-04-30"}
+    else:
+        assert "R-TEAM-RES-5" in text or "protest" in text.lower()
+
+
+def test_r_team_res_5_protests_and_deadlines_shown_in_the_queue(client, tk, match):
+    from clubs import clock
+
+    with clock.frozen("2017-03-20 12:00"):
+        protest(client, match.home, "sm_semifinal", "2017-03-20")
+        queue = client.get(reverse("portal:tk_queue")).content.decode()
+        page = client.get(reverse("portal:tk_protests")).content.decode()
+    assert "2017-03-31" in queue and "2017-04-30" in queue
+    assert "Protester mot otillåten spelare" in queue
+    assert "Spelare X spelade för Sala" in page and "2017-03-31" in page
+    english = client.get(reverse("portal:tk_protests") + "?lang=en").content.decode()
+    assert "Protests against an illegal player" in english
+
+
+def test_r_ruling_3_open_appeal_counted_in_the_queue(client, tk, match):
+    record(client, match)
+    step(client, Ruling.objects.get(), **APPEAL)
+    queue = client.get(reverse("portal:tk_queue")).content.decode()
+    assert "1 öppet överklagande" in queue

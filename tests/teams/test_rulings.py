@@ -74,9 +74,7 @@ def test_r_ruling_3_jury_adjusts_a_board_and_the_standings_follow(tk, decide):
         TeamFactory(heat=match.heat, players=0)
     decisions.draw_jury(tk, ruling, seed="s")
     decisions.record_jury_decision(tk, ruling, decision="Justerat resultat 3NT= på bricka 7")
-    decide(
-        decisions.adjust_score, tk, ruling, imps_home="0", imps_away="0", reason="Juryns beslut"
-    )
+    decide(decisions.adjust_score, tk, ruling, imps_home="0", imps_away="0", reason="Juryns beslut")
     match.refresh_from_db()
     assert (match.imps_home, match.imps_away) == (Decimal("40.00"), Decimal("10.00"))
     assert (match.vp_home, match.vp_away) == (Decimal("16.73"), Decimal("3.27"))
