@@ -16,6 +16,7 @@ from portal.views import (
     landing,
     par,
     tk,
+    tk_rulings,
     tk_season_data,
 )
 
@@ -54,6 +55,9 @@ urlpatterns = [
     path("tk/sasong/", tk.season_view, name="tk_season"),
     path("tk/register/", tk_season_data.register_view, name="tk_register"),
     path("tk/nasta-sasong/", tk_season_data.next_season_view, name="tk_next_season"),
+    path("tk/domslut/", tk_rulings.rulings_view, name="tk_rulings"),
+    path("tk/domslut/<int:pk>/", tk_rulings.ruling_view, name="tk_ruling"),
+    path("tk/protester/", tk_rulings.protests_view, name="tk_protests"),
     path("tk/logg/", tk.log, name="tk_log"),
     path("tk/logg.csv", tk.log, {"fmt": "csv"}, name="tk_log_csv"),
     path("klubb/parkval/ny/", club.register_pair_heat_view, name="register_pair_heat"),

@@ -34,6 +34,7 @@ from teams.models import (
     Match,
     Penalty,
     RosterEntry,
+    Ruling,
     Team,
     TeamCompetition,
     TeamFinalSeat,
@@ -501,6 +502,8 @@ class MatchPage:
     penalties: list[Penalty] = field(default_factory=list)
     #: The home team's result as the standings count it (struck results, W.O.s).
     counted: dict | None = None
+    #: The rulings decided at some instance (R-RULING-1..3): (ruling, the decision's text).
+    rulings: list[tuple] = field(default_factory=list)
 
     @property
     def home_lineup(self) -> dict[int, list]:
@@ -567,4 +570,19 @@ def match_page(match_id: int) -> MatchPage:
         walkover=walkover,
         penalties=penalties,
         counted=counted,
+        rulings=decided_rulings(match),
     )
+
+
+def decided_rulings(match: Match) -> list[tuple]:
+    """R-RULING-1..3: the match's rulings whose last instance has decided, each with that
+    instance (TD, jury, Lagkommission) and its decision; a pending appeal is not shown."""
+    out = []
+    for r in Ruling.objects.filter(match=match).order_by("board_number", "pk"):
+        if r.stage == Ruling.Stage.FINAL:
+            out.append((r, r.lagkommission_decision))
+        elif r.stage == Ruling.Stage.JURY:
+            out.append((r, r.jury_decision))
+        elif r.stage == Ruling.Stage.RULED:
+            out.append((r, r.ruling))
+    return out

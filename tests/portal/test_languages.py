@@ -304,6 +304,14 @@ def _pages() -> dict[str, tuple[str | None, str]]:
             pages[f"{info}_change"] = ("tk", reverse(f"{info}_change", args=[first.pk]))
         elif model._meta.label_lower not in NO_DEMO_ROW:  # the add form: the same fields
             pages[f"{info}_change"] = ("tk", reverse(f"{info}_add"))
+    from teams.models import Ruling
+
+    ruling = Ruling.objects.order_by("id").first() or Ruling.objects.create(
+        match=match, td_names="R. Sliwinski", td_category="non_playing", ruling="3NT= +400"
+    )
+    pages["portal:tk_rulings"] = ("tk", reverse("portal:tk_rulings"))
+    pages["portal:tk_ruling"] = ("tk", reverse("portal:tk_ruling", args=[ruling.pk]))
+    pages["portal:tk_protests"] = ("tk", reverse("portal:tk_protests"))
     return pages
 
 
@@ -470,6 +478,9 @@ PAGE_NAMES = [
     "portal:tk_next_season",
     "portal:tk_invite",
     "portal:club_invite",
+    "portal:tk_rulings",
+    "portal:tk_ruling",
+    "portal:tk_protests",
 ]
 
 

@@ -133,6 +133,12 @@ WORKPLACE = [
     Row("portal:tk_register", "post", TK),
     Row("portal:tk_next_season", "get", TK),
     Row("portal:tk_next_season", "post", TK),
+    Row("portal:tk_rulings", "get", TK),
+    Row("portal:tk_rulings", "post", TK),
+    Row("portal:tk_ruling", "get", TK),
+    Row("portal:tk_ruling", "post", TK),
+    Row("portal:tk_protests", "get", TK),
+    Row("portal:tk_protests", "post", TK),
     Row("portal:tk_invite", "get", TK),
     Row("portal:tk_invite", "post", TK),
     Row("portal:club_invite", "get", OFFICIALS),
@@ -239,6 +245,11 @@ def _setup_roles() -> tuple[dict, dict]:
     walkover = WalkOver.objects.create(
         match=walkover_match, offender=walkover_match.home, status="granted", reason="matris"
     )
+    from teams.models import Ruling
+
+    ruling = Ruling.objects.create(
+        match=match, td_names="TL", td_category="non_playing", ruling="matris"
+    )
     entry_request = TeamEntryRequest.objects.create(
         heat=heat_a,
         name="Matrislaget",
@@ -308,6 +319,9 @@ def _setup_roles() -> tuple[dict, dict]:
         "portal:tk_season": reverse("portal:tk_season"),
         "portal:tk_register": reverse("portal:tk_register"),
         "portal:tk_next_season": reverse("portal:tk_next_season"),
+        "portal:tk_rulings": reverse("portal:tk_rulings"),
+        "portal:tk_ruling": reverse("portal:tk_ruling", args=[ruling.pk]),
+        "portal:tk_protests": reverse("portal:tk_protests"),
         "portal:tk_invite": reverse("portal:tk_invite"),
         "portal:club_invite": reverse("portal:club_invite"),
         "results:upload_file": reverse("results:upload_file", args=[upload.pk]),

@@ -27,6 +27,7 @@ from teams.services.decisions.final_offers import (
     record_team_offer_answer,
 )
 from teams.services.decisions.rulings import (
+    adjust_score,
     appeal_to_jury,
     appeal_to_lagkommission,
     draw_jury,
@@ -50,6 +51,7 @@ from teams.services.decisions.walkovers import (
 )
 
 __all__ = [
+    "adjust_score",
     "DISQUALIFYING_CLAUSES",
     "GRANTED",
     "REJECTED",

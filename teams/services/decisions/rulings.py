@@ -7,12 +7,14 @@ import random
 import re
 import secrets
 from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
 from clubs import seats
 from clubs.decision_log import decision_log
 from clubs.locks import lock_row
+from clubs.recompute import request_recompute
 from clubs.services.base import (
     error,
     raise_on_errors,
@@ -20,6 +22,7 @@ from clubs.services.base import (
     text_required,
 )
 from teams.models import (
+    BoardResult,
     Match,
     Ruling,
     Team,
@@ -30,6 +33,7 @@ from teams.services.decisions.common import (
 )
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.violations import Violation
+from ubf.rules.vp import victory_points
 
 _WRITE_UP = (
     ("hands", gettext_noop("kortsits")),
@@ -391,3 +395,100 @@ def record_lagkommission_decision(user, ruling: Ruling, *, decision: str) -> Rul
         "R-RULING-3",
         final=True,
     )
+
+
+#: The stages at which an instance has decided (the TD, the jury, the Lagkommission): a score
+#: follows a decision, never a pending appeal.
+_DECIDED = (Ruling.Stage.RULED, Ruling.Stage.JURY, Ruling.Stage.FINAL)
+
+
+def _imps(value, what) -> tuple[Decimal | None, list[Violation]]:
+    try:
+        imps = Decimal(str(value).strip().replace(",", "."))
+    except (InvalidOperation, ValueError):
+        imps = None
+    if imps is None or not imps.is_finite() or imps < 0 or imps != imps.quantize(Decimal("0.01")):
+        return None, [
+            error(
+                "R-RULING-1",
+                gettext_noop("%(what)s: ange IMP som ett tal ≥ 0 med högst två decimaler."),
+                params={"what": what},
+            )
+        ]
+    return imps.quantize(Decimal("0.01")), []
+
+
+@transaction.atomic
+def adjust_score(user, ruling: Ruling, *, imps_home, imps_away, reason: str) -> Ruling:
+    """R-RULING-1..3: the decision of the instance that last decided (the TD, the jury, the
+    Lagkommission) changes the score. A ruling on a board replaces that board's IMPs and the
+    match's IMPs change by the difference; a ruling on the match replaces the match's IMPs.
+    The VP follow from the WBF scale (R-VP-1, :func:`ubf.rules.vp.victory_points`) and the
+    standings are recomputed. Refused while an appeal is pending, for a match not played, or
+    for a board the match has no result for."""
+    ruling, problems = _ruling_at(
+        user, ruling, "R-RULING-3", Ruling.Stage.RULED, gettext_noop("Ändrat resultat")
+    )
+    if ruling.stage in _DECIDED:
+        problems = []
+    problems += text_required(reason, "R-RULING-1", gettext_noop("Ange skälet till ändringen."))
+    home, bad_home = _imps(imps_home, gettext_noop("IMP hemma"))
+    away, bad_away = _imps(imps_away, gettext_noop("IMP borta"))
+    problems += bad_home + bad_away
+    match = lock_row(Match.objects.select_related("competition__season"), ruling.match_id)
+    if match.status != Match.Status.PLAYED or match.imps_home is None or match.imps_away is None:
+        problems.append(
+            error(
+                "R-RULING-1",
+                gettext_noop("Matchen %(match)s har inget spelat resultat att ändra."),
+                params={"match": str(match)},
+            )
+        )
+    board = None
+    if ruling.board_number and not problems:
+        board = BoardResult.objects.filter(match=match, board_number=ruling.board_number).first()
+        if board is None:
+            problems.append(
+                error(
+                    "R-RULING-1",
+                    gettext_noop("Matchen har inget resultat för bricka %(board)s."),
+                    params={"board": ruling.board_number},
+                )
+            )
+    raise_on_errors(problems)
+    before = {
+        "imps_home": str(match.imps_home),
+        "imps_away": str(match.imps_away),
+        "vp_home": str(match.vp_home),
+        "vp_away": str(match.vp_away),
+    }
+    if board is not None:
+        before["board_imps"] = [str(board.imps_home), str(board.imps_away)]
+        match.imps_home += home - board.imps_home
+        match.imps_away += away - board.imps_away
+        board.imps_home, board.imps_away = home, away
+        board.save(update_fields=["imps_home", "imps_away"])
+    else:
+        match.imps_home, match.imps_away = home, away
+    match.vp_home, match.vp_away = victory_points(match.imps_home, match.imps_away, match.boards)
+    match.save(update_fields=["imps_home", "imps_away", "vp_home", "vp_away"])
+    record_decision(
+        "teams.ruling.score_adjusted",
+        ruling,
+        user=user,
+        reason=reason.strip(),
+        clause="R-RULING-1" if ruling.stage == Ruling.Stage.RULED else "R-RULING-3",
+        season=match.competition.season,
+        stage=ruling.stage,
+        board=ruling.board_number,
+        board_imps=[str(home), str(away)] if board is not None else None,
+        before=before,
+        after={
+            "imps_home": str(match.imps_home),
+            "imps_away": str(match.imps_away),
+            "vp_home": str(match.vp_home),
+            "vp_away": str(match.vp_away),
+        },
+    )
+    request_recompute(match.competition_id)
+    return ruling
