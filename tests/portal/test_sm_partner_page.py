@@ -101,3 +101,10 @@ def test_r_pair_res_4_an_empty_choice_is_refused(client, w):
         response = client.post(w.url, {"player": "", "partner": ""})
     assert response.status_code == 400 and "R-PAIR-RES-4" in response.content.decode()
     assert not SmPartnerDeclaration.objects.exists()
+
+
+def test_r_pair_res_4_the_club_dashboard_links_the_sm_partner_page(client, w):
+    client.force_login(w.official)
+    with clock.frozen("2017-03-01"):
+        html = client.get("/klubb/").content.decode()
+    assert 'id="sm-partner-links"' in html and f'href="{w.url}"' in html
