@@ -358,6 +358,18 @@ class WithdrawForm(forms.Form):
     reason = forms.CharField(label=_("Skäl"), max_length=500, required=False)
 
 
+class ReserveNoticeForm(forms.Form):
+    """R-PAIR-RES-1: the club notifies, before the session, that a pair starts with a reserve
+    (the service checks the rest)."""
+
+    session = forms.IntegerField(label=_("Speltillfälle"), min_value=1, initial=1)
+    # Blank MIDs are left to the service, which names the clause.
+    replaced_mid = forms.CharField(
+        label=_("Ordinarie spelare (MID)"), max_length=20, required=False
+    )
+    reserve_mid = forms.CharField(label=_("Reserv (MID)"), max_length=20, required=False)
+
+
 # ---------------------------------------------------------------------------------------------
 # TK: the member register and the club list (issue 23)
 # ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from portal.views import (
     captain,
     club,
     club_heats,
+    club_sm_partner,
     fees,
     home,
     lag,
@@ -72,6 +73,11 @@ urlpatterns = [
         "klubb/direktfinal/<int:competition_id>/anmal/",
         club.enter_direct_final_view,
         name="enter_direct_final",
+    ),
+    path(
+        "klubb/sm-partner/<int:competition_id>/",
+        club_sm_partner.sm_partner_view,
+        name="sm_partner",
     ),
     path("avgifter/", fees.fee_overview, name="fee_overview"),
     # The captain's team page (beside teams.urls' /mitt-lag/ pages; reads results and fees)

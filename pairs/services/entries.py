@@ -849,15 +849,26 @@ def _final_partner(competition: PairCompetition, mid: str) -> str | None:
 def declare_sm_partner(
     user, competition: PairCompetition, player_mid, partner_mid
 ) -> SmPartnerDeclaration:
-    """R-PAIR-RES-4: TK (UBF's competition secretary) records the partner a player qualified
-    for SM will play the SM stage with. Refused after the DM final's day, or if the partner is
-    not someone the player played a qualifier with this season. A later declaration replaces
-    an earlier one."""
-    require(is_tk(user))
+    """R-PAIR-RES-4: TK (UBF's competition secretary), or an official of the club the player
+    represents this season on the player's behalf, records the partner a player qualified for
+    SM will play the SM stage with. Refused after the DM final's day, or if the partner is not
+    someone the player played a qualifier with this season. A later declaration replaces an
+    earlier one."""
     competition = PairCompetition.objects.select_related("season").get(pk=competition.pk)
     p, q = normalise_mid(player_mid), normalise_mid(partner_mid)
     players, violations = lookup_players([p, q], clause="R-PAIR-RES-4")
+    if not p or not q:
+        violations.append(
+            error(
+                "R-PAIR-RES-4",
+                gettext_noop("Ange både spelarens och SM-partnerns MID."),
+            )
+        )
     raise_on_errors(violations)
+    clubs = Representation.objects.filter(season=competition.season, player__mid=p).values_list(
+        "club_id", flat=True
+    )
+    require(is_tk(user) or any(can_act_for_club(user, c) for c in clubs))
     today = clock.today()
     choice = sm_partner_for(
         p,
@@ -883,6 +894,53 @@ def declare_sm_partner(
         partner=q,
     )
     return decl
+
+
+@dataclass(frozen=True)
+class SmPartnerRow:
+    """A player who played the qualifiers with several partners (R-PAIR-RES-4), the partners
+    in the order played, and the partner that goes on to SM as things stand."""
+
+    player: Player
+    partners: list[Player]
+    choice: PartnerChoice
+
+
+def players_with_several_partners(
+    competition: PairCompetition, *, club_ids: Iterable[int] | None = None
+) -> list[SmPartnerRow]:
+    """R-PAIR-RES-4: every player of ``competition``'s qualifiers who played with more than one
+    partner (those who may have to declare their SM partner), optionally only those who
+    represent one of ``club_ids`` this season; ordered by name."""
+    partners: dict[str, list[str]] = {}
+    for q in qualifier_entries(competition):
+        if q.entry_id.startswith("ext"):
+            continue
+        for mid in q.mids:
+            partners.setdefault(mid, [])
+            for other in sorted(q.mids - {mid}):
+                if other not in partners[mid]:
+                    partners[mid].append(other)
+    several = {m: ps for m, ps in partners.items() if len(ps) > 1}
+    players = Player.objects.filter(mid__in=set(several).union(*several.values()))
+    if club_ids is not None:
+        keep = set(
+            Representation.objects.filter(
+                season=competition.season_id, club_id__in=list(club_ids), player__mid__in=several
+            ).values_list("player__mid", flat=True)
+        )
+        several = {m: ps for m, ps in several.items() if m in keep}
+    by_mid = {pl.mid: pl for pl in players}
+    rows = [
+        SmPartnerRow(
+            player=by_mid[m],
+            partners=[by_mid[x] for x in ps if x in by_mid],
+            choice=sm_partner_of(competition, by_mid[m]),
+        )
+        for m, ps in several.items()
+        if m in by_mid
+    ]
+    return sorted(rows, key=lambda r: (r.player.last_name, r.player.first_name, r.player.mid))
 
 
 def sm_partner_of(competition: PairCompetition, player: Player) -> PartnerChoice:

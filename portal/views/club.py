@@ -124,6 +124,12 @@ def dashboard(request):
             "season": season,
             "rows": rows,
             "direct_finals": direct_finals,
+            # R-PAIR-RES-4: each competition's SM partner page (portal.views.club_sm_partner).
+            "pair_competitions": list(
+                PairCompetition.objects.filter(season=season).order_by("final_date", "pk")
+            )
+            if season is not None and club_ids
+            else [],
             "is_tk": is_tk(request.user),
         },
     )

@@ -26,14 +26,15 @@ from clubs.models import HeatChangeRequest
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
 from clubs.services.base import ServiceError
 from clubs.services.heats import ACTIVE
-from pairs.models import PairEntry, PairHeat
+from pairs.models import PairEntry, PairHeat, ReserveNotice
 from pairs.services import heats as pair_heats
-from pairs.services.entries import withdraw_pair
+from pairs.services.entries import notify_reserve, withdraw_pair
 from portal.forms import (
     CancelHeatForm,
     HeatChangeRequestForm,
     InvitationForm,
     MoveHeatForm,
+    ReserveNoticeForm,
     WithdrawForm,
 )
 from portal.views.club import _denied, _lang
@@ -78,9 +79,27 @@ def _after_deadline(heat) -> bool:
     return deadline is not None and change_needs_tk_approval(clock.today(), deadline)
 
 
+def _reserves(kind: _Kind, heat) -> dict:
+    """R-PAIR-RES-1: the reserves notified for each pair of the heat, by entry id."""
+    if kind.word != "parkval":
+        return {}
+    out: dict = {}
+    for n in (
+        ReserveNotice.objects.filter(entry__heat=heat)
+        .select_related("replaced_player", "reserve")
+        .order_by("session", "pk")
+    ):
+        out.setdefault(n.entry_id, []).append(n)
+    return out
+
+
 def _entries(kind: _Kind, heat):
     if kind.word == "parkval":
-        return list(PairEntry.objects.filter(heat=heat).select_related("player1", "player2"))
+        entries = list(PairEntry.objects.filter(heat=heat).select_related("player1", "player2"))
+        reserves = _reserves(kind, heat)
+        for e in entries:
+            e.notified_reserves = reserves.get(e.pk, [])
+        return entries
     return list(heat.teams.select_related("captain").order_by("number", "name"))
 
 
@@ -132,6 +151,21 @@ def _do(request, kind: _Kind, heat, action: str, forms: dict):
         team = get_object_or_404(Team, pk=request.POST.get("entry"), heat=heat)
         withdraw_team(user, team, reason=d["reason"])
         return _("Laget %(team)s är återtaget.") % {"team": team.name}
+    if action == "reserve":
+        # R-PAIR-RES-1: the pair starts with a reserve, notified before the session.
+        entry = get_object_or_404(PairEntry, pk=request.POST.get("entry"), heat=heat)
+        out = notify_reserve(
+            user,
+            entry,
+            session=d["session"],
+            replaced_mid=d["replaced_mid"],
+            reserve_mid=d["reserve_mid"],
+        )
+        return _("Reserven %(reserve)s är anmäld för %(replaced)s i speltillfälle %(session)s.") % {
+            "reserve": out.notice.reserve.mid,
+            "replaced": out.notice.replaced_player.mid,
+            "session": out.notice.session,
+        }
     raise Http404(action)
 
 
@@ -161,11 +195,12 @@ def heat_page(request, kind_word: str, heat_id: int):
         "request": bound("request", HeatChangeRequestForm),
         "invitation": bound("invitation", InvitationForm),
         "withdraw": bound("withdraw", WithdrawForm),
+        "reserve": bound("reserve", ReserveNoticeForm),
     }
     errors: list[str] = []
     failed = ""
     if post is not None:
-        if action not in forms or (action == "invitation" and kind.word != "parkval"):
+        if action not in forms or (action in ("invitation", "reserve") and kind.word != "parkval"):
             # Only a hand-made request names another action: refused, nothing saved.
             return HttpResponseBadRequest(_("Okänd åtgärd: inget har sparats."))
         try:
@@ -191,7 +226,9 @@ def heat_page(request, kind_word: str, heat_id: int):
             "forms": forms,
             "errors": errors,
             "failed": failed,
-            "failed_entry": request.POST.get("entry", "") if failed == "withdraw" else "",
+            "failed_entry": request.POST.get("entry", "")
+            if failed in ("withdraw", "reserve")
+            else "",
             "after_deadline": _after_deadline(heat),
             "deadline": heat.competition.heat_registration_deadline,
             "is_active": heat.status in ACTIVE,

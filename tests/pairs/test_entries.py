@@ -22,6 +22,7 @@ from pairs.services.entries import (
     declare_sm_partner,
     enter_pair,
     notify_reserve,
+    players_with_several_partners,
     register_direct_qualifier,
     restrike_discipline,
     sm_partner_of,
@@ -403,12 +404,33 @@ def test_r_pair_res_4_sm_partner_declaration(w):
     assert (choice.partner, choice.reason) == (b.mid, "dm_final")
     msg = refused(declare_sm_partner, w.tk, w.comp, a.mid, stranger.mid)
     assert "R-PAIR-RES-4" in msg
-    with pytest.raises(PermissionDenied):
-        declare_sm_partner(w.official, w.comp, a.mid, c.mid)
+    with pytest.raises(PermissionDenied):  # an official of a club a does not represent
+        declare_sm_partner(ClubOfficialFactory().user, w.comp, a.mid, c.mid)
     decl = declare_sm_partner(w.tk, w.comp, a.mid, c.mid)
     assert decl.partner == c
     choice = sm_partner_of(w.comp, a)
     assert (choice.partner, choice.reason) == (c.mid, "declared")
+
+
+def test_r_pair_res_4_the_players_club_official_declares(w):
+    a, b, c = p(w), p(w), p(w)
+    enter_pair(w.official, w.early, a.mid, b.mid)
+    enter_pair(w.official, w.heat, a.mid, c.mid)
+    decl = declare_sm_partner(w.official, w.comp, a.mid, c.mid)
+    assert decl.partner == c and decl.recorded_by == w.official
+    assert Decision.objects.filter(action="pairs.sm_partner.declared").count() == 1
+
+
+def test_r_pair_res_4_players_with_several_partners_are_listed(w):
+    a, b, c, d, e = p(w), p(w), p(w), p(w), p(w)
+    enter_pair(w.official, w.early, a.mid, b.mid)
+    enter_pair(w.official, w.heat, a.mid, c.mid)
+    enter_pair(w.official, w.heat, d.mid, e.mid)  # one partner only: not listed
+    rows = players_with_several_partners(w.comp)
+    assert [r.player for r in rows] == [a]
+    assert {x.mid for x in rows[0].partners} == {b.mid, c.mid}
+    assert rows[0].choice.reason == "none"  # no declaration, no final seat
+    assert players_with_several_partners(w.comp, club_ids=[w.sth.pk]) == []
 
 
 def test_r_pair_res_4_declaration_after_the_final_is_refused(w):

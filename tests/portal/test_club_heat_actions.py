@@ -276,3 +276,84 @@ def test_r_pair_kval_2_tk_after_the_deadline_is_not_told_the_club_changes_it_its
         assert "ändrar klubben själv" not in html
         assert f"Sista anmälningsdag för kvalheat ({deadline.isoformat()}) har passerat" in html
         assert "TK ändrar här med en motivering" in html
+
+
+# --- R-PAIR-RES-1: a pair starts with a reserve, notified by the club before the heat -------
+
+
+@pytest.fixture
+def pair(s):
+    from tests.factories import member
+
+    season = s["heat"].competition.season
+    a, b, r = (member(season, s["club"]) for _ in range(3))
+    return {"entry": PairEntryFactory(heat=s["heat"], player1=a, player2=b), "b": b, "r": r}
+
+
+def _reserve(client, s, pair, *, replaced, reserve, session=1):
+    return client.post(
+        page(s["heat"]),
+        {
+            "action": "reserve",
+            "entry": pair["entry"].pk,
+            "reserve-session": session,
+            "reserve-replaced_mid": replaced,
+            "reserve-reserve_mid": reserve,
+        },
+        follow=True,
+    )
+
+
+def test_r_pair_res_1_club_notifies_a_reserve_before_the_heat(client, s, pair):
+    from pairs.models import ReserveNotice
+
+    client.force_login(s["official"])
+    with clock.frozen("2017-02-09 12:00"):  # the day before the heat of 10 Feb
+        assert (
+            f'id="reserve-form-{pair["entry"].pk}"' in client.get(page(s["heat"])).content.decode()
+        )
+        response = _reserve(client, s, pair, replaced=pair["b"].mid, reserve=pair["r"].mid)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f"Reserven {pair['r'].mid} är anmäld för {pair['b'].mid}" in html
+    assert f"Speltillfälle 1: {pair['r'].mid} ersätter {pair['b'].mid}" in html
+    notice = ReserveNotice.objects.get(entry=pair["entry"])
+    assert notice.reserve == pair["r"] and notice.notified_by == s["official"]
+
+
+def test_r_pair_res_1_a_reserve_on_the_heat_day_is_refused_and_nothing_saved(client, s, pair):
+    from pairs.models import ReserveNotice
+
+    client.force_login(s["official"])
+    with clock.frozen("2017-02-10 08:00"):  # the heat's own day: not in advance
+        response = _reserve(client, s, pair, replaced=pair["b"].mid, reserve=pair["r"].mid)
+    html = response.content.decode()
+    assert response.status_code == 400 and "R-PAIR-RES-1" in html and "i förväg" in html
+    assert f'value="{pair["r"].mid}"' in html  # what was typed is kept
+    assert not ReserveNotice.objects.exists()
+
+
+def test_r_pair_res_1_a_reserve_without_a_mid_is_refused(client, s, pair):
+    from pairs.models import ReserveNotice
+
+    client.force_login(s["official"])
+    with clock.frozen("2017-02-01"):
+        response = _reserve(client, s, pair, replaced=pair["b"].mid, reserve="")
+    assert response.status_code == 400 and "R-PAIR-RES-1" in response.content.decode()
+    assert not ReserveNotice.objects.exists()
+
+
+def test_r_pair_res_1_another_clubs_official_cannot_notify_a_reserve(client, s, pair):
+    from pairs.models import ReserveNotice
+
+    client.force_login(s["other"])
+    with clock.frozen("2017-02-01"):
+        response = _reserve(client, s, pair, replaced=pair["b"].mid, reserve=pair["r"].mid)
+    assert response.status_code == 403 and not ReserveNotice.objects.exists()
+
+
+def test_r_pair_res_1_reserve_form_in_english(client, s, pair):
+    client.force_login(s["official"])
+    with clock.frozen("2017-02-01"):
+        html = client.get(page(s["heat"]) + "?lang=en").content.decode()
+    assert "Notify a reserve" in html and "Reserve (MID)" in html

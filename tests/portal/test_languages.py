@@ -271,6 +271,7 @@ def _pages() -> dict[str, tuple[str | None, str]]:
             "tk",
             reverse("portal:enter_direct_final", args=[pair_comp.pk]),
         ),
+        "portal:sm_partner": ("klubb", reverse("portal:sm_partner", args=[pair_comp.pk])),
         "portal:fee_list": (
             "klubb",
             reverse(
@@ -463,6 +464,7 @@ PAGE_NAMES = [
     "portal:register_team_heat",
     "portal:enter_pair",
     "portal:enter_direct_final",
+    "portal:sm_partner",
     "portal:fee_list",
     "teams:index",
     "teams:enter",

@@ -105,6 +105,9 @@ WORKPLACE = [
     Row("portal:enter_pair", "post", frozenset({"tk", "official_x"})),
     Row("portal:enter_direct_final", "get", OFFICIALS),
     Row("portal:enter_direct_final", "post", OFFICIALS),
+    # R-PAIR-RES-4: the SM partner choice; an empty form is refused (400) and writes nothing.
+    Row("portal:sm_partner", "get", OFFICIALS),
+    Row("portal:sm_partner", "post", OFFICIALS),
     Row("portal:fee_list", "get", HEAT_A),
     Row("portal:fee_list_download", "get", HEAT_A),
     # "Mitt lag" lists the user's teams and heats; a user with none sees it empty.
@@ -294,6 +297,7 @@ def _setup_roles() -> tuple[dict, dict]:
         "portal:register_team_heat": reverse("portal:register_team_heat"),
         "portal:enter_pair": reverse("portal:enter_pair", args=[pair_heat.pk]),
         "portal:enter_direct_final": reverse("portal:enter_direct_final", args=[pair_comp.pk]),
+        "portal:sm_partner": reverse("portal:sm_partner", args=[pair_comp.pk]),
         "portal:fee_list": reverse("portal:fee_list", kwargs=fee),
         "portal:fee_list_download": reverse(
             "portal:fee_list_download", kwargs={**fee, "fmt": "csv"}
