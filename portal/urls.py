@@ -18,6 +18,7 @@ from portal.views import (
     par,
     tk,
     tk_rulings,
+    tk_sanctions,
     tk_season_data,
 )
 
@@ -53,6 +54,9 @@ urlpatterns = [
     path("tk/avdrag/<int:pk>/hav/", tk.lift_penalty_view, name="tk_lift_penalty"),
     path("tk/lott/<int:competition_id>/", tk.draw_lot_view, name="tk_draw_lot"),
     path("tk/lott/<int:competition_id>/hand/", tk.hand_lot_view, name="tk_hand_lot"),
+    path("tk/sanktioner/", tk_sanctions.sanctions_page, name="tk_sanctions"),
+    path("tk/sanktioner/avdrag/", tk_sanctions.impose_penalty_view, name="tk_impose_penalty"),
+    path("tk/sanktioner/diskvalificera/", tk_sanctions.disqualify_view, name="tk_disqualify"),
     path("tk/sasong/", tk.season_view, name="tk_season"),
     path("tk/register/", tk_season_data.register_view, name="tk_register"),
     path("tk/nasta-sasong/", tk_season_data.next_season_view, name="tk_next_season"),

@@ -475,6 +475,85 @@ def _flags(season) -> list[Item]:
     return items
 
 
+def _unpaid_fielded(season) -> list[Item]:
+    """R-TEAM-RES-1: one item per (team, fielded player) whose SBF fee had not been paid when
+    he played, until the team is disqualified: the matches played unpaid, the VP they cost
+    (``rules.unpaid_player_penalty_vp`` each), and the day the fee must reach SBF by
+    (:func:`ubf.rules.eligibility.unpaid_deadline`); after it, disqualification, one click
+    away on /tk/sanktioner/. A fee received by the deadline ends the item. Three queries."""
+    from django.utils.formats import number_format
+
+    from clubs.models import Membership
+    from teams.models import Lineup, Team
+    from ubf.rules.eligibility import unpaid_deadline
+
+    rules = season.rules()
+    paid = dict(Membership.objects.filter(season=season).values_list("player_id", "paid_on"))
+    played: dict[tuple[int, int], set] = {}
+    names: dict[tuple[int, int], tuple] = {}
+    for lu in (
+        Lineup.objects.filter(match__competition__season=season)
+        .exclude(team__status=Team.Status.DISQUALIFIED)
+        .select_related("team", "player", "match__heat", "match__competition")
+    ):
+        m = lu.match  # the day as disqualify_team counts it (its heat's first day, if unset)
+        on = m.played_on or (m.heat.first_date if m.heat_id else m.competition.final_day1)
+        paid_on = paid.get(lu.player_id)
+        if on is None or (paid_on is not None and paid_on <= on):
+            continue
+        key = (lu.team_id, lu.player_id)
+        played.setdefault(key, {})[lu.match_id] = on
+        names[key] = (lu.team, lu.player)
+    penalised = set(
+        Penalty.objects.filter(
+            team__competition__season=season,
+            clause="R-TEAM-RES-1",
+            status=Decided.Status.GRANTED,
+        ).values_list("team_id", "match_id")
+    )
+    items = []
+    for key, matches in played.items():
+        team, player = names[key]
+        first = min(matches.values())
+        deadline = unpaid_deadline(first, rules)
+        paid_on = paid.get(player.pk)
+        if paid_on is not None and paid_on <= deadline:
+            continue  # paid in time: only the VP penalties remain (R-TEAM-RES-1)
+        due = len(matches) * rules.unpaid_player_penalty_vp
+        decided = sum(1 for m in matches if (team.pk, m) in penalised)
+        items.append(
+            Item(
+                title=f"{team}: {player.full_name} ({player.mid})",
+                clause="R-TEAM-RES-1",
+                url=reverse("portal:tk_sanctions")
+                + "?"
+                + urlencode({"team": team.pk, "clause": "R-TEAM-RES-1"})
+                + "#diskvalificera",
+                deadline=deadline,
+                facts=[
+                    _(
+                        "Spelade utan betald medlemsavgift i %(n)s match(er), första gången "
+                        "%(first)s: %(vp)s VP avdrag (%(decided)s av %(n)s beslutade)."
+                    )
+                    % {
+                        "n": len(matches),
+                        "first": _d(first),
+                        "vp": number_format(due, 2),
+                        "decided": decided,
+                    },
+                    _(
+                        "Avgiften ska ha nått SBF senast %(deadline)s; annars diskvalificeras "
+                        "laget (R-TEAM-RES-1, R-TEAM-RES-4)."
+                    )
+                    % {"deadline": _d(deadline)},
+                ],
+                action="unpaid_disqualify",
+                pk=team.pk,
+            )
+        )
+    return _by_deadline(items)
+
+
 def tk_queue(season: Season | None = None) -> list[Group]:
     """The groups of TK's queue for ``season`` (the current one by default), empty groups
     included so the page can say "nothing waits"."""
@@ -511,6 +590,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
         ),
         Group("lots", _("Lottningar att dra"), _lots(season)),
         Group("sanctions", _("Begärda bestraffningar"), _sanctions(season)),
+        Group("unpaid", _("Obetalda spelare som spelat (14 dagar)"), _unpaid_fielded(season)),
         Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),
         Group("lineups", _("Spelade matcher utan laguppställning"), _missing_lineups(season)),
         Group(

@@ -10,6 +10,7 @@ from portal import pdf
 from portal.caching import public_page
 from portal.selectors.heats import team_heat_page
 from portal.selectors.lag import lag_page, match_page, team_page
+from portal.selectors.sanctions import sanctions_for
 from portal.views.seasons import with_season
 
 
@@ -41,20 +42,27 @@ def _context(page) -> dict:
 @public_page
 def team(request, team_id: int):
     """/lag/lag/<id>/: a team's roster, matches, line-ups, status and masterpoints."""
-    return render(request, "portal/lag_team.html", {"page": team_page(team_id)})
+    page = team_page(team_id)
+    return render(
+        request, "portal/lag_team.html", {"page": page, "sanctions": sanctions_for([page.team])}
+    )
 
 
 @public_page
 def match(request, match_id: int):
     """/lag/match/<id>/: a match's result, boards and line-ups."""
-    return render(request, "portal/lag_match.html", {"page": match_page(match_id)})
+    page = match_page(match_id)
+    sanctions = sanctions_for([page.match.home, page.match.away])
+    return render(request, "portal/lag_match.html", {"page": page, "sanctions": sanctions})
 
 
 @public_page
 def heat(request, heat_id: int):
     """/lag/kval/<id>/: a team heat's results, the teams that went to the final and why, its
     reserves and the replacement chain (R-TEAM-ADV-1, R-TEAM-REPL-1)."""
-    return render(request, "portal/heat.html", {"page": team_heat_page(heat_id)})
+    page = team_heat_page(heat_id)
+    sanctions = sanctions_for(page.heat.teams.order_by("number", "name"))
+    return render(request, "portal/heat.html", {"page": page, "sanctions": sanctions})
 
 
 @public_page
