@@ -12,12 +12,30 @@ from clubs import seats
 from clubs.i18n import render
 from clubs.models import Competition, Heat, Season
 from clubs.permissions import is_tk
+from results import seat_states
 from results.models import AllocationRun, RecomputeStatus, ResultUpload, StandingSnapshot
 from teams.models import BoardResult, Match, Team, TeamFinalSeat
 
 
 def _lang() -> str:
     return (get_language() or "sv")[:2]
+
+
+def _cached(context: dict, name: str, competition_id: int, compute):
+    """One reading per competition and answer (the root serializer's context is shared by a
+    list's rows): the heats still to come, each team's final place in words."""
+    store = context.setdefault(f"_seat_states_{name}", {})
+    if competition_id not in store:
+        store[competition_id] = compute()
+    return store[competition_id]
+
+
+def _state_fields(words) -> dict:
+    """A final place as the API says it (issue 21): ``state`` (provisional, qualified, direct,
+    offered, declined) and ``state_display`` ("preliminärt, 4 heat kvar" …)."""
+    if words is None:
+        return {"state": None, "state_display": None}
+    return {"state": words.state, "state_display": words.text}
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -97,6 +115,10 @@ class TeamSerializer(serializers.ModelSerializer):
     #: (``clubs.seats.with_seats``: the seat rows, nothing cached on the team).
     holds_final_seat = serializers.BooleanField(source="is_finalist", read_only=True)
     final_seat_number = serializers.SerializerMethodField()
+    #: Issue 21: the final place in words (``results.seat_states``): a provisional seat says
+    #: "preliminärt, X heat kvar" until every heat is in; null when the team has none.
+    final_seat_state = serializers.SerializerMethodField()
+    final_seat_state_display = serializers.SerializerMethodField()
 
     class Meta:
         model = Team
@@ -109,6 +131,8 @@ class TeamSerializer(serializers.ModelSerializer):
             "status",
             "holds_final_seat",
             "final_seat_number",
+            "final_seat_state",
+            "final_seat_state_display",
             "captain",
             "players",
             "address",
@@ -122,6 +146,23 @@ class TeamSerializer(serializers.ModelSerializer):
             return obj.final_seat_number
         seat = seats.held(TeamFinalSeat, obj.competition_id).filter(team=obj).last()
         return seat.number if seat else None
+
+    def _words(self, obj):
+        states = _cached(
+            self.context,
+            "teams",
+            obj.competition_id,
+            lambda: seat_states.entry_states(obj.competition),
+        )
+        return states.get(obj.pk)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_final_seat_state(self, obj) -> str | None:
+        return _state_fields(self._words(obj))["state"]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_final_seat_state_display(self, obj) -> str | None:
+        return _state_fields(self._words(obj))["state_display"]
 
     @extend_schema_field(PlayerLine(many=True))
     def get_players(self, obj):
@@ -315,9 +356,28 @@ class SeatSerializer(serializers.Serializer):
     replaces = serializers.IntegerField(source="replaces_id", allow_null=True)
     reason = serializers.SerializerMethodField()
     offers = serializers.SerializerMethodField()
+    #: Issue 21: the seat in words (``results.seat_states``): ``state`` provisional, qualified,
+    #: direct, offered or declined; ``state_display`` "preliminärt, 4 heat kvar" …
+    state = serializers.SerializerMethodField()
+    state_display = serializers.SerializerMethodField()
 
     def get_reason(self, obj) -> str:
         return obj.reason_text(_lang())
+
+    def _words(self, obj):
+        left = _cached(
+            self.context,
+            type(obj).__name__,
+            obj.competition_id,
+            lambda: seat_states.heats_left(obj.competition),
+        )
+        return seat_states.seat_words(obj, left)
+
+    def get_state(self, obj) -> str:
+        return self._words(obj).state
+
+    def get_state_display(self, obj) -> str:
+        return self._words(obj).text
 
     @extend_schema_field(OfferSerializer(many=True))
     def get_offers(self, obj):

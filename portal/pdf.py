@@ -150,6 +150,9 @@ def _heat_dates(page) -> str:
 
 def _status(rv) -> str:
     """The "Finalen" cell, as templates/portal/_heat_status.html says it."""
+    if rv.seat and rv.words and rv.words.provisional:  # issue 21: never read as decided
+        state = _("Inom finalplatserna: %(state)s") % {"state": rv.words.text}
+        return f"{state}: {rv.seat.reason_text()}"
     if rv.seat:
         return f"{_('I finalen')}: {rv.seat.reason_text()}"
     if rv.gave_up:

@@ -21,6 +21,7 @@ from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
 from pairs.selectors import SeatHolder, final_seat_holders
 from portal.selectors.par import HeatView, _heat_view
 from results.models import AllocationRun, Lot, StandingSnapshot
+from results.seat_states import DECLINED, OFFERED, SeatWords, heats_left, seat_words
 from teams.models import TeamFinalOffer, TeamFinalSeat, TeamHeat, TeamHeatOrganiser
 
 Status = FinalSeatBase.Status
@@ -92,6 +93,9 @@ class RowView:
     seat: FinalSeatBase | None = None
     reserve: Reserve | None = None
     gave_up: FinalSeatBase | None = None
+    #: the entry's final place in words (``results.seat_states``): "preliminärt, X heat kvar",
+    #: "kvalificerat", "direktkvalificerat", "tillfrågat som ersättare", "tackat nej"
+    words: SeatWords | None = None
 
 
 @dataclass
@@ -118,6 +122,8 @@ class HeatPage:
     table: list[RowView] = field(default_factory=list)
     #: pairs only: the heat's sessions as the /par/ page shows them
     sessions: HeatView | None = None
+    #: the competition's heats not yet played and in (``results.seat_states.heats_left``)
+    heats_left: int = 0
 
     @property
     def rows(self) -> list[dict]:
@@ -212,6 +218,13 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> 
             for n, r in enumerate(queue, start=1)
         ]
     reserve_of = {r.entry_id: r for r in page.reserves}
+    page.heats_left = heats_left(page.competition, page.run)
+    offered: dict[int, SeatWords] = {}
+    for o in (o for seat in seat_rows for o in seat.offers.all()):
+        if o.answer == o.Answer.PENDING:
+            offered[_offer_entry_id(o)] = SeatWords(OFFERED)
+        elif o.answer == o.Answer.DECLINED:
+            offered.setdefault(_offer_entry_id(o), SeatWords(DECLINED))
     page.table = [
         RowView(
             row=r,
@@ -219,6 +232,7 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> 
             seat=page.qualified.get(r.get(row_key)),
             reserve=reserve_of.get(r.get(row_key)),
             gave_up=page.gave_up.get(r.get(row_key)),
+            words=_words(page, r.get(row_key), offered),
         )
         for r in rows
     ]
@@ -234,6 +248,18 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> 
         if _names(line.get("message") or {}, heat.name)
     ]
     return page
+
+
+def _words(page: HeatPage, key, offered: dict) -> SeatWords | None:
+    """The row's final place in words: the seat it holds, an offer waiting for its answer or
+    declined, or the seat it gave up."""
+    if key in page.qualified:
+        return seat_words(page.qualified[key], page.heats_left)
+    if key in offered:
+        return offered[key]
+    if key in page.gave_up:
+        return SeatWords(DECLINED)
+    return None
 
 
 def _in_queue(row: dict) -> bool:

@@ -28,6 +28,7 @@ from clubs import seats
 from clubs.models import HeatStatus, Representation, Season
 from portal.selectors.outlook import FinalNeeds, TeamNeeds, final_needs
 from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
+from results.seat_states import OFFERED, SeatWords, annotate_held, heats_left, held_words
 from teams.models import (
     BoardResult,
     Lineup,
@@ -248,14 +249,25 @@ def lag_page(season: Season | None = None) -> LagPage:
     page.final_live = final_started and not all(m.status in DONE for m in final_matches)
     page.recent_matches = _recent(matches)
     teams = list(
-        seats.with_seats(Team.objects.filter(competition=competition), TeamFinalSeat).order_by(
-            "number", "name"
-        )
+        annotate_held(
+            seats.with_seats(Team.objects.filter(competition=competition), TeamFinalSeat),
+            TeamFinalSeat,
+        ).order_by("number", "name")
     )
     page.final_teams = sorted(
         (t for t in teams if t.holds_final_seat),
         key=lambda t: (t.final_seat_number or 0, t.name),
     )
+    # Issue 21: each finalist's place in words ("preliminärt, X heat kvar" until every heat is
+    # in), here and in the allocation's list of seats.
+    # (the final started: every heat is in; else the run stores the figure)
+    left = (
+        0
+        if page.final_started or not page.final_teams
+        else heats_left(competition, page.allocation)
+    )
+    for t in page.final_teams:
+        t.seat_words = held_words(t.final_seat_status, t.final_seat_source, left)
     final_rows = final_snapshot.data if final_snapshot else []
     if final_rows and all(r.get("team_id") for r in final_rows):
         if all("results" in r for r in final_rows):  # snapshots from before the rows kept them
@@ -352,6 +364,8 @@ class TeamStatus:
     seats: int | None = None
     position: int | None = None
     direct: bool = False
+    #: the final place in words (``results.seat_states``), for ``final`` and ``offered``
+    words: SeatWords | None = None
 
 
 @dataclass
@@ -368,18 +382,25 @@ class TeamPage:
     needs: TeamNeeds | None = None
 
 
-def _team_status(team: Team, heat_row: dict | None, run: AllocationRun | None) -> TeamStatus:
+def _team_status(
+    team: Team, heat_row: dict | None, run: AllocationRun | None, final_started: bool = False
+) -> TeamStatus:
     """In the final, offered a seat, next to be asked, reserve, out, or still playing (from the
     stored team, the heat's snapshot row and the allocation run, R-TEAM-ADV-1, R-TEAM-REPL-1)."""
     if team.status != Team.Status.ENTERED:
         return TeamStatus(kind=team.status, reason=team.status_reason)
     if team.is_finalist:
-        return TeamStatus(kind="final", direct=team.is_direct_qualifier)
+        words = None
+        if "final_seat_source" in team.__dict__:  # annotate_held: the held seat in words
+            # the final under way: every heat is in; else the run stores the figure
+            left = 0 if final_started else heats_left(team.competition, run)
+            words = held_words(team.final_seat_status, team.final_seat_source, left)
+        return TeamStatus(kind="final", direct=team.is_direct_qualifier, words=words)
     explanation = run.explanation if run else {}
     key = str(team.pk)
     for seat in explanation.get("chain", ()):
         if seat.get("pending") == team.name:
-            return TeamStatus(kind="offered")
+            return TeamStatus(kind="offered", words=SeatWords(OFFERED))
         if seat.get("ask_key") == key:
             return TeamStatus(kind="next")
     rank = heat_row.get("rank") if heat_row else None
@@ -398,8 +419,12 @@ def team_page(team_id: int) -> TeamPage:
     with results and line-ups, its status and its masterpoints, in 7 queries (8 for a team of
     the final, whose matches tell what the team needs, portal.selectors.outlook). Raises Http404."""
     team = (
-        seats.with_seats(
-            Team.objects.select_related("competition__season", "heat", "captain"), TeamFinalSeat
+        annotate_held(
+            seats.with_seats(
+                Team.objects.select_related("competition__season", "heat", "captain"),
+                TeamFinalSeat,
+            ),
+            TeamFinalSeat,
         )
         .filter(pk=team_id)
         .first()
@@ -477,7 +502,12 @@ def team_page(team_id: int) -> TeamPage:
             )
             for m in matches
         ],
-        status=_team_status(team, heat_row, run),
+        status=_team_status(
+            team,
+            heat_row,
+            run,
+            final_started=any(m.stage == Match.Stage.FINAL and m.status in DONE for m in matches),
+        ),
         heat_row=heat_row,
         final_row=final_row,
         outside_players=[

@@ -18,6 +18,7 @@ from django.http import Http404
 from clubs.models import HeatStatus, Season
 from pairs.models import PairCompetition, PairEntry, PairHeat
 from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
+from results.seat_states import annotate_explanation
 
 
 @dataclass
@@ -158,4 +159,6 @@ def competition_page(competition_id: int) -> CompetitionView:
         raise Http404
     view = _competitions(found.season, competition_id)[0]
     view.competition.season = found.season
+    # Issue 21: each final seat in words ("preliminärt, X heat kvar" until every heat is in).
+    annotate_explanation(view.allocation, view.competition)
     return view

@@ -165,6 +165,8 @@ def allocate_final(
     labels = {v.key: v.label for v in venues}
     explanation = {
         "complete": complete,
+        # Issue 21: the heats not yet played and in (results.seat_states.heats_left reads it).
+        "heats_left": sum(1 for v in venues if not v.complete),
         "final_size": final_size,
         "direct": [{"entry": e, "name": names.get(e, e), "venue": v} for e, v in direct.items()],
         "venues": [

@@ -75,8 +75,8 @@ def test_r_alloc_3_pair_heat_page_marks_the_qualified_and_explains_the_share(cli
     assert "4 hela platser och decimaldelen 0,50" in page
     assert "B fick 4 finalplatser." in page
     # B's pairs 1-4 hold B's four seats; pair 5, 6, 7 are reserves 1, 2, 3 (R-REPL-1)
-    assert f"{name(b_entries[0])} 69,50 I finalen Kvalplats 1 av 4 från B" in page
-    assert f"{name(b_entries[3])} 68,00 I finalen Kvalplats 4 av 4 från B" in page
+    assert f"{name(b_entries[0])} 69,50 I finalen: kvalificerat Kvalplats 1 av 4 från B" in page
+    assert f"{name(b_entries[3])} 68,00 I finalen: kvalificerat Kvalplats 4 av 4 från B" in page
     assert f"{name(b_entries[4])} 67,50 Reserv 1" in page
     assert f"{name(b_entries[6])} 66,50 Reserv 3" in page
     reserves = page.split("Reserver i tur och ordning")[1]

@@ -1,0 +1,186 @@
+"""What a final place is, in words, for every public page and API field that shows one (issue 21):
+one reading of the seat rows (:class:`clubs.models.FinalSeatBase`, its :attr:`state`) and of the
+competition's heats, shared by DM Par and DM Lag.
+
+- "preliminärt, X heat kvar": the seat follows the standings and X heats of the competition are
+  not yet played and in (R-ALLOC-5: the allocation is provisional until every heat is in);
+- "kvalificerat": the allocation is final (every heat in), the seat is decided, or a
+  replacement accepted it (R-REPL-5, R-REPL-6);
+- "direktkvalificerat": a direct qualifier's seat (R-DIRECT-1, R-TEAM-DIRECT-1);
+- "tillfrågat som ersättare": an offer of a seat given up waits for the answer (R-REPL-5);
+- "tackat nej": the seat was given up, or the entry said no to an offer (R-REPL-1, R-REPL-5).
+
+A provisional allocation never reads as a decided one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Prefetch, Subquery
+from django.utils.translation import gettext, ngettext
+
+from clubs.models import FinalSeatBase, HeatStatus, SeatOffer
+from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
+from results.models import StandingSnapshot
+from teams.models import TeamFinalOffer, TeamFinalSeat, TeamHeat
+
+PROVISIONAL = "provisional"
+QUALIFIED = "qualified"
+DIRECT = "direct"
+OFFERED = "offered"
+DECLINED = "declined"
+
+
+@dataclass(frozen=True)
+class SeatWords:
+    """A final place as the public pages say it: ``state`` (one of the module's five) and, while
+    provisional, the competition's heats still to be played and in."""
+
+    state: str
+    heats_left: int = 0
+
+    @property
+    def provisional(self) -> bool:
+        return self.state == PROVISIONAL
+
+    @property
+    def text(self) -> str:
+        """The words, in the reader's language."""
+        if self.state == PROVISIONAL:
+            if self.heats_left:
+                return ngettext(
+                    "preliminärt, %(n)s heat kvar", "preliminärt, %(n)s heat kvar", self.heats_left
+                ) % {"n": self.heats_left}
+            return gettext("preliminärt")
+        if self.state == DIRECT:
+            return gettext("direktkvalificerat")
+        if self.state == OFFERED:
+            return gettext("tillfrågat som ersättare")
+        if self.state == DECLINED:
+            return gettext("tackat nej")
+        return gettext("kvalificerat")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _models(competition):
+    if isinstance(competition, PairCompetition):
+        return PairHeat, FinalSeat, Offer, StandingSnapshot.Scope.PAIR_HEAT
+    return TeamHeat, TeamFinalSeat, TeamFinalOffer, StandingSnapshot.Scope.TEAM_HEAT
+
+
+def heats_left(competition, run=None) -> int:
+    """The competition's heats (not rejected or cancelled) whose standing is not yet complete:
+    not played, or not every result uploaded (a heat's standing is provisional until then).
+    ``run``: the competition's :class:`results.models.AllocationRun`, which stores the figure
+    when it is computed (no query); else one query."""
+    stored = (run.explanation or {}).get("heats_left") if run else None
+    if stored is not None:
+        return int(stored)
+    heat_model, _seat, _offer, scope = _models(competition)
+    done = StandingSnapshot.objects.filter(scope=scope, heat_id=OuterRef("pk"), provisional=False)
+    return (
+        heat_model.objects.filter(competition=competition)
+        .exclude(status__in=[HeatStatus.REJECTED, HeatStatus.CANCELLED])
+        .exclude(Exists(done))
+        .count()
+    )
+
+
+def held_words(status: str, source: str, left: int) -> SeatWords:
+    """A held seat's words from its status and source alone (a page that annotated them on
+    the holder, no query): a replacement's or a confirmed seat is decided (R-REPL-6)."""
+    if source == FinalSeatBase.Source.DIRECT:
+        return SeatWords(DIRECT)
+    if status == FinalSeatBase.Status.PROVISIONAL and source != FinalSeatBase.Source.REPLACEMENT:
+        return SeatWords(PROVISIONAL, left) if left else SeatWords(QUALIFIED)
+    return SeatWords(QUALIFIED)
+
+
+def annotate_held(holders, seat_model):
+    """``holders`` (entries or teams) with their held seat's ``final_seat_status`` and
+    ``final_seat_source`` (in the same query), for :func:`held_words`."""
+    seat = (
+        seat_model.objects.filter(**{seat_model.HOLDER_FIELD: OuterRef("pk")})
+        .exclude(status=FinalSeatBase.Status.VACATED)
+        .order_by("-id")
+    )
+    return holders.annotate(
+        final_seat_status=Subquery(seat.values("status")[:1]),
+        final_seat_source=Subquery(seat.values("source")[:1]),
+    )
+
+
+def seat_words(seat: FinalSeatBase, left: int) -> SeatWords:
+    """One seat's words (:attr:`clubs.models.FinalSeatBase.state` said in five words), ``left``
+    the competition's heats still to come (:func:`heats_left`). Reads ``offers`` (prefetch them
+    for a list)."""
+    if seat.status == FinalSeatBase.Status.VACATED or seat.holder_key is None:
+        # State.OFFERED; State.DECLINED and State.REPLACED both read "tackat nej" (its holder
+        # gave it up or the last asked said no), so ``replaced_by`` need not be read
+        pending = any(o.answer == SeatOffer.Answer.PENDING for o in seat.offers.all())
+        return SeatWords(OFFERED if pending else DECLINED)
+    return held_words(seat.status, seat.source, left)
+
+
+def _seats(competition):
+    _heat, seat_model, offer_model, _scope = _models(competition)
+    return list(
+        seat_model.objects.filter(competition=competition)
+        .prefetch_related(
+            Prefetch("offers", queryset=offer_model.objects.order_by("offered_at", "id"))
+        )
+        .order_by("id")
+    )
+
+
+def seat_states(competition, run=None) -> dict[str, SeatWords]:
+    """Every seat of the competition (by its chain key, as the allocation's stored seats name
+    it) with its words: three queries for the seats (and one for the heats without ``run``)."""
+    left = heats_left(competition, run)
+    return {s.chain_key: seat_words(s, left) for s in _seats(competition)}
+
+
+def seat_words_by_id(competition) -> dict[int, SeatWords]:
+    """As :func:`seat_states`, by the seat rows' ids (the API's seat endpoints)."""
+    left = heats_left(competition)
+    return {s.pk: seat_words(s, left) for s in _seats(competition)}
+
+
+def entry_states(competition) -> dict[int, SeatWords]:
+    """Each entry (pair entry id, team id) that holds, was offered or gave up a final place,
+    with its words: the seat it holds first, else a pending offer ("tillfrågat som ersättare"),
+    else a seat given up or an offer declined ("tackat nej")."""
+    left = heats_left(competition)
+    rows = _seats(competition)
+    out: dict[int, SeatWords] = {}
+    for seat in rows:
+        holder = getattr(seat, f"{seat.HOLDER_FIELD}_id", None)
+        if holder and seat.is_held:
+            out[holder] = seat_words(seat, left)
+    for seat in rows:
+        for offer in seat.offers.all():
+            entry = getattr(offer, f"{offer.HOLDER_FIELD}_id")
+            if offer.answer == offer.Answer.PENDING:
+                out.setdefault(entry, SeatWords(OFFERED))
+    for seat in rows:
+        holder = getattr(seat, f"{seat.HOLDER_FIELD}_id", None)
+        if holder and seat.status == FinalSeatBase.Status.VACATED:
+            out.setdefault(holder, SeatWords(DECLINED))
+        for offer in seat.offers.all():
+            if offer.answer == offer.Answer.DECLINED:
+                out.setdefault(getattr(offer, f"{offer.HOLDER_FIELD}_id"), SeatWords(DECLINED))
+    return out
+
+
+def annotate_explanation(run, competition) -> None:
+    """Give each seat the allocation's stored explanation lists (``run.explanation["seats"]``,
+    keyed by the chain's key) its words as ``state`` (in memory, for the page)."""
+    if not run or not run.explanation.get("seats"):
+        return
+    words = seat_states(competition, run)
+    for seat in run.explanation["seats"]:
+        if seat.get("key") in words:
+            seat["state"] = words[seat["key"]]
