@@ -12,26 +12,30 @@ from datetime import date
 
 from django.db.models import Count, F, Q
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubs import clock, windows
 from clubs.i18n import render
-from clubs.models import Decided, HeatStatus, Season
+from clubs.models import Decided, HeatStatus, Membership, Season
 from clubs.services.flags import open_flags
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
 from results.models import AllocationRun, StandingSnapshot
 from teams.models import (
     Dispensation,
+    Lineup,
     Match,
     Penalty,
     RosterChangeRequest,
+    Team,
     TeamFinalOffer,
     TeamHeat,
     TeamHeatChangeRequest,
     WalkOver,
 )
+from ubf.rules.eligibility import unpaid_deadline
 
 
 @dataclass
@@ -481,12 +485,6 @@ def _unpaid_fielded(season) -> list[Item]:
     (``rules.unpaid_player_penalty_vp`` each), and the day the fee must reach SBF by
     (:func:`ubf.rules.eligibility.unpaid_deadline`); after it, disqualification, one click
     away on /tk/sanktioner/. A fee received by the deadline ends the item. Three queries."""
-    from django.utils.formats import number_format
-
-    from clubs.models import Membership
-    from teams.models import Lineup, Team
-    from ubf.rules.eligibility import unpaid_deadline
-
     rules = season.rules()
     paid = dict(Membership.objects.filter(season=season).values_list("player_id", "paid_on"))
     played: dict[tuple[int, int], set] = {}

@@ -23,7 +23,8 @@ from clubs.decision_log import decision_log
 from clubs.models import Decision, Season
 from clubs.permissions import is_tk
 from clubs.services.base import ServiceError
-from teams.models import Match, Ruling, Team
+from clubs.windows import protest_window
+from teams.models import Match, Ruling, Team, TeamCompetition
 from teams.services import decisions
 
 #: The steps a case can take from its stage (R-RULING-1..3).
@@ -190,9 +191,6 @@ PROTEST_KINDS = ("sm_semifinal", "sm_final")
 def protest_summary(season) -> dict:
     """R-TEAM-RES-5, R-RULING-2/3: for TK's queue and the protests page: the open appeals, the
     protests filed and each kind's last day (:func:`clubs.windows.protest_window`)."""
-    from clubs.windows import protest_window
-    from teams.models import TeamCompetition
-
     if season is None:
         return {"open_appeals": 0, "protests": [], "deadlines": []}
     competition = TeamCompetition.objects.filter(season=season).first()
