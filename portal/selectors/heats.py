@@ -20,6 +20,7 @@ from clubs.models import FinalSeatBase
 from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
 from pairs.selectors import SeatHolder, final_seat_holders
 from portal.selectors.par import HeatView, _heat_view
+from portal.selectors.tk_lots import standing_lot_notes
 from results.models import AllocationRun, Lot, StandingSnapshot
 from teams.models import TeamFinalOffer, TeamFinalSeat, TeamHeat, TeamHeatOrganiser
 
@@ -118,6 +119,8 @@ class HeatPage:
     table: list[RowView] = field(default_factory=list)
     #: pairs only: the heat's sessions as the /par/ page shows them
     sessions: HeatView | None = None
+    #: teams: the ties in the heat's table that matter (R-TEAM-TIE-1), drawn or not
+    standing_lots: list = field(default_factory=list)
 
     @property
     def rows(self) -> list[dict]:
@@ -287,7 +290,7 @@ def pair_heat_page(heat_id: int) -> HeatPage:
         .order_by("id")
     )
     lots = list(
-        Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition)
+        Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition, standing="")
         .select_related("drawn_by")
         .order_by("drawn_at", "id")
     )
@@ -327,7 +330,7 @@ def team_heat_page(heat_id: int) -> HeatPage:
         .order_by("id")
     )
     lots = list(
-        Lot.objects.filter(kind=Lot.Kind.TEAMS, competition=competition)
+        Lot.objects.filter(kind=Lot.Kind.TEAMS, competition=competition, standing="")
         .select_related("drawn_by")
         .order_by("drawn_at", "id")
     )
@@ -339,6 +342,7 @@ def team_heat_page(heat_id: int) -> HeatPage:
         run=run,
         organisers=organisers,
         lots=lots,
+        standing_lots=standing_lot_notes(competition, heat=heat),
     )
     return _heat_page(page, seat_rows, "team_id")
 

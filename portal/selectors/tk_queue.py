@@ -21,6 +21,7 @@ from clubs.i18n import render
 from clubs.models import Decided, HeatStatus, Season
 from clubs.services.flags import open_flags
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
+from portal.selectors.tk_lots import standing_lot_items
 from results.models import AllocationRun, StandingSnapshot
 from teams.models import (
     Dispensation,
@@ -509,7 +510,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
                 ]
             },
         ),
-        Group("lots", _("Lottningar att dra"), _lots(season)),
+        Group("lots", _("Lottningar att dra"), _lots(season) + standing_lot_items(season)),
         Group("sanctions", _("Begärda bestraffningar"), _sanctions(season)),
         Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),
         Group("lineups", _("Spelade matcher utan laguppställning"), _missing_lineups(season)),
