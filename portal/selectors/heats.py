@@ -342,7 +342,11 @@ def team_heat_page(heat_id: int) -> HeatPage:
         run=run,
         organisers=organisers,
         lots=lots,
-        standing_lots=standing_lot_notes(competition, heat=heat),
+        standing_lots=(
+            standing_lot_notes(competition, heat=heat)
+            if snapshot and any(r.get("lot") for r in snapshot.data or [])
+            else []
+        ),
     )
     return _heat_page(page, seat_rows, "team_id")
 

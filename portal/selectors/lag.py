@@ -241,7 +241,12 @@ def lag_page(season: Season | None = None) -> LagPage:
         season=season,
         competition=competition,
         final_snapshot=final_snapshot,
-        final_lots=standing_lot_notes(competition) if final_snapshot else [],
+        # R-TEAM-TIE-1: read the lots only when the final's table has a tie settled by lot
+        final_lots=(
+            standing_lot_notes(competition)
+            if final_snapshot and any(r.get("lot") for r in final_snapshot.data or [])
+            else []
+        ),
         final_started=final_started,
         recompute_pending=bool(status and status.pending),
         allocation=(
