@@ -20,6 +20,7 @@ from clubs.models import FinalSeatBase
 from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
 from pairs.selectors import SeatHolder, final_seat_holders
 from portal.selectors.par import HeatView, _heat_view
+from portal.selectors.tk_lots import standing_lot_notes
 from results.models import AllocationRun, Lot, StandingSnapshot
 from results.seat_states import DECLINED, OFFERED, SeatWords, heats_left, seat_words
 from teams.models import TeamFinalOffer, TeamFinalSeat, TeamHeat, TeamHeatOrganiser
@@ -124,6 +125,8 @@ class HeatPage:
     sessions: HeatView | None = None
     #: the competition's heats not yet played and in (``results.seat_states.heats_left``)
     heats_left: int = 0
+    #: teams: the ties in the heat's table that matter (R-TEAM-TIE-1), drawn or not
+    standing_lots: list = field(default_factory=list)
 
     @property
     def rows(self) -> list[dict]:
@@ -313,7 +316,7 @@ def pair_heat_page(heat_id: int) -> HeatPage:
         .order_by("id")
     )
     lots = list(
-        Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition)
+        Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition, standing="")
         .select_related("drawn_by")
         .order_by("drawn_at", "id")
     )
@@ -353,7 +356,7 @@ def team_heat_page(heat_id: int) -> HeatPage:
         .order_by("id")
     )
     lots = list(
-        Lot.objects.filter(kind=Lot.Kind.TEAMS, competition=competition)
+        Lot.objects.filter(kind=Lot.Kind.TEAMS, competition=competition, standing="")
         .select_related("drawn_by")
         .order_by("drawn_at", "id")
     )
@@ -365,6 +368,11 @@ def team_heat_page(heat_id: int) -> HeatPage:
         run=run,
         organisers=organisers,
         lots=lots,
+        standing_lots=(
+            standing_lot_notes(competition, heat=heat)
+            if snapshot and any(r.get("lot") for r in snapshot.data or [])
+            else []
+        ),
     )
     return _heat_page(page, seat_rows, "team_id")
 

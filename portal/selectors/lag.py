@@ -27,6 +27,7 @@ from django.http import Http404
 from clubs import seats
 from clubs.models import HeatStatus, Representation, Season
 from portal.selectors.outlook import FinalNeeds, TeamNeeds, final_needs
+from portal.selectors.tk_lots import standing_lot_notes
 from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
 from results.seat_states import OFFERED, SeatWords, annotate_held, heats_left, held_words
 from teams.models import (
@@ -114,6 +115,8 @@ class LagPage:
     season: Season | None
     competition: TeamCompetition | None
     final_snapshot: StandingSnapshot | None = None
+    #: the ties in the final's table that matter (R-TEAM-TIE-1), drawn or not
+    final_lots: list = field(default_factory=list)
     final_teams: list[Team] = field(default_factory=list)
     final_started: bool = False
     heats: list[HeatView] = field(default_factory=list)
@@ -240,6 +243,12 @@ def lag_page(season: Season | None = None) -> LagPage:
         season=season,
         competition=competition,
         final_snapshot=final_snapshot,
+        # R-TEAM-TIE-1: read the lots only when the final's table has a tie settled by lot
+        final_lots=(
+            standing_lot_notes(competition)
+            if final_snapshot and any(r.get("lot") for r in final_snapshot.data or [])
+            else []
+        ),
         final_started=final_started,
         recompute_pending=bool(status and status.pending),
         allocation=(

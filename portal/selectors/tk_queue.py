@@ -22,6 +22,7 @@ from clubs.i18n import render
 from clubs.models import Decided, HeatStatus, Membership, Season
 from clubs.services.flags import open_flags
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
+from portal.selectors.tk_lots import standing_lot_items
 from results.models import AllocationRun, StandingSnapshot
 from teams.models import (
     Dispensation,
@@ -586,7 +587,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
                 ]
             },
         ),
-        Group("lots", _("Lottningar att dra"), _lots(season)),
+        Group("lots", _("Lottningar att dra"), _lots(season) + standing_lot_items(season)),
         Group("sanctions", _("Begärda bestraffningar"), _sanctions(season)),
         Group("unpaid", _("Obetalda spelare som spelat (14 dagar)"), _unpaid_fielded(season)),
         Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),

@@ -305,9 +305,18 @@ def draw_lot_view(request, competition_id: int):
 
     def call() -> str:
         lot = draw_lot(
-            request.user, competition, among=among, witnesses=request.POST.get("witnesses", "")
+            request.user,
+            competition,
+            among=among,
+            witnesses=request.POST.get("witnesses", ""),
+            standing=request.POST.get("standing", ""),
         )
         names = [lot.labels.get(k, k) for k in lot.winners]
+        if lot.standing:  # R-TEAM-TIE-1: the whole tied group ordered
+            return _("Lotten är dragen (seed %(seed)s): ordningen blev %(order)s.") % {
+                "seed": lot.seed,
+                "order": ", ".join(names),
+            }
         return _("Lotten är dragen (seed %(seed)s): %(winners)s vann.") % {
             "seed": lot.seed,
             "winners": ", ".join(names),
@@ -332,7 +341,12 @@ def hand_lot_view(request, competition_id: int):
             among=among,
             winners=request.POST.getlist("winners"),
             explanation=request.POST.get("explanation", ""),
+            standing=request.POST.get("standing", ""),
         )
+        if lot.standing:  # R-TEAM-TIE-1: the whole tied group ordered
+            return _("Handlottningen är registrerad: ordningen blev %(order)s.") % {
+                "order": ", ".join(lot.labels.get(k, k) for k in lot.winners)
+            }
         return _("Handlottningen är registrerad: %(winners)s vann.") % {
             "winners": ", ".join(lot.labels.get(k, k) for k in lot.winners)
         }

@@ -93,7 +93,9 @@ def allocate_final(
     complete = all(v.complete for v in venues) and bool(venues)
     seats = max(0, final_size - len(direct))
     counts = {v.key: v.entries for v in venues}
-    recorded = list(Lot.objects.filter(kind=kind, season=season, competition=competition))
+    recorded = list(
+        Lot.objects.filter(kind=kind, season=season, competition=competition, standing="")
+    )
     # R-ALLOC-5: once this competition has drawn a lot, the precedence that applies is what
     # held when it was drawn (the first recorded: ids, not times, which follow the demo clock).
     first_drawn = min((lot.pk for lot in recorded), default=None)

@@ -13,6 +13,7 @@ used up; for a lot with several losers, a loser's use is also recorded in the au
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 
@@ -21,7 +22,7 @@ from clubs.models import Decision, Season
 from clubs.permissions import is_tk
 from clubs.recompute import request_recompute
 from clubs.services.base import ServiceError, raise_on_errors, record_decision, require
-from ubf.rules.draw import fresh_seed, seeded_draw
+from ubf.rules.draw import Draw, fresh_seed, random_draw, seeded_draw
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 
@@ -194,6 +195,7 @@ def _open_precedence_lots(kind: str, season: Season, *, before: Lot | None = Non
     window = season.rules().lot_precedence_seasons
     qs = Lot.objects.filter(
         kind=kind,
+        standing="",
         precedence_used_by__isnull=True,
         season__start_year__lte=season.start_year,
         season__start_year__gt=season.start_year - window,
@@ -304,15 +306,21 @@ def undecided_lot(competition, among: Sequence[str]) -> dict | None:
 
 
 @transaction.atomic
-def draw_lot(user, competition, *, among: Sequence[str], witnesses: str) -> Lot:
+def draw_lot(user, competition, *, among: Sequence[str], witnesses: str, standing: str = "") -> Lot:
     """R-ALLOC-5: TK presses "Dra lott" for a tie the allocation shows undecided: the system
     draws with a fresh seed (``secrets``, :func:`ubf.rules.draw.fresh_seed`) among the tied
     venues without precedence, the precedence holders winning first as the allocation does;
     the lot is stored with its seed, the witnesses, who and when, the decision logged, and the
     recompute then takes the recorded winners (``allocate_final`` reuses a recorded lot).
-    Refused without witnesses, or when the tie is no longer undecided."""
+    Refused without witnesses, or when the tie is no longer undecided.
+
+    With ``standing`` (R-TEAM-TIE-1) the lot is for a tie inside that table (a team heat's or
+    the final's, :func:`standing_ties`) that matters: the whole tied group is ordered with a
+    fresh seed, and the recompute takes that order instead of its fixed seed."""
     require(is_tk(user), gettext_noop("Endast UBF TK kan dra lott (R-ALLOC-5)."))
     lock_competition(competition.pk)
+    if standing:
+        return _draw_standing_lot(user, competition, standing, among, witnesses)
     lot = undecided_lot(competition, among)
     problems = []
     if lot is None:
@@ -373,11 +381,23 @@ def draw_lot(user, competition, *, among: Sequence[str], witnesses: str) -> Lot:
 
 
 def record_hand_drawn_lot(
-    user, competition, *, among: Sequence[str], winners: Sequence[str], explanation: str
+    user,
+    competition,
+    *,
+    among: Sequence[str],
+    winners: Sequence[str],
+    explanation: str,
+    standing: str = "",
 ) -> Lot:
     """R-ALLOC-5: TK enters, from /tk/, a lot drawn by hand for a tie the allocation shows
     undecided, by ticking the winners among the tied venues (nothing typed but the
-    explanation): :func:`record_manual_lot` with the tie's venues, seats and names."""
+    explanation): :func:`record_manual_lot` with the tie's venues, seats and names.
+
+    With ``standing`` (R-TEAM-TIE-1): a lot drawn in the hall for a tie inside that table;
+    ``winners`` is then the whole tied group in the order the lot gave."""
+    if standing:
+        with transaction.atomic():
+            return _hand_standing_lot(user, competition, standing, among, winners, explanation)
     lot = undecided_lot(competition, among)
     if lot is None:
         require(is_tk(user), gettext_noop("Endast UBF TK kan registrera lottning (R-ALLOC-5)."))
@@ -402,4 +422,228 @@ def record_hand_drawn_lot(
         seats=lot["seats"],
         labels=dict(zip(keys, lot.get("among") or keys, strict=False)),
         explanation=explanation,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Ties inside standings (R-TEAM-TIE-1): the same Lot, with ``standing`` naming the table
+# --------------------------------------------------------------------------------------------
+
+TEAM_FINAL = "team_final"
+#: Places whose order matters in the final besides the SM places: the title and the plaques.
+FINAL_PLACES = (1, 2, 3)
+
+
+def team_heat_standing(heat_id: int) -> str:
+    """The ``Lot.standing`` of a team heat's table."""
+    return f"team_heat:{heat_id}"
+
+
+def standing_draw(competition, standing: str, seed) -> tuple[Draw, list[dict]]:
+    """R-TEAM-TIE-1: the ``draw`` a recompute passes to ``rank_teams`` for the table
+    ``standing``: a tie that a recorded lot of that table covers takes the lot's order; any
+    other tie falls back to the fixed ``seed`` (steady pages, nothing recorded) and is listed
+    as undrawn. Returns the draw and the list it fills: one ``{"among", "lot"}`` per tie (the
+    tied keys, the settling lot's id or None)."""
+    recorded = list(Lot.objects.filter(competition=competition, standing=standing).order_by("-id"))
+    ties: list[dict] = []
+    fallback = random_draw(seed)
+
+    def draw(candidates: list, k: int) -> list:
+        keys = {str(c) for c in candidates}
+        known = next((t for t in ties if keys <= {str(x) for x in t["among"]}), None)
+        for lot in recorded:
+            if keys <= {str(x) for x in lot.among}:
+                if known is None:
+                    ties.append({"among": sorted(candidates, key=str), "lot": lot.pk})
+                by_key = {str(c): c for c in candidates}
+                return [by_key[w] for w in lot.winners if w in by_key][:k]
+        if known is None:
+            ties.append({"among": sorted(candidates, key=str), "lot": None})
+        return fallback(candidates, k)
+
+    return draw, ties
+
+
+@dataclass
+class StandingTie:
+    """A tie the recompute settled by lot in one table, and whether it matters."""
+
+    competition: object
+    standing: str
+    heat: object | None  # the team heat, or None for the final
+    among: list[str]
+    names: list[str]
+    first: int  # the tied places, 1-based
+    last: int
+    cuts: list[int]  # a cut after place c: seats, plaques, SM places
+    provisional: bool
+    lot: Lot | None
+
+    @property
+    def matters(self) -> bool:
+        return any(self.first <= c < self.last for c in self.cuts)
+
+    @property
+    def key(self) -> str:
+        return ",".join(self.among)
+
+
+def _heat_cut(run, heat) -> list[int]:
+    explanation = (run.explanation or {}) if run else {}
+    venue = next((v for v in explanation.get("venues", ()) if v.get("label") == heat.name), None)
+    if venue is None:
+        return []
+    direct = [d for d in explanation.get("direct", ()) if d.get("venue") == venue.get("key")]
+    return [int(venue.get("seats") or 0) + len(direct)]
+
+
+def standing_ties(competition) -> list[StandingTie]:
+    """R-TEAM-TIE-1: every tie a team competition's stored tables (heats and final) settled by
+    lot, with the lot that settled it (None: settled by the recompute's fixed seed, "lott ej
+    dragen") and the cut lines it is measured against: a heat's seats in the final, the
+    final's title, plaques and SM places."""
+    from results.models import StandingSnapshot
+
+    run = AllocationRun.objects.filter(competition=competition).first()
+    snapshots = StandingSnapshot.objects.filter(
+        competition=competition,
+        scope__in=[StandingSnapshot.Scope.TEAM_HEAT, StandingSnapshot.Scope.TEAM_FINAL],
+    ).select_related("heat")
+    out = []
+    lots = {lot.pk: lot for lot in Lot.objects.filter(competition=competition).exclude(standing="")}
+    for snap in snapshots:
+        rows = snap.data or []
+        if snap.heat_id:
+            standing, cuts = team_heat_standing(snap.heat_id), _heat_cut(run, snap.heat)
+        else:
+            standing = TEAM_FINAL
+            sm = sum(1 for r in rows if r.get("sm_choice"))
+            cuts = sorted(set(FINAL_PLACES) | ({sm} if sm else set()))
+        seen = set()
+        for row in rows:
+            tie = row.get("lot")
+            if not tie or tuple(tie["among"]) in seen:
+                continue
+            seen.add(tuple(tie["among"]))
+            among = [str(x) for x in tie["among"]]
+            places = [i for i, r in enumerate(rows, start=1) if str(r.get("team_id")) in among]
+            names = {str(r.get("team_id")): r.get("name", "") for r in rows}
+            out.append(
+                StandingTie(
+                    competition=competition,
+                    standing=standing,
+                    heat=snap.heat if snap.heat_id else None,
+                    among=among,
+                    names=[names.get(k, k) for k in among],
+                    first=min(places),
+                    last=max(places),
+                    cuts=cuts,
+                    provisional=snap.provisional,
+                    lot=lots.get(tie.get("lot")),
+                )
+            )
+    return out
+
+
+def undrawn_standing_tie(competition, standing: str, among: Sequence[str]) -> StandingTie | None:
+    """The tie among ``among`` in the table ``standing`` that matters, is complete and has no
+    lot drawn yet; None when there is none (any more)."""
+    wanted = sorted(str(k) for k in among)
+    for tie in standing_ties(competition):
+        if (
+            tie.standing == standing
+            and sorted(tie.among) == wanted
+            and tie.lot is None
+            and tie.matters
+            and not tie.provisional
+        ):
+            return tie
+    return None
+
+
+def _no_standing_tie() -> Violation:
+    return Violation(
+        "R-TEAM-TIE-1",
+        gettext_noop(
+            "Det finns ingen oavgjord lottning mellan dessa lag i tabellen (tabellen kan ha "
+            "ändrats eller lotten redan dragits)."
+        ),
+    )
+
+
+def _record_standing_lot(
+    user, competition, tie: StandingTie, order: list[str], *, seed: str, by_hand: bool, text: str
+) -> Lot:
+    labels = dict(zip(tie.among, tie.names, strict=False))
+    row = Lot.objects.create(
+        kind=competition.kind,
+        season=competition.season,
+        competition=competition,
+        standing=tie.standing,
+        among=tie.among,
+        winners=order,
+        losers=[],
+        labels=labels,
+        seats=len(order),
+        seed=seed,
+        drawn_by_hand=by_hand,
+        drawn_by=user,
+        witnesses="" if by_hand else text,
+        explanation=(
+            f"Lottning mellan {', '.join(labels[k] for k in tie.among)} om plats "
+            f"{tie.first}–{tie.last} (R-TEAM-TIE-1), "
+            + (f"dragen i hallen: {text}" if by_hand else f"dragen av systemet med seed {seed}")
+            + f"; ordning: {', '.join(labels[k] for k in order)}"
+        ),
+    )
+    record_decision(
+        "results.lot.drawn_by_hand" if by_hand else "results.lot.drawn",
+        row,
+        user=user,
+        reason=text,
+        clause="R-TEAM-TIE-1",
+        season=competition.season,
+        standing=tie.standing,
+        among=tie.among,
+        winners=order,
+        seed=seed,
+    )
+    request_recompute(competition.pk)
+    return row
+
+
+def _draw_standing_lot(user, competition, standing, among, witnesses) -> Lot:
+    tie = undrawn_standing_tie(competition, standing, among)
+    problems = [] if tie is not None else [_no_standing_tie()]
+    if not (witnesses or "").strip():
+        problems.append(_v(gettext_noop("Ange vittnena: vilka som såg lotten dras.")))
+    raise_on_errors(problems)
+    seed = fresh_seed()
+    order = [str(k) for k in seeded_draw(seed)(list(tie.among), len(tie.among))]
+    return _record_standing_lot(
+        user, competition, tie, order, seed=str(seed), by_hand=False, text=witnesses.strip()
+    )
+
+
+def _hand_standing_lot(user, competition, standing, among, order, explanation) -> Lot:
+    require(is_tk(user), gettext_noop("Endast UBF TK kan registrera lottning (R-ALLOC-5)."))
+    lock_competition(competition.pk)
+    tie = undrawn_standing_tie(competition, standing, among)
+    order = [str(k) for k in order if str(k)]
+    problems = [] if tie is not None else [_no_standing_tie()]
+    if tie is not None and sorted(order) != sorted(tie.among):
+        problems.append(
+            Violation(
+                "R-TEAM-TIE-1",
+                gettext_noop("Ange varje lottat lag en gång, i den ordning lotten gav."),
+            )
+        )
+    if not (explanation and explanation.strip()):
+        problems.append(
+            _v(gettext_noop("Beskriv lottningen: hur och när den drogs och vilka som var med."))
+        )
+    raise_on_errors(problems)
+    return _record_standing_lot(
+        user, competition, tie, order, seed="", by_hand=True, text=explanation.strip()
     )

@@ -20,6 +20,7 @@ from results.models import (
     StandingSnapshot,
 )
 from results.services.allocation import Venue, allocate_final, step_reasons, venue_key
+from results.services.lots import TEAM_FINAL, standing_draw, team_heat_standing
 from results.services.recompute.common import finish, lock_competition, save_snapshots
 from teams.models import (
     Lineup,
@@ -200,6 +201,13 @@ def _stage_snapshot(
     member_ids = {t.id for t in members} | {
         x for m in stage_matches for x in (m.home_id, m.away_id)
     }
+    # R-TEAM-TIE-1: a tie a lot drawn by TK covers takes its order; any other tie the fixed
+    # seed, marked on the row as undrawn so that the pages and /tk/ show it.
+    draw, ties = standing_draw(
+        competition,
+        team_heat_standing(heat_id) if heat_id is not None else TEAM_FINAL,
+        f"{competition.season.name}/{stage}/{heat_id or 'final'}",
+    )
     rows, provisional, rounds_played = _team_standings(
         [teams[t] for t in sorted(member_ids)],
         stage_matches,
@@ -207,8 +215,13 @@ def _stage_snapshot(
         penalties,
         rules,
         dm_status,
-        seed=f"{competition.season.name}/{stage}/{heat_id or 'final'}",
+        seed=None,
+        draw=draw,
     )
+    for tie in ties:
+        for row in rows:
+            if row["team_id"] in tie["among"]:
+                row["lot"] = tie
     _lineup_notes(rows, stage_matches, without_lineup, heat_id is None)
     if heat_id is None:
         _final_extras(rows, competition, rules, roster_ubf)
@@ -462,7 +475,7 @@ def _rule_match(
     )
 
 
-def _team_standings(members, matches, walkovers, penalties, rules, dm_status, *, seed):
+def _team_standings(members, matches, walkovers, penalties, rules, dm_status, *, seed, draw=None):
     """Rank one heat (or the final): W.O. exclusions and disqualifications applied first."""
     rule_matches, boards_of = [], {}
     played = [rm for m in matches if (rm := _rule_match(m, {}, rules)) is not None]
@@ -509,6 +522,7 @@ def _team_standings(members, matches, walkovers, penalties, rules, dm_status, *,
         ],
         penalties={k: v for k, v in penalties.items() if k in {t.id for t in members}},
         seed=seed,
+        draw=draw,
     )
     by_id = {t.id: t for t in members}
     rows = [_row(s, by_id[s.team], dm_status, reasons) for s in ranked]
