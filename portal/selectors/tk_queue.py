@@ -22,8 +22,8 @@ from clubs.i18n import render
 from clubs.models import Decided, HeatStatus, Membership, Season
 from clubs.services.flags import open_flags
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
-from portal.selectors.tk_lots import standing_lot_items
 from results.models import AllocationRun, StandingSnapshot
+from results.services.lots import standing_ties
 from teams.models import (
     Dispensation,
     Lineup,
@@ -31,6 +31,7 @@ from teams.models import (
     Penalty,
     RosterChangeRequest,
     Team,
+    TeamCompetition,
     TeamFinalOffer,
     TeamHeat,
     TeamHeatChangeRequest,
@@ -610,3 +611,37 @@ def tk_queue(season: Season | None = None) -> list[Group]:
             waiting=False,
         ),
     ]
+
+
+def standing_lot_items(season) -> list:
+    """One queue item per tie that matters, in a finished table, with no lot drawn."""
+    items = []
+    for competition in TeamCompetition.objects.filter(season=season).select_related("season"):
+        for tie in standing_ties(competition):
+            if tie.lot is not None or not tie.matters or tie.provisional:
+                continue
+            where = tie.heat.name if tie.heat is not None else _("finalen")
+            items.append(
+                Item(
+                    title=f"{competition}: {where}",
+                    clause="R-TEAM-TIE-1",
+                    url=(
+                        reverse("portal:lag_heat", args=[tie.heat.pk])
+                        if tie.heat is not None
+                        else reverse("portal:lag_final")
+                    ),
+                    facts=[
+                        _("Lika i tabellen: %(among)s (plats %(first)s–%(last)s)")
+                        % {"among": ", ".join(tie.names), "first": tie.first, "last": tie.last},
+                        _("Lott ej dragen: tabellen visar ordningen preliminärt."),
+                    ],
+                    action="lot_draw",
+                    pk=competition.pk,
+                    extra={
+                        "among": tie.key,
+                        "standing": tie.standing,
+                        "venues": list(zip(tie.among, tie.names, strict=False)),
+                    },
+                )
+            )
+    return items

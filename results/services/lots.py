@@ -26,7 +26,7 @@ from ubf.rules.draw import Draw, fresh_seed, random_draw, seeded_draw
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 
-from ..models import AllocationRun, Lot
+from ..models import AllocationRun, Lot, StandingSnapshot
 
 USED_ACTION = "results.lot.precedence_used"
 
@@ -503,8 +503,6 @@ def standing_ties(competition) -> list[StandingTie]:
     lot, with the lot that settled it (None: settled by the recompute's fixed seed, "lott ej
     dragen") and the cut lines it is measured against: a heat's seats in the final, the
     final's title, plaques and SM places."""
-    from results.models import StandingSnapshot
-
     run = AllocationRun.objects.filter(competition=competition).first()
     snapshots = StandingSnapshot.objects.filter(
         competition=competition,
