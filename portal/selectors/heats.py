@@ -355,11 +355,13 @@ def team_heat_page(heat_id: int) -> HeatPage:
         )
         .order_by("id")
     )
-    lots = list(
-        Lot.objects.filter(kind=Lot.Kind.TEAMS, competition=competition, standing="")
+    # The venue lots (R-ALLOC-5) and the lots inside tables (R-TEAM-TIE-1) in one read.
+    all_lots = list(
+        Lot.objects.filter(kind=Lot.Kind.TEAMS, competition=competition)
         .select_related("drawn_by")
         .order_by("drawn_at", "id")
     )
+    lots = [lot for lot in all_lots if not lot.standing]
     page = HeatPage(
         kind="teams",
         heat=heat,
@@ -368,11 +370,7 @@ def team_heat_page(heat_id: int) -> HeatPage:
         run=run,
         organisers=organisers,
         lots=lots,
-        standing_lots=(
-            standing_lot_notes(competition, heat=heat)
-            if snapshot and any(r.get("lot") for r in snapshot.data or [])
-            else []
-        ),
+        standing_lots=standing_lot_notes(competition, snapshot, lots=all_lots, heat=heat, run=run),
     )
     return _heat_page(page, seat_rows, "team_id")
 

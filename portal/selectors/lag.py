@@ -28,8 +28,9 @@ from clubs import seats
 from clubs.models import HeatStatus, Representation, Season
 from portal.selectors.outlook import FinalNeeds, TeamNeeds, final_needs
 from portal.selectors.tk_lots import standing_lot_notes
-from results.models import AllocationRun, RecomputeStatus, StandingSnapshot
+from results.models import AllocationRun, Lot, RecomputeStatus, StandingSnapshot
 from results.seat_states import OFFERED, SeatWords, annotate_held, heats_left, held_words
+from results.services.lots import TEAM_FINAL
 from teams.models import (
     BoardResult,
     Lineup,
@@ -243,11 +244,17 @@ def lag_page(season: Season | None = None) -> LagPage:
         season=season,
         competition=competition,
         final_snapshot=final_snapshot,
-        # R-TEAM-TIE-1: read the lots only when the final's table has a tie settled by lot
-        final_lots=(
-            standing_lot_notes(competition)
-            if final_snapshot and any(r.get("lot") for r in final_snapshot.data or [])
-            else []
+        # R-TEAM-TIE-1: the final's table's lots, one query whether or not it has a tie
+        final_lots=standing_lot_notes(
+            competition,
+            final_snapshot,
+            lots=(
+                Lot.objects.filter(competition=competition, standing=TEAM_FINAL).select_related(
+                    "drawn_by"
+                )
+                if final_snapshot
+                else []
+            ),
         ),
         final_started=final_started,
         recompute_pending=bool(status and status.pending),

@@ -508,39 +508,51 @@ def standing_ties(competition) -> list[StandingTie]:
         competition=competition,
         scope__in=[StandingSnapshot.Scope.TEAM_HEAT, StandingSnapshot.Scope.TEAM_FINAL],
     ).select_related("heat")
+    lots = list(Lot.objects.filter(competition=competition).exclude(standing=""))
     out = []
-    lots = {lot.pk: lot for lot in Lot.objects.filter(competition=competition).exclude(standing="")}
     for snap in snapshots:
-        rows = snap.data or []
-        if snap.heat_id:
-            standing, cuts = team_heat_standing(snap.heat_id), _heat_cut(run, snap.heat)
-        else:
-            standing = TEAM_FINAL
-            sm = sum(1 for r in rows if r.get("sm_choice"))
-            cuts = sorted(set(FINAL_PLACES) | ({sm} if sm else set()))
-        seen = set()
-        for row in rows:
-            tie = row.get("lot")
-            if not tie or tuple(tie["among"]) in seen:
-                continue
-            seen.add(tuple(tie["among"]))
-            among = [str(x) for x in tie["among"]]
-            places = [i for i, r in enumerate(rows, start=1) if str(r.get("team_id")) in among]
-            names = {str(r.get("team_id")): r.get("name", "") for r in rows}
-            out.append(
-                StandingTie(
-                    competition=competition,
-                    standing=standing,
-                    heat=snap.heat if snap.heat_id else None,
-                    among=among,
-                    names=[names.get(k, k) for k in among],
-                    first=min(places),
-                    last=max(places),
-                    cuts=cuts,
-                    provisional=snap.provisional,
-                    lot=lots.get(tie.get("lot")),
-                )
+        out += ties_of(
+            competition, snap, heat=snap.heat if snap.heat_id else None, run=run, lots=lots
+        )
+    return out
+
+
+def ties_of(competition, snap, *, heat, run, lots) -> list[StandingTie]:
+    """The ties of one stored table (a heat's, ``heat``, or the final's, None) settled by lot,
+    with ``lots`` (the competition's lots, read once by the caller) and ``run`` (for a heat's
+    seats): what :func:`standing_ties` gives for that table, without a query of its own, so a
+    page that already has the snapshot pays nothing for it."""
+    by_pk = {lot.pk: lot for lot in lots if lot.standing}
+    rows = snap.data or []
+    if heat is not None:
+        standing, cuts = team_heat_standing(heat.pk), _heat_cut(run, heat)
+    else:
+        standing = TEAM_FINAL
+        sm = sum(1 for r in rows if r.get("sm_choice"))
+        cuts = sorted(set(FINAL_PLACES) | ({sm} if sm else set()))
+    out, seen = [], set()
+    for row in rows:
+        tie = row.get("lot")
+        if not tie or tuple(tie["among"]) in seen:
+            continue
+        seen.add(tuple(tie["among"]))
+        among = [str(x) for x in tie["among"]]
+        places = [i for i, r in enumerate(rows, start=1) if str(r.get("team_id")) in among]
+        names = {str(r.get("team_id")): r.get("name", "") for r in rows}
+        out.append(
+            StandingTie(
+                competition=competition,
+                standing=standing,
+                heat=heat,
+                among=among,
+                names=[names.get(k, k) for k in among],
+                first=min(places),
+                last=max(places),
+                cuts=cuts,
+                provisional=snap.provisional,
+                lot=by_pk.get(tie.get("lot")),
             )
+        )
     return out
 
 

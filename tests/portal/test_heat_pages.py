@@ -204,7 +204,8 @@ def test_team_heat_page_in_a_constant_number_of_queries(client, lag_season):
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 200
         counts.append(len(queries))
-    assert counts[0] == counts[1] and counts[0] <= 8
+    # 8 before issue 22's sanctions block; the table's lots share the venue lots' read
+    assert counts[0] == counts[1] and counts[0] <= 9
     assert client.head(f"/lag/kval/{a.id}/").status_code == 200
 
 

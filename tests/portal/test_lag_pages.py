@@ -379,9 +379,9 @@ def test_query_count_stays_fixed_as_teams_rounds_and_boards_grow(client):
     html = client.get("/lag/").content.decode()
     assert "Rond 7" in html and "Stor H" in html  # the big final is the one shown
     assert counts_big == counts_small
-    # A fixed number each (the equality above is the guard against growth): 8 before issues
-    # 21 and 22 added the sanctions block, the table's lot notes and the seat states.
-    assert max(counts_big.values()) <= 10, counts_big
+    # A fixed number each (the equality above is the guard against growth): the team page
+    # went from 8 to 9 with issue 22's sanctions block.
+    assert max(counts_big.values()) <= 9, counts_big
 
 
 def test_lag_before_the_final_stays_within_eight_queries(client):
