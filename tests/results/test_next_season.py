@@ -258,9 +258,7 @@ def test_tk_registers_the_reigning_team_on_the_page_with_two_thirds_of_its_playe
     with clock.frozen("2017-10-10 10:00"):
         page = client.get("/tk/nasta-sasong/").content.decode()
         assert f"register-team-champion-{champion.pk}" in page
-        refused = client.post(
-            "/tk/nasta-sasong/", {**form, "player_mids": "\n".join([a, *others])}
-        )
+        refused = client.post("/tk/nasta-sasong/", {**form, "player_mids": "\n".join([a, *others])})
         assert refused.status_code == 400 and "R-TEAM-DIRECT-1" in refused.content.decode()
         assert not Team.objects.filter(competition__season=new).exists()
         done = client.post(
