@@ -7,6 +7,7 @@ applied is the file previewed (its SHA-256 is posted back and checked)."""
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from pathlib import Path
 
@@ -35,6 +36,8 @@ from results.services.next_season import (
     create_next_season,
     plan_next_season,
 )
+from teams.models import TeamCompetition
+from teams.services.entries import register_direct_team
 from ubf.rules.register import RegisterUnreadable
 
 SESSION_KEY = "tk_register_upload"
@@ -168,6 +171,19 @@ def next_season_view(request):
         else:
             messages.success(request, _("De regerande mästarna är anmälda."))
             return redirect("portal:tk_next_season")
+    elif request.method == "POST" and "register_team_champion" in request.POST:
+        # R-TEAM-DIRECT-1: the reigning DM Lag team registered through the existing service,
+        # which checks two thirds of last season's roster and the deadline.
+        try:
+            _register_team_champion(request.user, season, request.POST)
+        except PermissionDenied:
+            return _denied(request)
+        except ServiceError as exc:
+            errors = exc.messages(language)
+            status = 400
+        else:
+            messages.success(request, _("De regerande mästarna är anmälda."))
+            return redirect("portal:tk_next_season")
     elif request.method == "POST":
         try:
             new, plan = create_next_season(
@@ -193,6 +209,7 @@ def next_season_view(request):
         "errors": errors,
         "awaiting": awaiting_champions(season),
         "reason": request.POST.get("reason", ""),
+        "posted": request.POST if request.method == "POST" else {},
     }
     return render(request, "portal/tk_next_season.html", context, status=status)
 
@@ -208,6 +225,33 @@ def _register_champion(user, season, champion_id: str):
         raise ServiceError(_("Okända regerande mästare."))
     return register_direct_qualifier(
         user, competition, champion.mids[0], champion.mids[1], champion_mids=champion.mids
+    )
+
+
+def _register_team_champion(user, season, post):
+    """The DM Lag champions' team (R-TEAM-DIRECT-1) from the form under their line on
+    /tk/nasta-sasong/: the entry's data as for any team (R-TEAM-REG-2), the players by MID
+    (one a line or separated by commas), checked against last season's roster."""
+    champion_id = post.get("register_team_champion", "")
+    champion = ReigningChampion.objects.filter(
+        pk=int(champion_id) if champion_id.isdigit() else 0, competition__season=season
+    ).first()
+    competition = (
+        TeamCompetition.objects.filter(pk=champion.competition_id).first() if champion else None
+    )
+    if competition is None:
+        raise ServiceError(_("Okända regerande mästare."))
+    players = [m for m in re.split(r"[\s,;]+", post.get("player_mids", "")) if m]
+    return register_direct_team(
+        user,
+        competition,
+        name=post.get("name", "").strip(),
+        captain_mid=post.get("captain_mid", "").strip(),
+        address=post.get("address", "").strip(),
+        phone=post.get("phone", "").strip(),
+        email=post.get("email", "").strip(),
+        player_mids=players,
+        last_season_roster_mids=champion.mids,
     )
 
 

@@ -230,3 +230,43 @@ def test_a_finished_season_takes_no_result_file(tk):
         upload_pair_heat(tk, heat, data=data(name), filename=name)
     assert [p.code for p in caught.value.problems] == ["season-finished"]
     assert not heat.uploads.exists()
+
+
+def test_tk_registers_the_reigning_team_on_the_page_with_two_thirds_of_its_players(
+    season, tk, client
+):
+    """R-TEAM-DIRECT-1 from /tk/nasta-sasong/ through register_direct_team: last season's
+    roster was A, B and C (the champions of the fixture), so ceil(2/3 × 3) = 2 of them must be
+    on the new roster; with one it is refused and nothing is saved, with two it is entered
+    directly in the final."""
+    from clubs import clock
+    from teams.models import Team
+
+    new, _plan = create_next_season(tk, season, reason="Ny säsong")
+    champion = ReigningChampion.objects.get(competition__discipline="teams")
+    a, b, _c = champion.mids
+    others = [member(season=new).mid for _ in range(3)]
+    form = {
+        "register_team_champion": champion.pk,
+        "name": "Fyris",
+        "captain_mid": a,
+        "address": "Storgatan 1, Uppsala",
+        "phone": "018-123456",
+        "email": "fyris@example.org",
+    }
+    client.force_login(tk)
+    with clock.frozen("2017-10-10 10:00"):
+        page = client.get("/tk/nasta-sasong/").content.decode()
+        assert f"register-team-champion-{champion.pk}" in page
+        refused = client.post("/tk/nasta-sasong/", {**form, "player_mids": "\n".join([a, *others])})
+        assert refused.status_code == 400 and "R-TEAM-DIRECT-1" in refused.content.decode()
+        assert not Team.objects.filter(competition__season=new).exists()
+        done = client.post(
+            "/tk/nasta-sasong/",
+            {**form, "player_mids": ", ".join([a, b, *others[:2]])},
+            follow=True,
+        )
+    assert "De regerande mästarna är anmälda." in done.content.decode()
+    team = Team.objects.get(competition__season=new)
+    assert team.is_direct_qualifier and team.roster.count() == 4
+    assert [x.registered for x in awaiting_champions(new) if x.champion == champion] == [True]
