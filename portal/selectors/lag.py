@@ -40,7 +40,6 @@ from teams.models import (
     Ruling,
     Team,
     TeamCompetition,
-    TeamFinalSeat,
     TeamHeat,
     TeamHeatOrganiser,
 )
@@ -265,10 +264,9 @@ def lag_page(season: Season | None = None) -> LagPage:
     page.final_live = final_started and not all(m.status in DONE for m in final_matches)
     page.recent_matches = _recent(matches)
     teams = list(
-        annotate_held(
-            seats.with_seats(Team.objects.filter(competition=competition), TeamFinalSeat),
-            TeamFinalSeat,
-        ).order_by("number", "name")
+        annotate_held(seats.with_seats(Team.objects.filter(competition=competition))).order_by(
+            "number", "name"
+        )
     )
     page.final_teams = sorted(
         (t for t in teams if t.holds_final_seat),
@@ -436,11 +434,7 @@ def team_page(team_id: int) -> TeamPage:
     the final, whose matches tell what the team needs, portal.selectors.outlook). Raises Http404."""
     team = (
         annotate_held(
-            seats.with_seats(
-                Team.objects.select_related("competition__season", "heat", "captain"),
-                TeamFinalSeat,
-            ),
-            TeamFinalSeat,
+            seats.with_seats(Team.objects.select_related("competition__season", "heat", "captain"))
         )
         .filter(pk=team_id)
         .first()

@@ -17,11 +17,11 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clubs import clock, windows
+from clubs import clock, seats, windows
 from clubs.i18n import render
-from clubs.models import Decided, HeatStatus, Membership, Season
+from clubs.models import Decided, HeatStatus, Membership, Season, SeatOffer
 from clubs.services.flags import open_flags
-from pairs.models import Offer, PairHeat, PairHeatChangeRequest
+from pairs.models import PairHeat, PairHeatChangeRequest
 from results.models import AllocationRun, StandingSnapshot
 from results.services.lots import standing_ties
 from teams.models import (
@@ -32,7 +32,6 @@ from teams.models import (
     RosterChangeRequest,
     Team,
     TeamCompetition,
-    TeamFinalOffer,
     TeamHeat,
     TeamHeatChangeRequest,
     WalkOver,
@@ -364,43 +363,33 @@ def _lots(season) -> list[Item]:
 
 
 def _offers(season) -> list[Item]:
+    """R-REPL-5, R-TEAM-REPL-1: the offers of final seats waiting for the answer, pairs and
+    teams alike (one ``clubs.SeatOffer``), answered here (``clubs.services.seats``)."""
     items = []
-    for offer in Offer.objects.filter(
-        seat__competition__season=season, answer=Offer.Answer.PENDING
+    for offer in SeatOffer.objects.filter(
+        seat__competition__season=season, answer=SeatOffer.Answer.PENDING
     ).select_related(
-        "seat__competition__season", "entry__player1", "entry__player2", "entry__heat"
+        "seat__competition__season",
+        "seat__competition__paircompetition",
+        "seat__competition__teamcompetition",
+        "entry__pairentry__heat",
+        *seats.ENTRY_NAMES,
     ):
         competition = offer.seat.competition
+        pair = competition.kind == competition.Kind.PAIRS
+        heat = offer.entry.pairentry.heat if pair else None
         items.append(
             Item(
-                title=f"{competition}: {offer.entry.player1.full_name} – "
-                f"{offer.entry.player2.full_name}",
-                clause="R-REPL-5",
+                title=f"{competition}: {offer.entry}",
+                clause="R-REPL-5" if pair else "R-TEAM-REPL-1",
                 url=_admin_url(offer),
-                action="pair_offer",
+                action="seat_offer",
                 pk=offer.pk,
-                deadline=windows.seat_answer_window(competition).closes,
+                deadline=windows.seat_answer_window(competition.specific).closes,
                 facts=[
-                    _("Kvalheat: %(heat)s") % {"heat": offer.entry.heat.name},
+                    *([_("Kvalheat: %(heat)s") % {"heat": heat.name}] if heat else []),
                     _("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())},
-                    *([offer.reason_text()] if offer.reason else []),  # why this pair
-                ],
-            )
-        )
-    for offer in TeamFinalOffer.objects.filter(
-        competition__season=season, answer=TeamFinalOffer.Answer.PENDING
-    ).select_related("competition__season", "team"):
-        items.append(
-            Item(
-                title=f"{offer.competition}: {offer.team}",
-                clause="R-TEAM-REPL-1",
-                url=_admin_url(offer),
-                action="team_offer",
-                pk=offer.pk,
-                deadline=windows.seat_answer_window(offer.competition).closes,
-                facts=[
-                    _("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())},
-                    *([offer.reason_text()] if offer.reason else []),  # why this team
+                    *([offer.reason_text()] if offer.reason else []),  # why this pair or team
                 ],
             )
         )

@@ -8,10 +8,10 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from clubs import clock
-from clubs.models import ClubOfficial, Decision, Representation
+from clubs.models import ClubOfficial, Decision, FinalSeat, Representation, SeatOffer
+from clubs.services import seats as decisions
 from clubs.services.base import ServiceError
-from pairs.models import DirectQualifier, FinalSeat, Offer
-from pairs.services import decisions
+from pairs.models import PairEntry
 from tests.factories import (
     PairCompetitionFactory,
     PairEntryFactory,
@@ -33,7 +33,7 @@ def seat_for(entry):
     return FinalSeat.objects.create(
         competition=entry.heat.competition,
         origin_heat=entry.heat,
-        entry=entry,
+        holder=entry,
         source=FinalSeat.Source.ALLOCATION,
     )
 
@@ -48,7 +48,7 @@ def rep_club_official(entry):
 def counts():
     return {
         "decisions": Decision.objects.count(),
-        "offers": Offer.objects.count(),
+        "offers": SeatOffer.objects.count(),
         "vacated": FinalSeat.objects.filter(status="vacated").count(),
     }
 
@@ -62,7 +62,7 @@ def test_r_repl_1_pair_gives_up_its_seat_through_its_club(heat, recompute):
     seat = seat_for(entry)
     official = rep_club_official(entry)
     with clock.frozen("2017-04-10 12:00"):
-        decisions.decline_final_seat(official, seat, reason="Sjukdom")
+        decisions.give_up_seat(official, seat, reason="Sjukdom")
     seat.refresh_from_db()
     assert seat.status == FinalSeat.Status.VACATED
     assert "Sjukdom" in seat.reason
@@ -73,7 +73,7 @@ def test_r_repl_1_pair_gives_up_its_seat_through_its_club(heat, recompute):
 
     before = counts()
     with pytest.raises(ServiceError) as exc:
-        decisions.decline_final_seat(official, seat, reason="igen")
+        decisions.give_up_seat(official, seat, reason="igen")
     assert "R-REPL-1" in str(exc.value)
     assert counts() == before
 
@@ -85,7 +85,7 @@ def test_r_repl_1_others_cannot_give_up_a_seat(heat, role):
     users = users_by_role(pair_heat=heat)
     before = counts()
     with pytest.raises(PermissionDenied):
-        decisions.decline_final_seat(users[role], seat, reason="?")
+        decisions.give_up_seat(users[role], seat, reason="?")
     assert counts() == before
 
 
@@ -93,7 +93,7 @@ def test_r_repl_1_others_cannot_give_up_a_seat(heat, role):
 def test_r_repl_1_heat_organiser_or_tk_may_report_it(heat, role):
     seat = seat_for(PairEntryFactory(heat=heat))
     users = users_by_role(pair_heat=heat)
-    decisions.decline_final_seat(users[role], seat, reason="Meddelat per telefon")
+    decisions.give_up_seat(users[role], seat, reason="Meddelat per telefon")
     seat.refresh_from_db()
     assert seat.status == FinalSeat.Status.VACATED
 
@@ -108,22 +108,23 @@ def test_r_repl_7_direct_qualifier_gives_up_its_place(tk):
     competition = PairCompetitionFactory()
     season = competition.season
     _heat, entries = heat_with_results(competition, 40)
-    dq = DirectQualifier.objects.create(
+    dq = PairEntry.objects.create(
         competition=competition,
+        entered_as=PairEntry.EnteredAs.DIRECT,
         player1=member(season=season),
         player2=member(season=season),
         registered_on=date(2017, 2, 1),
     )
     recompute_pair_competition(competition.id)
-    seat = FinalSeat.objects.get(competition=competition, direct_qualifier=dq)
-    decisions.decline_final_seat(tk, seat, reason="Paret har splittrats")
+    seat = FinalSeat.objects.get(competition=competition, holder=dq)
+    decisions.give_up_seat(tk, seat, reason="Paret har splittrats")
     dq.refresh_from_db()
-    assert dq.status == DirectQualifier.Status.DECLINED
+    assert dq.status == PairEntry.Status.DECLINED
     d = Decision.objects.get(action="pairs.seat.declined")
     assert d.clause == "R-REPL-7" and d.decided_by == tk
     recompute_pair_competition(competition.id)
-    offer = Offer.objects.get(seat=seat, answer=Offer.Answer.PENDING)
-    assert offer.entry == entries[27]
+    offer = SeatOffer.objects.get(seat=seat, answer=SeatOffer.Answer.PENDING)
+    assert offer.entry_id == entries[27].pk
 
 
 def offer_for(heat, offered_at="2017-04-11 10:00"):
@@ -132,13 +133,13 @@ def offer_for(heat, offered_at="2017-04-11 10:00"):
     seat.status = FinalSeat.Status.VACATED
     seat.save()
     nxt = PairEntryFactory(heat=heat)
-    return Offer.objects.create(seat=seat, entry=nxt, offered_at=at(offered_at))
+    return SeatOffer.objects.create(seat=seat, entry=nxt, offered_at=at(offered_at))
 
 
 def test_r_repl_5_answer_recorded_with_who_and_when(heat, tk, recompute):
     offer = offer_for(heat)
     with clock.frozen("2017-04-12 09:30") as now:
-        decisions.record_offer_answer(tk, offer, Offer.Answer.DECLINED)
+        decisions.answer_offer(tk, offer, SeatOffer.Answer.DECLINED)
     offer.refresh_from_db()
     assert offer.answer == "declined" and offer.answered_at == now and offer.recorded_by == tk
     d = Decision.objects.get(action="pairs.offer.declined", object_id=offer.pk)
@@ -150,8 +151,8 @@ def test_r_repl_5_answer_given_earlier_by_telephone(heat):
     offer = offer_for(heat)
     official = rep_club_official(offer.entry)
     with clock.frozen("2017-04-13 08:00"):
-        decisions.record_offer_answer(
-            official, offer, Offer.Answer.ACCEPTED, answered_at=at("2017-04-12 20:15")
+        decisions.answer_offer(
+            official, offer, SeatOffer.Answer.ACCEPTED, answered_at=at("2017-04-12 20:15")
         )
     offer.refresh_from_db()
     assert offer.answered_at == at("2017-04-12 20:15")
@@ -161,10 +162,10 @@ def test_r_repl_5_answer_given_earlier_by_telephone(heat):
 def test_r_repl_6_answered_offer_does_not_change(heat, tk):
     offer = offer_for(heat)
     with clock.frozen("2017-04-12 09:30"):
-        decisions.record_offer_answer(tk, offer, Offer.Answer.ACCEPTED)
+        decisions.answer_offer(tk, offer, SeatOffer.Answer.ACCEPTED)
         before = counts()
         with pytest.raises(ServiceError) as exc:
-            decisions.record_offer_answer(tk, offer, Offer.Answer.DECLINED)
+            decisions.answer_offer(tk, offer, SeatOffer.Answer.DECLINED)
     assert "R-REPL-6" in str(exc.value)
     assert counts() == before
     offer.refresh_from_db()
@@ -176,11 +177,11 @@ def test_r_repl_5_bad_answers_are_refused(heat, tk):
     before = counts()
     with clock.frozen("2017-04-12 09:30"):
         with pytest.raises(ServiceError) as exc:
-            decisions.record_offer_answer(tk, offer, "maybe")
+            decisions.answer_offer(tk, offer, "maybe")
         assert "R-REPL-5" in str(exc.value)
         with pytest.raises(ServiceError) as exc:
-            decisions.record_offer_answer(
-                tk, offer, Offer.Answer.ACCEPTED, answered_at=at("2017-04-10 10:00")
+            decisions.answer_offer(
+                tk, offer, SeatOffer.Answer.ACCEPTED, answered_at=at("2017-04-10 10:00")
             )
         assert "R-REPL-5" in str(exc.value)
     assert counts() == before
@@ -230,12 +231,12 @@ def test_r_repl_5_admin_records_answers_and_shows_who(client, heat, tk):
     client.force_login(tk)
     with clock.frozen("2017-04-12 09:30"):
         client.post(
-            "/admin/pairs/offer/",
+            "/admin/clubs/seatoffer/",
             {"action": "record_accepted", "_selected_action": [offer.pk]},
         )
     offer.refresh_from_db()
     assert offer.answer == "accepted" and offer.recorded_by == tk
-    page = client.get(f"/admin/pairs/offer/{offer.pk}/change/").content.decode()
+    page = client.get(f"/admin/clubs/seatoffer/{offer.pk}/change/").content.decode()
     assert "pairs.offer.accepted" in page
     seat = offer.seat
-    assert client.get(f"/admin/pairs/finalseat/{seat.pk}/change/").status_code == 200
+    assert client.get(f"/admin/clubs/finalseat/{seat.pk}/change/").status_code == 200

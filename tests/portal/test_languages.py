@@ -67,7 +67,7 @@ ADMIN_SKIPPED_SUFFIXES = ("_add", "_delete", "_history", "_simple_history")
 NO_DEMO_ROW = {
     "clubs.decision",
     "clubs.democlock",
-    "teams.teamfinaloffer",
+    "clubs.seatoffer",
     "teams.rosterchangerequest",
     "results.pairfinalresult",
     # django-axes' logs (no add form) and the API's tokens and stored answers

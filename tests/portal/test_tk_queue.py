@@ -10,8 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from clubs import clock
-from clubs.models import HeatStatus
-from pairs.models import FinalSeat, Offer
+from clubs.models import FinalSeat, HeatStatus, SeatOffer
 from teams.models import Dispensation
 from tests.factories import (
     ClubFactory,
@@ -91,9 +90,9 @@ def test_a_requested_dispensation_and_a_pending_seat_offer_wait_for_tk(tk):
     heat = PairHeatFactory(competition=comp, name="Kval Enköping")
     holder, asked = PairEntryFactory(heat=heat), PairEntryFactory(heat=heat)
     seat = FinalSeat.objects.create(
-        competition=comp, entry=holder, source=FinalSeat.Source.ALLOCATION
+        competition=comp, holder=holder, source=FinalSeat.Source.ALLOCATION
     )
-    Offer.objects.create(seat=seat, entry=asked, offered_at=timezone.now())
+    SeatOffer.objects.create(seat=seat, entry=asked, offered_at=timezone.now())
     html = tk.get("/tk/").content.decode()
     disp = section(html, "dispensations")
     assert disp.count("list-group-item") == 1  # the granted one is decided
@@ -102,7 +101,7 @@ def test_a_requested_dispensation_and_a_pending_seat_offer_wait_for_tk(tk):
     offers = section(html, "offers")
     assert asked.player1.full_name in offers and "Kvalheat: Kval Enköping" in offers
     assert "R-REPL-5" in offers
-    assert f"/admin/pairs/offer/{Offer.objects.get().pk}/change/" in offers
+    assert f"/admin/clubs/seatoffer/{SeatOffer.objects.get().pk}/change/" in offers
     assert "Inget väntar." in section(html, "heat_changes")
 
 
@@ -206,17 +205,17 @@ def test_tk_records_a_declined_seat_offer_from_the_queue(tk):
     comp = PairCompetitionFactory(season=season)
     heat = PairHeatFactory(competition=comp)
     seat = FinalSeat.objects.create(
-        competition=comp, entry=PairEntryFactory(heat=heat), source=FinalSeat.Source.ALLOCATION
+        competition=comp, holder=PairEntryFactory(heat=heat), source=FinalSeat.Source.ALLOCATION
     )
     asked = PairEntryFactory(heat=heat)
     with clock.frozen("2017-03-30"):
-        offer = Offer.objects.create(seat=seat, entry=asked, offered_at=clock.now())
+        offer = SeatOffer.objects.create(seat=seat, entry=asked, offered_at=clock.now())
     with clock.frozen("2017-04-01"):
-        page = decide(tk, "pair_offer", offer.pk, "no").content.decode()
+        page = decide(tk, "seat_offer", offer.pk, "no").content.decode()
     assert f"{asked.player1.full_name} – {asked.player2.full_name}" in page
     assert "alert-success" in page and "svaret registrerat: tackade nej." in page
     offer.refresh_from_db()
-    assert offer.answer == Offer.Answer.DECLINED
+    assert offer.answer == SeatOffer.Answer.DECLINED
 
 
 def test_only_tk_decides(client):
