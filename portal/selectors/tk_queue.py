@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from clubs import clock, seats, windows
 from clubs.i18n import render
-from clubs.models import Decided, HeatStatus, Membership, Season, SeatOffer
+from clubs.models import Decided, FinalSeat, HeatStatus, Membership, Season, SeatOffer
 from clubs.services.flags import open_flags
 from pairs.models import PairHeat, PairHeatChangeRequest
 from results.models import AllocationRun, StandingSnapshot
@@ -36,6 +36,7 @@ from teams.models import (
     TeamHeatChangeRequest,
     WalkOver,
 )
+from ubf.rules import replacement
 from ubf.rules.eligibility import unpaid_deadline
 
 
@@ -396,6 +397,45 @@ def _offers(season) -> list[Item]:
     return _by_deadline(items)
 
 
+def _seats_tk_decides(season) -> list[Item]:
+    """R-REPL-3: the seats of the season's finals that the chain has nobody left to ask for
+    (the allocation's stored chain), none of them left empty yet: TK decides on the final's
+    seat page. Two queries."""
+    runs = {
+        r.competition_id: r
+        for r in AllocationRun.objects.filter(competition__season=season).select_related(
+            "competition__season"
+        )
+    }
+    waiting = {
+        (run_id, c["seat"]): c
+        for run_id, run in runs.items()
+        for c in (run.explanation or {}).get("chain", [])
+        if c.get("status") == replacement.TK_DECIDES
+    }
+    if not waiting:
+        return []
+    items = []
+    for seat in FinalSeat.objects.filter(
+        competition_id__in={k[0] for k in waiting}, closed_reason=""
+    ).order_by("id"):
+        chain = waiting.get((seat.competition_id, seat.chain_key))
+        if chain is None:
+            continue
+        competition = runs[seat.competition_id].competition
+        url = reverse("portal:tk_final_seats", args=[seat.competition_id])
+        steps = chain.get("steps") or []
+        items.append(
+            Item(
+                title=f"{competition}: {seat}",
+                clause="R-REPL-3",
+                url=f"{url}#plats-{seat.pk}",
+                facts=[render(steps[-1]["message"])] if steps else [],
+            )
+        )
+    return items
+
+
 def _missing_lineups(season) -> list[Item]:
     """R-TEAM-4: a played match without a recorded line-up counts the whole roster as fielded;
     TK settles it by having the line-up recorded."""
@@ -581,6 +621,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
         Group("sanctions", _("Begärda bestraffningar"), _sanctions(season)),
         Group("unpaid", _("Obetalda spelare som spelat (14 dagar)"), _unpaid_fielded(season)),
         Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),
+        Group("final_seats", _("Finalplatser där TK avgör"), _seats_tk_decides(season)),
         Group("lineups", _("Spelade matcher utan laguppställning"), _missing_lineups(season)),
         Group(
             "direct_final",

@@ -154,11 +154,18 @@ def queue(request):
     for group in groups:
         for item in group.items:
             item.decision = DECISIONS.get(item.action)
+    season = Season.current()
     return render(
         request,
         "portal/tk_queue.html",
         {
             "groups": groups,
+            # R-REPL-3, R-REPL-5: each final's seats and offers, where TK decides on them
+            "finals": list(
+                Competition.objects.filter(season=season).select_related("season").order_by("id")
+            )
+            if season
+            else [],
             "total": sum(len(g.items) for g in groups if g.waiting),
             "today": clock.today(),
         },
