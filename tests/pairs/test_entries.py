@@ -15,6 +15,7 @@ from pairs.models import (
     ReserveNotice,
     SmPartnerDeclaration,
 )
+from pairs.selectors import final_seat_holders
 from pairs.services.entries import (
     FINAL_SESSION,
     declare_sm_partner,
@@ -38,7 +39,7 @@ from tests.factories import (
 from tests.factories import world_member as p
 from ubf.rules.violations import Severity
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
@@ -197,7 +198,7 @@ def test_r_pair_kval_6_no_new_pair_at_the_second_session(w):
     assert "R-PAIR-KVAL-6" in msg
 
 
-def test_r_pair_kval_7_second_qualifier_is_accepted_but_struck(w, recompute_calls):
+def test_r_pair_kval_7_second_qualifier_is_accepted_but_struck(w):
     a, b, c = p(w), p(w), p(w)
     first = enter_pair(w.official, w.early, a.mid, b.mid)
     second = enter_pair(w.official, w.heat, a.mid, c.mid)
@@ -263,18 +264,23 @@ def test_r_direct_1_refusals(w):
     assert "R-DIRECT-1" in msg and "2017-03-31" in msg
 
 
-def test_r_direct_2_playing_with_another_partner_forfeits_the_direct_place(w, recompute_calls):
+def test_r_direct_2_playing_with_another_partner_forfeits_the_direct_place(w, decide):
+    """Through the real recompute: the champions hold the final's direct seat once TK has
+    registered them (R-DIRECT-1); when one of them enters a qualifier with another partner the
+    place is forfeited and the seat is gone from the final (R-DIRECT-2)."""
     a, b, c = p(w), p(w), p(w)
-    dq = register_direct_qualifier(w.tk, w.comp, a.mid, b.mid)
-    recompute_calls.reset_mock()
-    out = enter_pair(w.official, w.heat, a.mid, c.mid)
+    dq = decide(register_direct_qualifier, w.tk, w.comp, a.mid, b.mid)
+    assert [h.holder for h in final_seat_holders(w.comp)] == [dq]
+    assert FinalSeat.objects.get(holder=dq).source == FinalSeat.Source.DIRECT
+    out = decide(enter_pair, w.official, w.heat, a.mid, c.mid)
     dq.refresh_from_db()
     assert dq.status == PairEntry.Status.FORFEITED
     assert "R-DIRECT-2" in dq.status_reason and "Kval Uppsala" in dq.status_reason
     assert out.forfeited == [dq]
     assert "R-DIRECT-2" in [v.clause for v in out.warnings]
     assert Decision.objects.filter(action="pairs.direct_qualifier.forfeited").count() == 1
-    recompute_calls.assert_any_call(competition_id=w.comp.pk)
+    assert final_seat_holders(w.comp) == []
+    assert not FinalSeat.objects.filter(holder=dq).exists()
 
 
 def test_r_direct_2_playing_together_keeps_the_direct_place(w):
