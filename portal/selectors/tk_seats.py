@@ -71,8 +71,8 @@ class FinalSeatsPage:
 
 
 def final_seats_page(competition_id: int) -> FinalSeatsPage:
-    """The page of ``competition_id``'s final (Http404 for an unknown competition): six
-    queries."""
+    """The page of ``competition_id``'s final (Http404 for an unknown competition): five
+    queries (six while the allocation run does not yet store its heats left)."""
     parent = (
         Competition.objects.select_related("season", "paircompetition", "teamcompetition")
         .filter(pk=competition_id)
@@ -91,7 +91,6 @@ def final_seats_page(competition_id: int) -> FinalSeatsPage:
                     "recorded_by", *seats.ENTRY_NAMES
                 ).order_by("offered_at", "id"),
             ),
-            "replaced_by",
         )
         .order_by("id")
     )

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import pytest
 from django.apps import apps
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs import clock
@@ -188,3 +190,21 @@ def test_the_team_final_has_the_same_page(client, tk):
     page = client.get(url(comp))
     assert page.status_code == 200
     assert "Finalen har inga platser ännu" in page.content.decode()
+
+
+def test_the_page_does_not_grow_in_queries_with_the_final(client, tk):
+    """A final of 8 seats and one of 28 (heats of 8 and 40 pairs), one seat given up in each:
+    the same number of queries."""
+
+    def queries(n: int) -> int:
+        comp = PairCompetitionFactory(discipline=("mixed", "veteran")[n > 10])
+        _heat, entries = heat_with_results(comp, n)
+        recompute_pair_competition(comp.id)
+        give_up_seat(tk, FinalSeat.objects.get(holder=entries[0]), reason="Återbud")
+        recompute_pair_competition(comp.id)
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url(comp)).status_code == 200
+        return len(ctx.captured_queries)
+
+    client.force_login(tk)
+    assert queries(8) == queries(40)
