@@ -103,7 +103,6 @@ TARGET_HEAT_MS = 200.0
 # --------------------------------------------------------------------------------------------
 
 
-@contextmanager
 def bulk_entries(model, objs: list, batch_size: int = 2000) -> list:
     """Bulk insert of pair entries or teams, both kinds of ``clubs.Entry``: Django's
     ``bulk_create`` refuses a multi-table child, so the parent rows go first (their ids come
@@ -121,6 +120,7 @@ def bulk_entries(model, objs: list, batch_size: int = 2000) -> list:
     return objs
 
 
+@contextmanager
 def no_recompute():
     """The upload service's on-commit recompute switched off (timed separately here)."""
     with mock.patch("results.services.uploads.request_recompute"):
