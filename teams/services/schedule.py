@@ -169,6 +169,21 @@ class Schedule:
     def match_count(self) -> int:
         return sum(len(r.matches) for r in self.rounds)
 
+    @property
+    def named_rounds(self) -> list[dict]:
+        """The rounds for a page: each match as (home number, home name, away number, away
+        name), and who sits out."""
+        names = {t.number: t.name for t in self.teams}
+        return [
+            {
+                "number": r.number,
+                "played_on": r.played_on,
+                "matches": [(h, names.get(h, "?"), a, names.get(a, "?")) for h, a in r.matches],
+                "byes": [(b, names.get(b, "?")) for b in r.byes],
+            }
+            for r in self.rounds
+        ]
+
 
 # ---------------------------------------------------------------------------------------------
 # Reading: the teams, the days, the saved schedule, why it is locked

@@ -72,8 +72,7 @@ def test_r_pair_mp_1_every_problem_names_its_row():
         "Rad 4: 4 par, placering 2 står redan på rad 3.",
         "Rad 5: antal par ska vara ett heltal 2–400 (inte ”x”).",
         "Rad 6: placering 7 finns inte med 4 par.",
-        "Rad 7: poängen för placering 3 är inte ett tal mellan 0 och 1000 med högst två "
-        "decimaler.",
+        "Rad 7: poängen för placering 3 är inte ett tal mellan 0 och 1000 med högst två decimaler.",
         "Rad 8: poängen saknas.",
         "Rad 9: antal par ska vara ett heltal 2–400 (inte ”1”).",
     ]
