@@ -530,7 +530,7 @@ class ScheduleProposalForm(forms.Form):
                     Div(*seeds, css_class="row g-2"),
                 )
             )
-        layout.append(Submit("propose", _("Föreslå schema"), css_class="btn-outline-primary"))
+        layout.append(Submit("propose", _("Föreslå schema")))
         self.helper.layout = Layout(*layout)
 
     def seeds(self) -> list[int]:
