@@ -232,37 +232,43 @@ def _exhaustive(entries: list[Hashable], rounds: int, scale: int) -> list[Round]
     matchings = _perfect_matchings(slots)
     edge = {pair: i for i, pair in enumerate(itertools.combinations(range(slots), 2))}
     masks = [sum(1 << edge[p] for p in m) for m in matchings]
+    # later[m]: the matchings after m that share no pair with it, as a bit set, so the search
+    # visits only rounds that can go together.
+    later = [
+        sum(1 << j for j in range(m + 1, len(masks)) if not masks[m] & masks[j])
+        for m in range(len(masks))
+    ]
+    deltas = [[(a, b + 1, b, a + 1) for a, b in matching if b != bye] for matching in matchings]
     totals, counts = [0] * n, [0] * n
     best: list = [None, None]  # score, chosen matchings
     chosen: list[int] = []
 
     def shift(m: int, sign: int) -> None:
-        for a, b in matchings[m]:
-            if b == bye:
-                continue
-            totals[a] += sign * (b + 1)
-            totals[b] += sign * (a + 1)
+        for a, seed_b, b, seed_a in deltas[m]:
+            totals[a] += sign * seed_b
+            totals[b] += sign * seed_a
             counts[a] += sign
             counts[b] += sign
 
-    def search(start: int, used: int) -> None:
+    def search(candidates: int) -> None:
         if len(chosen) == rounds:
             score = _score(totals, counts, scale)
             if best[0] is None or score < best[0]:
                 best[0], best[1] = score, list(chosen)
             return
-        for m in range(start, len(matchings) - (rounds - len(chosen)) + 1):
+        while candidates and candidates.bit_count() >= rounds - len(chosen):
             if best[0] == (0, 0):
                 return  # every average equal: nothing can be more even
-            if masks[m] & used:
-                continue
+            low = candidates & -candidates
+            candidates ^= low
+            m = low.bit_length() - 1
             chosen.append(m)
             shift(m, 1)
-            search(m + 1, used | masks[m])
+            search(candidates & later[m])
             shift(m, -1)
             chosen.pop()
 
-    search(0, 0)
+    search((1 << len(matchings)) - 1)
     return [
         [(entries[a], None if b == bye else entries[b]) for a, b in matchings[m]] for m in best[1]
     ]
