@@ -47,8 +47,11 @@ class DirectFinalRow:
 
     @property
     def late(self) -> bool:
-        """The qualifying period is over and TK has not decided."""
-        return bool(self.deadline and self.today > self.deadline and self.decision is None)
+        """A decision is needed (fewer than two clubs arrange), the qualifying period is over
+        and TK has not decided."""
+        return bool(
+            self.notice and self.deadline and self.today > self.deadline and self.decision is None
+        )
 
 
 def _clubs(kind: HeatKind, competition) -> list[str]:

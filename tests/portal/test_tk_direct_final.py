@@ -67,8 +67,12 @@ def test_r_pair_df_1_the_page_shows_what_the_decision_rests_on(tk_client, season
     text = section(page, teams)
     assert "2 klubbar arrangerar godkända kval: Enköpings BK, Tierps BK." in text
     assert "huvudregeln är att kvalen spelas" in text
-    assert "Tiden har gått ut utan beslut." in text  # 2017-02-10 is after 2017-01-31
+    # 2017-02-10 is after DM Lag's 2017-01-31, but two clubs arrange: nothing was needed.
+    assert "Tiden har gått ut utan beslut." not in text
     assert "Dam spelas alltid som direktfinal" in section(page, dam)
+    with clock.frozen("2017-04-05"):  # Mixed's period ended 2017-03-31 with one club
+        late = tk_client.get("/tk/direktfinal/")
+    assert "Tiden har gått ut utan beslut." in section(late, mixed)
 
 
 def test_r_pair_df_1_tk_decides_it_is_recorded_and_par_says_so(tk_client, season, decide):
