@@ -44,6 +44,8 @@ NOUNS = {
     "other_team": gettext_noop("spelare från ett annat lag"),
     "flag": gettext_noop("flagga"),
     "fee": gettext_noop("avgift"),
+    "schedule": gettext_noop("spelschema"),
+    "mp_table": gettext_noop("mästarpoängtabell"),
 }
 
 VERBS = {
@@ -91,6 +93,8 @@ VERBS = {
     "violation_recorded": gettext_noop("registrerade en överträdelse, %(noun)s"),
     "collected": gettext_noop("registrerade %(noun)s som inkasserad"),
     "passed": gettext_noop("registrerade %(noun)s som vidarebefordrad till UBF"),
+    "saved": gettext_noop("sparade"),
+    "loaded": gettext_noop("lade in"),
 }
 
 

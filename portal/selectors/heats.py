@@ -23,7 +23,7 @@ from portal.selectors.par import HeatView, _heat_view
 from portal.selectors.tk_lots import standing_lot_notes
 from results.models import AllocationRun, Lot, StandingSnapshot
 from results.seat_states import DECLINED, OFFERED, SeatWords, heats_left, seat_words
-from teams.models import TeamFinalOffer, TeamFinalSeat, TeamHeat, TeamHeatOrganiser
+from teams.models import Match, TeamFinalOffer, TeamFinalSeat, TeamHeat, TeamHeatOrganiser
 
 Status = FinalSeatBase.Status
 
@@ -127,6 +127,9 @@ class HeatPage:
     heats_left: int = 0
     #: teams: the ties in the heat's table that matter (R-TEAM-TIE-1), drawn or not
     standing_lots: list = field(default_factory=list)
+    #: teams: the heat's schedule, round by round (R-TEAM-KVAL-4): each {"number",
+    #: "played_on", "matches"} with the Match rows (played or not)
+    schedule: list[dict] = field(default_factory=list)
 
     @property
     def rows(self) -> list[dict]:
@@ -335,7 +338,7 @@ def pair_heat_page(heat_id: int) -> HeatPage:
 
 def team_heat_page(heat_id: int) -> HeatPage:
     """/lag/kval/<id>/: a team heat's standing, the teams that went to the final, its
-    reserves, its share of the final and the chain (7 queries)."""
+    reserves, its share of the final, the chain and its schedule (8 queries)."""
     heat = TeamHeat.objects.select_related("competition__season").filter(pk=heat_id).first()
     if heat is None:
         raise Http404("Okänt heat")
@@ -371,8 +374,25 @@ def team_heat_page(heat_id: int) -> HeatPage:
         organisers=organisers,
         lots=lots,
         standing_lots=standing_lot_notes(competition, snapshot, lots=all_lots, heat=heat, run=run),
+        schedule=_schedule(heat),
     )
     return _heat_page(page, seat_rows, "team_id")
+
+
+def _schedule(heat: TeamHeat) -> list[dict]:
+    """The heat's matches round by round, as its schedule was saved (one query)."""
+    rounds: dict[int, dict] = {}
+    matches = (
+        Match.objects.filter(heat=heat, stage=Match.Stage.KVAL)
+        .select_related("home", "away")
+        .order_by("round", "id")
+    )
+    for m in matches:
+        r = rounds.setdefault(m.round, {"number": m.round, "played_on": m.played_on, "matches": []})
+        if m.played_on and (r["played_on"] is None or m.played_on < r["played_on"]):
+            r["played_on"] = m.played_on
+        r["matches"].append(m)
+    return [rounds[k] for k in sorted(rounds)]
 
 
 @dataclass

@@ -22,6 +22,7 @@ from clubs.i18n import render
 from clubs.models import Decided, HeatStatus, Membership, Season
 from clubs.services.flags import open_flags
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
+from portal.selectors.direct_finals import direct_final_rows
 from results.models import AllocationRun, StandingSnapshot
 from results.services.lots import standing_ties
 from teams.models import (
@@ -554,6 +555,31 @@ def _unpaid_fielded(season) -> list[Item]:
     return _by_deadline(items)
 
 
+def _direct_finals(season) -> list[Item]:
+    """R-PAIR-DF-1, R-TEAM-DF-1: a competition where fewer than two clubs arrange approved
+    heats and TK has not decided, by the end of its qualifying period; decided on
+    /tk/direktfinal/. Shown once the heats' registration deadline has passed (before it
+    clubs may still register)."""
+    items = []
+    today = clock.today()
+    for row in direct_final_rows(season):
+        if row.is_dam or row.notice is None or row.decision is not None:
+            continue
+        registration = row.competition.heat_registration_deadline
+        if row.competition.is_direct_final or (registration and today <= registration):
+            continue
+        items.append(
+            Item(
+                title=str(row.competition),
+                clause=row.clause,
+                url=reverse("portal:tk_direct_final") + f"#tavling-{row.competition.pk}",
+                deadline=row.deadline,
+                facts=[render(row.notice)],
+            )
+        )
+    return _by_deadline(items)
+
+
 def tk_queue(season: Season | None = None) -> list[Group]:
     """The groups of TK's queue for ``season`` (the current one by default), empty groups
     included so the page can say "nothing waits"."""
@@ -571,6 +597,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
     return [
         Group("flags", _("Flaggor till TK"), _flags(season)),
         Group("heats", _("Kvalheat att godkänna"), _heats(season)),
+        Group("direct_finals", _("Direktfinal att besluta"), _direct_finals(season)),
         Group("heat_changes", _("Begärda ändringar av kvalheat"), _heat_changes(season)),
         Group(
             "roster_changes",

@@ -43,6 +43,7 @@ from teams.models import (
     Match,
     Penalty,
     RosterChangeRequest,
+    TeamCompetition,
     TeamFinalOffer,
     TeamHeat,
     TeamHeatChangeRequest,
@@ -169,6 +170,7 @@ def queue(request):
     for group in groups:
         for item in group.items:
             item.decision = DECISIONS.get(item.action)
+    season = Season.current()
     return render(
         request,
         "portal/tk_queue.html",
@@ -176,6 +178,9 @@ def queue(request):
             "groups": groups,
             "total": sum(len(g.items) for g in groups if g.waiting),
             "today": clock.today(),
+            "team_competition": TeamCompetition.objects.filter(season=season).first()
+            if season
+            else None,
         },
     )
 

@@ -1,5 +1,7 @@
 """Team qualifier heats: registration by the arranging club(s), TK's decision, moving and
-cancelling, the check when entries close, moving a team to another heat, and the direct final.
+cancelling, the check when entries close, moving a team to another heat, and the clubs counted
+for the direct final (TK's decision itself is ``clubs.services.heats.decide_direct_final`` with
+``TEAM_HEATS``).
 
 Clauses: R-TEAM-REG-1 (registration with the invitation), R-TEAM-KVAL-1 (period, one heat per
 club and season, joint heats), R-TEAM-KVAL-2 (fewer than four teams at close), R-TEAM-KVAL-3
@@ -39,7 +41,6 @@ from clubs.services.heats import (
     HeatKind,
     arranging_clubs,
     cancel_heat,
-    decide_direct_final_for,
     decide_heat,
     get_obj,
     locked,
@@ -63,7 +64,6 @@ from teams.models import (
     TeamHeatOrganiser,
 )
 from ubf.rules.heats import (
-    direct_final_notice,
     heat_registration_violations,
     team_heat_board_violations,
     team_heat_club_violations,
@@ -76,10 +76,8 @@ from ubf.rules.windows import HEAT_REGISTRATION
 __all__ = [
     "TEAM_HEATS",
     "cancel_team_heat",
-    "decide_direct_final",
     "decide_heat_change",
     "decide_team_heat",
-    "direct_final_needed",
     "move_team_heat",
     "move_team_to_heat",
     "register_team_heat",
@@ -240,6 +238,16 @@ def _decision_figures(heat: TeamHeat) -> dict:
     }
 
 
+def arranging_club_count(competition: TeamCompetition) -> int:
+    """The clubs arranging an approved team heat (R-TEAM-DF-1)."""
+    return (
+        TeamHeatOrganiser.objects.filter(competition=competition, heat__status=HeatStatus.APPROVED)
+        .values("club")
+        .distinct()
+        .count()
+    )
+
+
 #: A team heat as ``clubs.services.heats`` sees it. Moving or cancelling it follows R-PAIR-KVAL-2
 #: by analogy; the heat responsible may do it too.
 TEAM_HEATS = HeatKind(
@@ -253,6 +261,8 @@ TEAM_HEATS = HeatKind(
     schedule_violations=team_schedule_violations,
     approval_violations=_approval_violations,
     decision_figures=_decision_figures,
+    competition_model=TeamCompetition,
+    arranging_club_count=arranging_club_count,
 )
 
 
@@ -532,53 +542,6 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
     )
     request_recompute(team.competition_id)
     return team
-
-
-# ---------------------------------------------------------------------------------------------
-# Direct final (R-TEAM-DF-1)
-# ---------------------------------------------------------------------------------------------
-
-
-def arranging_club_count(competition: TeamCompetition) -> int:
-    """The clubs arranging an approved team heat (R-TEAM-DF-1)."""
-    return (
-        TeamHeatOrganiser.objects.filter(competition=competition, heat__status=HeatStatus.APPROVED)
-        .values("club")
-        .distinct()
-        .count()
-    )
-
-
-def direct_final_needed(competition: TeamCompetition) -> Violation | None:
-    """R-TEAM-DF-1: fewer than two clubs arrange approved heats: the notice for TK (decide by
-    the end of the qualifying period), or ``None`` when the heats go ahead."""
-    return direct_final_notice(
-        arranging_club_count(competition),
-        teams=True,
-        decide_by=competition.qualifying_end,
-        rules=competition.season.rules(),
-    )
-
-
-@transaction.atomic
-def decide_direct_final(user, competition, direct: bool, reason: str = "") -> TeamCompetition:
-    """R-TEAM-DF-1, R-GEN-3: TK decides (at the latest when the qualifying period ends) whether
-    DM Lag is played as a direct final on the final's dates; against the rule it needs a
-    reason. Recorded with who, when and why."""
-    require(
-        is_tk(user),
-        gettext_noop("Bara UBF TK beslutar om direktfinal."),
-    )
-    competition = locked(TeamCompetition, competition, "season")
-    return decide_direct_final_for(
-        user,
-        competition,
-        direct,
-        reason,
-        notice=direct_final_needed(competition),
-        arranging=arranging_club_count(competition),
-        teams=True,
-    )
 
 
 @transaction.atomic

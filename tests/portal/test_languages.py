@@ -294,6 +294,13 @@ def _pages() -> dict[str, tuple[str | None, str]]:
         ),
         "portal:captain_team": ("kapten", reverse("portal:captain_team", args=[team.pk])),
         "portal:tk_season": ("tk", reverse("portal:tk_season")),
+        "portal:heat_schedule": (
+            "klubb",
+            reverse("portal:heat_schedule", args=[klubb_team_heat.pk]),
+        ),
+        "portal:final_schedule": ("tk", reverse("portal:final_schedule", args=[team_comp.pk])),
+        "portal:tk_direct_final": ("tk", reverse("portal:tk_direct_final")),
+        "portal:tk_mp_table": ("tk", reverse("portal:tk_mp_table")),
         "portal:tk_register": ("tk", reverse("portal:tk_register")),
         "portal:tk_sanctions": ("tk", reverse("portal:tk_sanctions")),
         "portal:tk_next_season": ("tk", reverse("portal:tk_next_season")),
@@ -487,6 +494,10 @@ PAGE_NAMES = [
     "portal:tk_rulings",
     "portal:tk_ruling",
     "portal:tk_protests",
+    "portal:heat_schedule",
+    "portal:final_schedule",
+    "portal:tk_direct_final",
+    "portal:tk_mp_table",
 ]
 
 

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from clubs import clock, seats
 from clubs.models import HeatStatus, Representation
+from clubs.services.season import mp_table
 from pairs.models import (
     DirectQualifier,
     FinalSeat,
@@ -530,23 +531,10 @@ def _struck_reason(record: str) -> dict:
     )
 
 
-MP_TABLE_KEY = "pair_final_mp_table"
-
-
-def _mp_table(season) -> dict[tuple[int, int], str] | None:
-    """R-PAIR-MP-1: SBF's masterpoint table as TK loaded it for the season in
-    ``season.tables["pair_final_mp_table"]`` ("pairs:place" -> points); None when missing."""
-    raw = (season.tables or {}).get(MP_TABLE_KEY)
-    if not raw:
-        return None
-    table = {}
-    for key, points in dict(raw).items():
-        try:
-            n, place = (int(x) for x in str(key).split(":"))
-        except ValueError:
-            continue
-        table[(n, place)] = str(points)
-    return table or None
+def _mp_table(season) -> dict | None:
+    """R-PAIR-MP-1: SBF's masterpoint table as TK loaded it for the season on
+    /tk/sasong/mastarpoang/ (``clubs.services.season.mp_table``); None when missing."""
+    return mp_table(season) or None
 
 
 def _fmt_points(value) -> str:
