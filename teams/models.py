@@ -761,3 +761,109 @@ class TeamEntryRequest(Decided):
 
     def __str__(self) -> str:
         return f"{self.name} → {self.heat}"
+
+
+class SemifinalVenue(models.Model):
+    """R-TEAM-SEMI-1: a venue of SM Lag's semifinal as SBF announced it (SBF decides where the
+    semifinals are played and how the places are shared between the districts), entered by TK
+    on /tk/sm-semifinal/: the town, its days and, if SBF says so, how many of UBF's teams it
+    takes (empty: SBF gave no limit)."""
+
+    competition = models.ForeignKey(
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        related_name="semifinal_venues",
+        verbose_name=_("tävling"),
+    )
+    name = models.CharField(_("semifinalort"), max_length=80)
+    first_date = models.DateField(_("första speldag"), null=True, blank=True)
+    last_date = models.DateField(_("sista speldag"), null=True, blank=True)
+    places = models.PositiveSmallIntegerField(
+        _("platser för UBF:s lag"),
+        null=True,
+        blank=True,
+        help_text=_("Om SBF har angett hur många lag från UBF orten tar; annars tomt."),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("SM-semifinalort")
+        verbose_name_plural = _("SM-semifinalorter")
+        ordering = ["competition", "first_date", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "name"], name="semifinal_venue_once_per_competition"
+            ),
+            models.CheckConstraint(
+                condition=Q(first_date__isnull=True)
+                | Q(last_date__isnull=True)
+                | Q(first_date__lte=F("last_date")),
+                name="semifinal_venue_days_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(places__isnull=True) | Q(places__gte=1),
+                name="semifinal_venue_places_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SemifinalChoice(models.Model):
+    """R-TEAM-SEMI-1: a team's answer when its turn came to choose an SM semifinal venue: the
+    venue chosen, or its place declined (the next team of the full order then moves up), with
+    who recorded it and when (TK in the hall, or the team's captain on the captain's page) and,
+    for a decline or TK's correction, why. The order itself is not stored: it is the final's
+    full order (``results.services.semifinal``), so a correction never leaves a stale number."""
+
+    class State(models.TextChoices):
+        CHOSEN = "chosen", _("valt")
+        DECLINED = "declined", _("tackat nej")
+
+    competition = models.ForeignKey(
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        related_name="semifinal_choices",
+        verbose_name=_("tävling"),
+    )
+    team = models.OneToOneField(
+        Team, on_delete=models.CASCADE, related_name="semifinal_choice", verbose_name=_("lag")
+    )
+    state = models.CharField(_("svar"), max_length=8, choices=State.choices)
+    venue = models.ForeignKey(
+        SemifinalVenue,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="choices",
+        verbose_name=_("semifinalort"),
+    )
+    recorded_at = models.DateTimeField(_("registrerad"), default=clock.now)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("registrerad av"),
+    )
+    reason = models.TextField(_("motivering"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("val av SM-semifinalort")
+        verbose_name_plural = _("val av SM-semifinalort")
+        ordering = ["competition", "recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state="chosen", venue__isnull=False)
+                | Q(state="declined", venue__isnull=True),
+                name="semifinal_choice_venue_iff_chosen",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.state == self.State.DECLINED:
+            return _("%(team)s: tackat nej till SM-semifinalen") % {"team": self.team}
+        return _("%(team)s: SM-semifinal i %(venue)s") % {"team": self.team, "venue": self.venue}

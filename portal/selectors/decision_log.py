@@ -44,6 +44,8 @@ NOUNS = {
     "other_team": gettext_noop("spelare från ett annat lag"),
     "flag": gettext_noop("flagga"),
     "fee": gettext_noop("avgift"),
+    "semifinal_choice": gettext_noop("val av SM-semifinalort"),
+    "semifinal_venues": gettext_noop("SM-semifinalorter"),
 }
 
 VERBS = {
@@ -91,6 +93,8 @@ VERBS = {
     "violation_recorded": gettext_noop("registrerade en överträdelse, %(noun)s"),
     "collected": gettext_noop("registrerade %(noun)s som inkasserad"),
     "passed": gettext_noop("registrerade %(noun)s som vidarebefordrad till UBF"),
+    "chosen": gettext_noop("registrerade"),
+    "corrected": gettext_noop("rättade"),
 }
 
 

@@ -24,6 +24,7 @@ from clubs.services.flags import open_flags
 from pairs.models import Offer, PairHeat, PairHeatChangeRequest
 from results.models import AllocationRun, StandingSnapshot
 from results.services.lots import standing_ties
+from results.services.semifinal import semifinal_board
 from teams.models import (
     Dispensation,
     Lineup,
@@ -554,6 +555,36 @@ def _unpaid_fielded(season) -> list[Item]:
     return _by_deadline(items)
 
 
+def _semifinal(season) -> list[Item]:
+    """R-TEAM-SEMI-1: once the DM Lag final is complete, the team whose turn it is to choose
+    an SM semifinal venue (TK records the answers on /tk/sm-semifinal/ or the captain on the
+    captain's page), by the final's last central day; or why the choosing cannot start (SBF's
+    places or venues missing, a lot not drawn). Four queries a team competition."""
+    items = []
+    for competition in TeamCompetition.objects.filter(season=season).select_related("season"):
+        board = semifinal_board(competition)
+        if board.done or not board.complete:
+            continue  # all chosen, or the final is still being played: nothing to choose yet
+        current = board.current
+        facts = [render(v) for v in board.closed]
+        if current is not None and board.is_open:
+            facts.insert(
+                0,
+                _("Nu väljer %(team)s (nummer %(n)s av %(places)s).")
+                % {"team": current.name, "n": current.number, "places": board.places},
+            )
+        items.append(
+            Item(
+                title=f"{competition}: {_('val av SM-semifinalort')}",
+                clause="R-TEAM-SEMI-1",
+                url=reverse("portal:tk_semifinal"),
+                deadline=competition.final_day2,
+                facts=facts,
+            )
+        )
+    return items
+
+
 def tk_queue(season: Season | None = None) -> list[Group]:
     """The groups of TK's queue for ``season`` (the current one by default), empty groups
     included so the page can say "nothing waits"."""
@@ -592,6 +623,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
         Group("sanctions", _("Begärda bestraffningar"), _sanctions(season)),
         Group("unpaid", _("Obetalda spelare som spelat (14 dagar)"), _unpaid_fielded(season)),
         Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),
+        Group("semifinal", _("Val av SM-semifinalort"), _semifinal(season)),
         Group("lineups", _("Spelade matcher utan laguppställning"), _missing_lineups(season)),
         Group(
             "direct_final",

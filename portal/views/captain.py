@@ -20,6 +20,7 @@ from clubs.permissions import can_manage_team
 from clubs.templatetags.formats_i18n import day, num
 from portal.selectors.lag import team_page
 from portal.services.fees import team_final_fee_list, team_heat_fee_list
+from results.services.semifinal import semifinal_board, state_message
 from teams.forms import ExtraPlayerForm
 from teams.models import Dispensation, Lineup, Match, RosterChangeRequest
 from teams.selectors import team_rows
@@ -55,6 +56,27 @@ def _upcoming(matches) -> list:
         if m.status == Match.Status.SCHEDULED and (on is None or on >= today):
             out.append((on or today, m.round, m.pk, m))
     return [m for *_, m in sorted(out)]
+
+
+@dataclass
+class Semifinal:
+    """R-TEAM-SEMI-1 on the captain's page: the team's place in the choosing (``turn``, None
+    without a place), its state in words, and the board (venues with room, open or not)."""
+
+    board: object
+    turn: object
+    message: object
+    declined: object
+
+
+def _semifinal(team, page) -> Semifinal | None:
+    """Only for a team in the final's table (its snapshot row): four queries more."""
+    if page.final_row is None:
+        return None
+    board = semifinal_board(team.competition)
+    turn = board.turn_of(team.pk)
+    declined = next((c for c in board.declined if c.team_id == team.pk), None)
+    return Semifinal(board, turn, state_message(turn, board), declined)
 
 
 def _needs(team, row, fees, dispensations, change_requests) -> list[Need]:
@@ -142,6 +164,7 @@ def captain_team(request, team_id: int):
             "change_requests": change_requests,
             "form": form,
             "errors": errors,
+            "semifinal": _semifinal(team, page),
         },
         status=400 if errors or form.errors else 200,
     )

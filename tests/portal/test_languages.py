@@ -41,6 +41,8 @@ SKIPPED = {
     "portal:tk_draw_lot": "POST only: tests/portal/test_tk_decisions.py",
     "portal:tk_hand_lot": "POST only: tests/portal/test_tk_decisions.py",
     "teams:answer_entry_request": "POST only: tests/teams/test_entry_requests.py",
+    "portal:tk_semifinal_list": "a CSV or Excel file: tests/portal/test_tk_semifinal.py",
+    "portal:captain_semifinal": "POST only: tests/portal/test_tk_semifinal.py",
     "portal:landing": "a redirect by role: tests/portal/test_club_landing.py",
     "portal:fee_overview": "a redirect to /klubb/",
     "portal:accept_invitation": "needs a token from a mail: tests/clubs/test_invitations.py",
@@ -79,6 +81,8 @@ NO_DEMO_ROW = {
     # invitations and team entry requests are made on the site's pages, not in the admin
     "clubs.invitation",
     "teams.teamentryrequest",
+    # the teams' SM semifinal answers are recorded on /tk/sm-semifinal/ and the captain's page
+    "teams.semifinalchoice",
 }
 #: The API answers JSON, not pages; its problem details in Swedish and English are
 #: tests/api/test_writes.py's.
@@ -298,6 +302,8 @@ def _pages() -> dict[str, tuple[str | None, str]]:
         "portal:tk_sanctions": ("tk", reverse("portal:tk_sanctions")),
         "portal:tk_next_season": ("tk", reverse("portal:tk_next_season")),
         "portal:tk_invite": ("tk", reverse("portal:tk_invite")),
+        "portal:tk_semifinal": ("tk", reverse("portal:tk_semifinal")),
+        "portal:tk_semifinal_venues": ("tk", reverse("portal:tk_semifinal_venues")),
         "portal:club_invite": ("klubb", reverse("portal:club_invite")),
     }
     for model in admin.site._registry:
@@ -487,6 +493,8 @@ PAGE_NAMES = [
     "portal:tk_rulings",
     "portal:tk_ruling",
     "portal:tk_protests",
+    "portal:tk_semifinal",
+    "portal:tk_semifinal_venues",
 ]
 
 

@@ -145,6 +145,15 @@ WORKPLACE = [
     Row("portal:tk_ruling", "post", TK),
     Row("portal:tk_protests", "get", TK),
     Row("portal:tk_protests", "post", TK),
+    # R-TEAM-SEMI-1: TK's page in the hall, SBF's venues, the list for SBF; the captain of the
+    # team whose turn it is answers for it (not whoever manages its heat): an empty answer is
+    # refused and writes nothing.
+    Row("portal:tk_semifinal", "get", TK),
+    Row("portal:tk_semifinal", "post", TK),
+    Row("portal:tk_semifinal_venues", "get", TK),
+    Row("portal:tk_semifinal_venues", "post", TK),
+    Row("portal:tk_semifinal_list", "get", TK),
+    Row("portal:captain_semifinal", "post", frozenset({"tk", "captain_a"})),
     Row("portal:tk_invite", "get", TK),
     Row("portal:tk_invite", "post", TK),
     Row("portal:club_invite", "get", OFFICIALS),
@@ -332,6 +341,10 @@ def _setup_roles() -> tuple[dict, dict]:
         "portal:tk_rulings": reverse("portal:tk_rulings"),
         "portal:tk_ruling": reverse("portal:tk_ruling", args=[ruling.pk]),
         "portal:tk_protests": reverse("portal:tk_protests"),
+        "portal:tk_semifinal": reverse("portal:tk_semifinal"),
+        "portal:tk_semifinal_venues": reverse("portal:tk_semifinal_venues"),
+        "portal:tk_semifinal_list": reverse("portal:tk_semifinal_list", args=["xlsx"]),
+        "portal:captain_semifinal": reverse("portal:captain_semifinal", args=[team_a.pk]),
         "portal:tk_invite": reverse("portal:tk_invite"),
         "portal:club_invite": reverse("portal:club_invite"),
         "results:upload_file": reverse("results:upload_file", args=[upload.pk]),
