@@ -95,6 +95,11 @@ urlpatterns = [
     # The captain's team page (beside teams.urls' /mitt-lag/ pages; reads results and fees)
     path("mitt-lag/<int:team_id>/", captain.captain_team, name="captain_team"),
     path(
+        "mitt-lag/<int:team_id>/dispens/",
+        captain.ask_balance_dispensation,
+        name="captain_balance_dispensation",
+    ),
+    path(
         "mitt-lag/<int:team_id>/sm-semifinal/",
         tk_semifinal.captain_semifinal,
         name="captain_semifinal",

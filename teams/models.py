@@ -238,7 +238,10 @@ class RosterEntry(models.Model):
 
 
 class Dispensation(Decided):
-    """R-TEAM-3 (district balance) or R-TEAM-5 (7th/8th player, per occasion)."""
+    """R-TEAM-3 (district balance) or R-TEAM-5 (7th/8th player, per occasion). One model for
+    both: the team asks (``request_reason``: its own words; for the district balance the
+    captain's request on /mitt-lag/<team>/, or the one made when the team was entered, which
+    the captain's request completes), TK grants or rejects with a reason (``Decided``)."""
 
     class Kind(models.TextChoices):
         EXTRA_PLAYER = "extra_player", _("7:e/8:e spelare")
@@ -255,6 +258,7 @@ class Dispensation(Decided):
         _("tillfälle"), max_length=120, blank=True, help_text=_("R-TEAM-5: vilket speltillfälle")
     )
     occasion_date = models.DateField(_("speldag"), null=True, blank=True)
+    request_reason = models.TextField(_("lagets motivering"), blank=True)
     history = HistoricalRecords()
 
     class Meta:

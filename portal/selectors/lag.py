@@ -36,6 +36,7 @@ from results.services.semifinal import Board as SemifinalBoard
 from results.services.semifinal import board_from, state_message
 from teams.models import (
     BoardResult,
+    Dispensation,
     Lineup,
     Match,
     Penalty,
@@ -48,10 +49,11 @@ from teams.models import (
     TeamHeat,
     TeamHeatOrganiser,
 )
+from ubf.rules.eligibility import check_district_balance
 from ubf.rules.heats import half_minutes
 from ubf.rules.i18n import Message
 from ubf.rules.info import TEAM_STAGES, system_rules
-from ubf.rules.people import UBF
+from ubf.rules.people import UBF, PlayerInfo
 
 DONE = (Match.Status.PLAYED, Match.Status.WALKOVER)
 
@@ -418,6 +420,10 @@ class TeamPage:
     #: (None for a team without a place), and whether it declined its place.
     semifinal: Message | None = None
     semifinal_declined: bool = False
+    #: R-TEAM-3: the roster lacks a UBF majority (the finding), and the state of the latest
+    #: district-balance dispensation ("requested", "granted", "rejected", "" when not asked).
+    balance: list = field(default_factory=list)
+    balance_state: str = ""
 
 
 def _team_status(
@@ -519,6 +525,26 @@ def team_page(team_id: int) -> TeamPage:
         )
         for e in entries
     ]
+    # R-TEAM-3: from the roster's clubs read above; one query more only when it fails
+    balance = check_district_balance(
+        [
+            PlayerInfo(
+                mid=e.player.mid,
+                name="",
+                district=clubs[e.player_id].district.code if clubs.get(e.player_id) else None,
+            )
+            for e in entries
+            if not e.is_extra
+        ]
+    )
+    balance_state = ""
+    if balance:
+        latest = (
+            Dispensation.objects.filter(team=team, kind=Dispensation.Kind.DISTRICT_BALANCE)
+            .order_by("-id")
+            .first()
+        )
+        balance_state = latest.status if latest else ""
     needs = semifinal = None
     declined = False
     if final_row is not None:  # two queries more for a finalist: the final's matches
@@ -563,6 +589,8 @@ def team_page(team_id: int) -> TeamPage:
         needs=needs,
         semifinal=semifinal,
         semifinal_declined=declined,
+        balance=balance,
+        balance_state=balance_state,
     )
 
 

@@ -168,24 +168,34 @@ def _roster_changes(season) -> list[Item]:
 
 
 def _dispensations(season) -> list[Item]:
+    """R-TEAM-5 and R-TEAM-3: the dispensations asked; a district-balance one by the team's
+    heat's first day (it must be granted before the team starts), with the team's reason."""
     items = []
     for disp in Dispensation.objects.filter(
         team__competition__season=season, status=Decided.Status.REQUESTED
-    ).select_related("team", "player"):
+    ).select_related("team__heat", "team__competition", "player"):
         facts = [disp.get_kind_display()]
         if disp.player_id:
             facts.append(_("Spelare: %(name)s") % {"name": disp.player.full_name})
         if disp.occasion:
             facts.append(_("Tillfälle: %(occasion)s") % {"occasion": disp.occasion})
-        clause = "R-TEAM-5" if disp.kind == Dispensation.Kind.EXTRA_PLAYER else "R-TEAM-3"
+        balance = disp.kind == Dispensation.Kind.DISTRICT_BALANCE
+        if balance:
+            facts.append(_("Laget saknar UBF-majoritet och får inte starta utan dispensen."))
+        if disp.request_reason:
+            facts.append(_("Lagets motivering: %(reason)s") % {"reason": disp.request_reason})
+        team = disp.team
+        deadline = disp.occasion_date
+        if balance:
+            deadline = team.heat.first_date if team.heat_id else team.competition.final_day1
         items.append(
             Item(
-                title=str(disp.team),
-                clause=clause,
-                url=_admin_url(disp),
+                title=str(team),
+                clause="R-TEAM-3" if balance else "R-TEAM-5",
+                url=reverse("portal:captain_team", args=[team.pk]) + "#dispenser",
                 action="dispensation",
                 pk=disp.pk,
-                deadline=disp.occasion_date,
+                deadline=deadline,
                 facts=facts,
             )
         )

@@ -43,6 +43,7 @@ SKIPPED = {
     "teams:answer_entry_request": "POST only: tests/teams/test_entry_requests.py",
     "portal:tk_semifinal_list": "a CSV or Excel file: tests/portal/test_tk_semifinal.py",
     "portal:captain_semifinal": "POST only: tests/portal/test_tk_semifinal.py",
+    "portal:captain_balance_dispensation": "POST only: tests/portal/test_captain_balance.py",
     "portal:landing": "a redirect by role: tests/portal/test_club_landing.py",
     "portal:fee_overview": "a redirect to /klubb/",
     "portal:accept_invitation": "needs a token from a mail: tests/clubs/test_invitations.py",

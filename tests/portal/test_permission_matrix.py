@@ -154,6 +154,9 @@ WORKPLACE = [
     Row("portal:tk_semifinal_venues", "post", TK),
     Row("portal:tk_semifinal_list", "get", TK),
     Row("portal:captain_semifinal", "post", frozenset({"tk", "captain_a"})),
+    # R-TEAM-3: the district-balance dispensation asked for the team (an empty reason writes
+    # nothing).
+    Row("portal:captain_balance_dispensation", "post", TEAM_A),
     Row("portal:tk_invite", "get", TK),
     Row("portal:tk_invite", "post", TK),
     Row("portal:club_invite", "get", OFFICIALS),
@@ -345,6 +348,9 @@ def _setup_roles() -> tuple[dict, dict]:
         "portal:tk_semifinal_venues": reverse("portal:tk_semifinal_venues"),
         "portal:tk_semifinal_list": reverse("portal:tk_semifinal_list", args=["xlsx"]),
         "portal:captain_semifinal": reverse("portal:captain_semifinal", args=[team_a.pk]),
+        "portal:captain_balance_dispensation": reverse(
+            "portal:captain_balance_dispensation", args=[team_a.pk]
+        ),
         "portal:tk_invite": reverse("portal:tk_invite"),
         "portal:club_invite": reverse("portal:club_invite"),
         "results:upload_file": reverse("results:upload_file", args=[upload.pk]),
