@@ -21,6 +21,7 @@ from portal.views import (
     tk_sanctions,
     tk_season_data,
     tk_semifinal,
+    tk_short_heats,
 )
 
 app_name = "portal"
@@ -64,6 +65,7 @@ urlpatterns = [
     path("tk/domslut/", tk_rulings.rulings_view, name="tk_rulings"),
     path("tk/domslut/<int:pk>/", tk_rulings.ruling_view, name="tk_ruling"),
     path("tk/protester/", tk_rulings.protests_view, name="tk_protests"),
+    path("tk/kvalheat/<int:heat_id>/", tk_short_heats.short_heat_page, name="tk_short_heat"),
     path("tk/sm-semifinal/", tk_semifinal.semifinal_page, name="tk_semifinal"),
     path("tk/sm-semifinal/orter/", tk_semifinal.venues_page, name="tk_semifinal_venues"),
     re_path(
@@ -94,6 +96,11 @@ urlpatterns = [
     path("avgifter/", fees.fee_overview, name="fee_overview"),
     # The captain's team page (beside teams.urls' /mitt-lag/ pages; reads results and fees)
     path("mitt-lag/<int:team_id>/", captain.captain_team, name="captain_team"),
+    path(
+        "mitt-lag/<int:team_id>/kvalplats/<int:offer_id>/",
+        tk_short_heats.captain_heat_offer,
+        name="captain_heat_offer",
+    ),
     path(
         "mitt-lag/<int:team_id>/dispens/",
         captain.ask_balance_dispensation,

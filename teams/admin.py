@@ -37,6 +37,7 @@ from .models import (
     BoardResult,
     Dispensation,
     ExternalTeamPlay,
+    HeatPlaceOffer,
     Lineup,
     Match,
     Penalty,
@@ -683,6 +684,32 @@ class SemifinalChoiceAdmin(DecisionLogMixin, SimpleHistoryAdmin):
         "recorded_at",
         "recorded_by",
         "reason",
+        "decision_log",
+    ]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(HeatPlaceOffer)
+class HeatPlaceOfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
+    """R-TEAM-KVAL-2: places offered in other heats, read only: TK offers and records answers
+    on /tk/kvalheat/<id>/, the captain answers on the captain's page."""
+
+    list_display = ["team", "from_heat", "to_heat", "answer", "offered_at", "answered_at"]
+    list_filter = ["competition", "answer"]
+    readonly_fields = [
+        "competition",
+        "team",
+        "from_heat",
+        "to_heat",
+        "offered_at",
+        "offered_by",
+        "reason",
+        "answer",
+        "answered_at",
+        "recorded_by",
+        "answer_note",
         "decision_log",
     ]
 

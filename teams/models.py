@@ -871,3 +871,80 @@ class SemifinalChoice(models.Model):
         if self.state == self.State.DECLINED:
             return _("%(team)s: tackat nej till SM-semifinalen") % {"team": self.team}
         return _("%(team)s: SM-semifinal i %(venue)s") % {"team": self.team, "venue": self.venue}
+
+
+class HeatPlaceOffer(models.Model):
+    """R-TEAM-KVAL-2: "If fewer than four teams have entered when entries close, the organiser
+    tells TK at once and the teams are offered places in other heats" (the Swedish text: "if
+    they so wish"). TK offers a team of the short heat a place in another heat that has not
+    started; the team's captain answers yes or no on the captain's page, or TK records the
+    answer it gave (with how it came). Yes moves the team, with its roster, to that heat. Each
+    step is recorded (who, when, why) in the decision log."""
+
+    #: The answers of any offer (waiting, yes, no): the final seats' offers' choices.
+    Answer = SeatOffer.Answer
+
+    competition = models.ForeignKey(
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        related_name="heat_place_offers",
+        verbose_name=_("tävling"),
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="heat_place_offers", verbose_name=_("lag")
+    )
+    from_heat = models.ForeignKey(
+        TeamHeat, on_delete=models.CASCADE, related_name="+", verbose_name=_("från heat")
+    )
+    to_heat = models.ForeignKey(
+        TeamHeat, on_delete=models.CASCADE, related_name="+", verbose_name=_("erbjudet heat")
+    )
+    offered_at = models.DateTimeField(_("erbjuden"), default=clock.now)
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("erbjuden av"),
+    )
+    reason = models.TextField(_("TK:s motivering"), blank=True)
+    answer = models.CharField(
+        _("svar"),
+        max_length=10,
+        choices=SeatOffer.Answer.choices,
+        default=SeatOffer.Answer.PENDING,
+    )
+    answered_at = models.DateTimeField(_("besvarad"), null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("svaret registrerat av"),
+    )
+    answer_note = models.TextField(_("om svaret"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("erbjuden plats i annat kvalheat")
+        verbose_name_plural = _("erbjudna platser i andra kvalheat")
+        ordering = ["competition", "offered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team"],
+                condition=Q(answer="pending"),
+                name="one_pending_heat_place_offer_per_team",
+            ),
+            models.CheckConstraint(
+                condition=~Q(from_heat=F("to_heat")), name="heat_place_offer_to_another_heat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(team)s: plats i %(heat)s (%(answer)s)") % {
+            "team": self.team,
+            "heat": self.to_heat,
+            "answer": self.get_answer_display(),
+        }

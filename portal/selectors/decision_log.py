@@ -46,6 +46,7 @@ NOUNS = {
     "fee": gettext_noop("avgift"),
     "semifinal_choice": gettext_noop("val av SM-semifinalort"),
     "semifinal_venues": gettext_noop("SM-semifinalorter"),
+    "heat_offer": gettext_noop("plats i annat kvalheat"),
 }
 
 VERBS = {
@@ -95,6 +96,8 @@ VERBS = {
     "passed": gettext_noop("registrerade %(noun)s som vidarebefordrad till UBF"),
     "chosen": gettext_noop("registrerade"),
     "corrected": gettext_noop("rättade"),
+    "offered": gettext_noop("erbjöd"),
+    "request": gettext_noop("tog emot begäran om"),
 }
 
 

@@ -27,6 +27,7 @@ from results.services.lots import standing_ties
 from results.services.semifinal import semifinal_board
 from teams.models import (
     Dispensation,
+    HeatPlaceOffer,
     Lineup,
     Match,
     Penalty,
@@ -39,6 +40,7 @@ from teams.models import (
     WalkOver,
 )
 from ubf.rules.eligibility import unpaid_deadline
+from ubf.rules.heats import too_few_teams_at_close
 
 
 @dataclass
@@ -565,6 +567,50 @@ def _unpaid_fielded(season) -> list[Item]:
     return _by_deadline(items)
 
 
+def _short_heats(season) -> list[Item]:
+    """R-TEAM-KVAL-2: every team heat still going ahead whose entries closed with fewer than
+    ``heat_min_teams`` teams, until it is cancelled: how many teams, the offers of places in
+    other heats waiting for an answer, and when no team is left, that it is to be cancelled;
+    each links TK's page for the heat. Two queries."""
+    rules = season.rules()
+    today = clock.today()
+    waiting: dict[int, int] = {}
+    for heat_id in HeatPlaceOffer.objects.filter(
+        competition__season=season, answer=HeatPlaceOffer.Answer.PENDING
+    ).values_list("from_heat_id", flat=True):
+        waiting[heat_id] = waiting.get(heat_id, 0) + 1
+    items = []
+    for heat in TeamHeat.objects.filter(
+        competition__season=season,
+        status__in=(HeatStatus.APPLIED, HeatStatus.APPROVED),
+        entries_close__lt=today,
+    ).annotate(entered=Count("teams", filter=Q(teams__status=Team.Status.ENTERED))):
+        finding = too_few_teams_at_close(heat.entered, (), rules)
+        if not finding:
+            continue
+        facts = [
+            _("%(n)s anmälda lag när anmälan stängt (minst %(minimum)s).")
+            % {"n": heat.entered, "minimum": rules.heat_min_teams}
+        ]
+        if waiting.get(heat.pk):
+            facts.append(
+                _("%(n)s erbjudande(n) om plats i annat heat väntar på svar.")
+                % {"n": waiting[heat.pk]}
+            )
+        if heat.entered == 0:
+            facts.append(_("Inga lag kvar: heatet kan ställas in."))
+        items.append(
+            Item(
+                title=heat.name,
+                clause="R-TEAM-KVAL-2",
+                url=reverse("portal:tk_short_heat", args=[heat.pk]),
+                deadline=heat.first_date,
+                facts=facts,
+            )
+        )
+    return _by_deadline(items)
+
+
 def _semifinal(season) -> list[Item]:
     """R-TEAM-SEMI-1: once the DM Lag final is complete, the team whose turn it is to choose
     an SM semifinal venue (TK records the answers on /tk/sm-semifinal/ or the captain on the
@@ -612,6 +658,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
     return [
         Group("flags", _("Flaggor till TK"), _flags(season)),
         Group("heats", _("Kvalheat att godkänna"), _heats(season)),
+        Group("short_heats", _("Kvalheat med för få lag"), _short_heats(season)),
         Group("heat_changes", _("Begärda ändringar av kvalheat"), _heat_changes(season)),
         Group(
             "roster_changes",

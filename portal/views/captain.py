@@ -26,7 +26,14 @@ from portal.selectors.lag import team_page
 from portal.services.fees import team_final_fee_list, team_heat_fee_list
 from results.services.semifinal import semifinal_board, state_message
 from teams.forms import ExtraPlayerForm
-from teams.models import Dispensation, Lineup, Match, RosterChangeRequest, Team
+from teams.models import (
+    Dispensation,
+    HeatPlaceOffer,
+    Lineup,
+    Match,
+    RosterChangeRequest,
+    Team,
+)
 from teams.selectors import team_rows
 from teams.services.entries import request_balance_dispensation, team_occasions
 from teams.views import ask_for_extra_player
@@ -169,6 +176,10 @@ def captain_team(request, team_id: int):
             "form": form,
             "errors": errors,
             "semifinal": _semifinal(team, page),
+            # R-TEAM-KVAL-2: places offered in other heats, and the team's answers
+            "heat_offers": list(
+                HeatPlaceOffer.objects.filter(team=team).select_related("to_heat", "from_heat")
+            ),
             "balance_window": (
                 windows.label(windows.balance_dispensation_window(team)) if row.balance else ""
             ),
