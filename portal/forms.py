@@ -685,3 +685,37 @@ class MpTableForm(forms.Form):
                 _("Ladda upp en fil eller klistra in tabellen (en av dem).")
             )
         return data
+
+
+class SemifinalVenueForm(forms.Form):
+    """R-TEAM-SEMI-1: one of SBF's semifinal venues (a row of :class:`SemifinalVenuesForm`'s
+    formset); an empty extra row is ignored."""
+
+    pk = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    name = forms.CharField(label=_("Ort"), max_length=80, required=False)
+    first_date = _date(_("Första speldag"), required=False)
+    last_date = _date(_("Sista speldag"), required=False)
+    places = forms.IntegerField(
+        label=_("Platser för UBF:s lag"),
+        min_value=1,
+        required=False,
+        help_text=_("Bara om SBF har angett det; annars tomt."),
+    )
+    delete = forms.BooleanField(label=_("Ta bort"), required=False)
+
+
+SemifinalVenueFormSet = forms.formset_factory(SemifinalVenueForm, extra=2)
+
+
+class SemifinalPlacesForm(forms.Form):
+    """R-TEAM-SEMI-1: UBF's number of SM semifinal places (from SBF) and where the figures
+    come from (the reason of TK's decision, R-GEN-3)."""
+
+    places = forms.IntegerField(
+        label=_("UBF:s platser i SM Lags semifinal (från SBF)"), min_value=0, required=False
+    )
+    reason = forms.CharField(
+        label=_("Källa eller motivering"),
+        max_length=500,
+        help_text=_("T.ex. SBF:s utskick med orterna och datumet."),
+    )

@@ -23,6 +23,8 @@ from portal.views import (
     tk_rulings,
     tk_sanctions,
     tk_season_data,
+    tk_semifinal,
+    tk_short_heats,
 )
 
 app_name = "portal"
@@ -78,6 +80,14 @@ urlpatterns = [
     path("tk/domslut/", tk_rulings.rulings_view, name="tk_rulings"),
     path("tk/domslut/<int:pk>/", tk_rulings.ruling_view, name="tk_ruling"),
     path("tk/protester/", tk_rulings.protests_view, name="tk_protests"),
+    path("tk/kvalheat/<int:heat_id>/", tk_short_heats.short_heat_page, name="tk_short_heat"),
+    path("tk/sm-semifinal/", tk_semifinal.semifinal_page, name="tk_semifinal"),
+    path("tk/sm-semifinal/orter/", tk_semifinal.venues_page, name="tk_semifinal_venues"),
+    re_path(
+        r"^tk/sm-semifinal/lista\.(?P<fmt>csv|xlsx)$",
+        tk_semifinal.semifinal_list,
+        name="tk_semifinal_list",
+    ),
     path("tk/logg/", tk.log, name="tk_log"),
     path("tk/logg.csv", tk.log, {"fmt": "csv"}, name="tk_log_csv"),
     path("klubb/parkval/ny/", club.register_pair_heat_view, name="register_pair_heat"),
@@ -101,6 +111,21 @@ urlpatterns = [
     path("avgifter/", fees.fee_overview, name="fee_overview"),
     # The captain's team page (beside teams.urls' /mitt-lag/ pages; reads results and fees)
     path("mitt-lag/<int:team_id>/", captain.captain_team, name="captain_team"),
+    path(
+        "mitt-lag/<int:team_id>/kvalplats/<int:offer_id>/",
+        tk_short_heats.captain_heat_offer,
+        name="captain_heat_offer",
+    ),
+    path(
+        "mitt-lag/<int:team_id>/dispens/",
+        captain.ask_balance_dispensation,
+        name="captain_balance_dispensation",
+    ),
+    path(
+        "mitt-lag/<int:team_id>/sm-semifinal/",
+        tk_semifinal.captain_semifinal,
+        name="captain_semifinal",
+    ),
     # Accounts by invitation (portal.views.accounts)
     path("tk/inbjudan/", accounts.tk_invite, name="tk_invite"),
     path("klubb/inbjudan/", accounts.club_invite, name="club_invite"),

@@ -334,10 +334,11 @@ def move_heat(
     return heat
 
 
-def cancel_heat(kind: HeatKind, user, heat, reason: str = ""):
+def cancel_heat(kind: HeatKind, user, heat, reason: str = "", *, clause: str = "R-PAIR-KVAL-2"):
     """R-PAIR-KVAL-2: whoever manages the heat cancels it up to the registration deadline (TK
-    at any time, recorded as a decision); after it, a change request. Cancelling an approved
-    heat recomputes the competition."""
+    at any time, recorded as a decision with ``clause``: R-TEAM-KVAL-2 for a team heat left
+    empty); after it, a change request. Cancelling an approved heat recomputes the
+    competition."""
     heat = get_obj(kind.model, heat)
     kind.require_manage(user, heat)
     heat = locked(kind.model, heat, "competition__season")
@@ -353,7 +354,7 @@ def cancel_heat(kind: HeatKind, user, heat, reason: str = ""):
             heat,
             user=user,
             reason=(reason or "").strip(),
-            clause="R-PAIR-KVAL-2",
+            clause=clause,
             season=competition.season,
             previous_status=previous,
         )

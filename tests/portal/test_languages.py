@@ -41,6 +41,10 @@ SKIPPED = {
     "portal:tk_draw_lot": "POST only: tests/portal/test_tk_decisions.py",
     "portal:tk_hand_lot": "POST only: tests/portal/test_tk_decisions.py",
     "teams:answer_entry_request": "POST only: tests/teams/test_entry_requests.py",
+    "portal:tk_semifinal_list": "a CSV or Excel file: tests/portal/test_tk_semifinal.py",
+    "portal:captain_semifinal": "POST only: tests/portal/test_tk_semifinal.py",
+    "portal:captain_balance_dispensation": "POST only: tests/portal/test_captain_balance.py",
+    "portal:captain_heat_offer": "POST only: tests/portal/test_tk_short_heat.py",
     "portal:landing": "a redirect by role: tests/portal/test_club_landing.py",
     "portal:fee_overview": "a redirect to /klubb/",
     "portal:accept_invitation": "needs a token from a mail: tests/clubs/test_invitations.py",
@@ -79,6 +83,10 @@ NO_DEMO_ROW = {
     # invitations and team entry requests are made on the site's pages, not in the admin
     "clubs.invitation",
     "teams.teamentryrequest",
+    # the teams' SM semifinal answers are recorded on /tk/sm-semifinal/ and the captain's page,
+    # places in other heats offered on /tk/kvalheat/<id>/
+    "teams.semifinalchoice",
+    "teams.heatplaceoffer",
 }
 #: The API answers JSON, not pages; its problem details in Swedish and English are
 #: tests/api/test_writes.py's.
@@ -305,6 +313,9 @@ def _pages() -> dict[str, tuple[str | None, str]]:
         "portal:tk_sanctions": ("tk", reverse("portal:tk_sanctions")),
         "portal:tk_next_season": ("tk", reverse("portal:tk_next_season")),
         "portal:tk_invite": ("tk", reverse("portal:tk_invite")),
+        "portal:tk_semifinal": ("tk", reverse("portal:tk_semifinal")),
+        "portal:tk_semifinal_venues": ("tk", reverse("portal:tk_semifinal_venues")),
+        "portal:tk_short_heat": ("tk", reverse("portal:tk_short_heat", args=[klubb_team_heat.pk])),
         "portal:club_invite": ("klubb", reverse("portal:club_invite")),
     }
     for model in admin.site._registry:
@@ -498,6 +509,9 @@ PAGE_NAMES = [
     "portal:final_schedule",
     "portal:tk_direct_final",
     "portal:tk_mp_table",
+    "portal:tk_semifinal",
+    "portal:tk_semifinal_venues",
+    "portal:tk_short_heat",
 ]
 
 

@@ -155,6 +155,23 @@ WORKPLACE = [
     Row("portal:tk_ruling", "post", TK),
     Row("portal:tk_protests", "get", TK),
     Row("portal:tk_protests", "post", TK),
+    # R-TEAM-SEMI-1: TK's page in the hall, SBF's venues, the list for SBF; the captain of the
+    # team whose turn it is answers for it (not whoever manages its heat): an empty answer is
+    # refused and writes nothing.
+    Row("portal:tk_semifinal", "get", TK),
+    Row("portal:tk_semifinal", "post", TK),
+    Row("portal:tk_semifinal_venues", "get", TK),
+    Row("portal:tk_semifinal_venues", "post", TK),
+    Row("portal:tk_semifinal_list", "get", TK),
+    Row("portal:captain_semifinal", "post", frozenset({"tk", "captain_a"})),
+    # R-TEAM-3: the district-balance dispensation asked for the team (an empty reason writes
+    # nothing).
+    Row("portal:captain_balance_dispensation", "post", TEAM_A),
+    # R-TEAM-KVAL-2: TK's page for a heat with too few teams; the captain answers an offered
+    # place for the team (not whoever manages its heat); an empty answer writes nothing.
+    Row("portal:tk_short_heat", "get", TK),
+    Row("portal:tk_short_heat", "post", TK),
+    Row("portal:captain_heat_offer", "post", frozenset({"tk", "captain_a"})),
     Row("portal:tk_invite", "get", TK),
     Row("portal:tk_invite", "post", TK),
     Row("portal:club_invite", "get", OFFICIALS),
@@ -275,6 +292,12 @@ def _setup_roles() -> tuple[dict, dict]:
         email="m@example.se",
         requested_by=captain_b,
     )
+    from teams.models import HeatPlaceOffer
+
+    other_heat = TeamHeat.objects.exclude(pk=heat_a.pk).order_by("id").first()
+    heat_offer = HeatPlaceOffer.objects.create(
+        competition=team_a.competition, team=team_a, from_heat=heat_a, to_heat=other_heat
+    )
     paths = {
         "portal:home": reverse("portal:home"),
         "portal:calendar": reverse("portal:calendar"),
@@ -346,6 +369,17 @@ def _setup_roles() -> tuple[dict, dict]:
         "portal:tk_rulings": reverse("portal:tk_rulings"),
         "portal:tk_ruling": reverse("portal:tk_ruling", args=[ruling.pk]),
         "portal:tk_protests": reverse("portal:tk_protests"),
+        "portal:tk_semifinal": reverse("portal:tk_semifinal"),
+        "portal:tk_semifinal_venues": reverse("portal:tk_semifinal_venues"),
+        "portal:tk_semifinal_list": reverse("portal:tk_semifinal_list", args=["xlsx"]),
+        "portal:captain_semifinal": reverse("portal:captain_semifinal", args=[team_a.pk]),
+        "portal:captain_balance_dispensation": reverse(
+            "portal:captain_balance_dispensation", args=[team_a.pk]
+        ),
+        "portal:tk_short_heat": reverse("portal:tk_short_heat", args=[heat_a.pk]),
+        "portal:captain_heat_offer": reverse(
+            "portal:captain_heat_offer", args=[team_a.pk, heat_offer.pk]
+        ),
         "portal:tk_invite": reverse("portal:tk_invite"),
         "portal:club_invite": reverse("portal:club_invite"),
         "results:upload_file": reverse("results:upload_file", args=[upload.pk]),

@@ -27,6 +27,7 @@ from teams.models import (
     Match,
     Penalty,
     RosterEntry,
+    SemifinalChoice,
     Team,
     TeamCompetition,
     TeamFinalOffer,
@@ -48,7 +49,7 @@ from ubf.rules.masterpoints import (
     team_match_masterpoints,
 )
 from ubf.rules.people import UBF, PlayerInfo
-from ubf.rules.sm import dm_and_sm_order, semifinal_choice_order
+from ubf.rules.sm import dm_and_sm_order, semifinal_turns
 from ubf.rules.standings import TeamStanding, rank_teams
 from ubf.rules.vp import victory_points
 
@@ -578,15 +579,19 @@ def _add_results(rows: list[dict], stage_matches, stored: dict) -> None:
 
 def _final_extras(rows: list[dict], competition: TeamCompetition, rules, roster_ubf) -> None:
     """The DM final: the order of choosing SM semifinal venues (R-TEAM-SEMI-1: the full order,
-    not the DM order; disqualified or excluded teams do not count) and the bonus per player of
-    the top three in the DM order (R-TEAM-MP-3: only if every roster member represents a UBF
-    club; who played a third of the halves is decided from the line-ups)."""
+    not the DM order; disqualified or excluded teams do not count, nor a team that declined its
+    place, whose place goes on down the full order: ``teams.SemifinalChoice``) and the bonus
+    per player of the top three in the DM order (R-TEAM-MP-3: only if every roster member
+    represents a UBF club; who played a third of the halves is decided from the line-ups)."""
     places = competition.sm_semifinal_places or 0
     excluded = {
         r["team_id"]: r["excluded_reason"] or r["status_label"] for r in rows if r["status_label"]
     }
-    order = semifinal_choice_order([r["team_id"] for r in rows], places, excluded)
-    choice = {team: i for i, team in enumerate(order.order, start=1)}
+    declined = SemifinalChoice.objects.filter(
+        competition=competition, state=SemifinalChoice.State.DECLINED
+    ).values_list("team_id", flat=True)
+    order = semifinal_turns([r["team_id"] for r in rows], places, excluded, declined=declined)
+    choice = {t.team: t.number for t in order.turns}
     for row in rows:
         row["sm_choice"] = choice.get(row["team_id"])
         dm_rank = row.get("dm_rank")
