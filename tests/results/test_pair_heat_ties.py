@@ -122,3 +122,34 @@ def test_r_pair_tie_1_a_tie_among_reserves_matters_once_the_chain_reaches_it():
     asked = _reserve_tie(asked=["3"])  # a seat was given up and "3" is asked (the fixed seed)
     assert asked.fates == {"1": "seat", "2": "seat", "3": "asked", "4": "reserve", "5": None}
     assert asked.matters and asked.undrawn and asked.clause == "R-PAIR-TIE-1"
+
+
+def test_r_pair_tie_1_every_page_reads_the_one_order(bronze, client):
+    """The heat page, its PDF, the API's standings and the competition page all list A above
+    B above U, and give A (not B) the seat from Z, with how the tie was broken."""
+    from tests.portal.test_result_pdfs import pdf_text
+
+    comp, z, entries = bronze
+    names = {n: f"{e.player1.full_name} – {e.player2.full_name}" for n, e in entries.items()}
+    a, b, u = names["2"], names["3"], names["4"]
+    page = client.get(f"/par/kval/{z.pk}/").content.decode()
+    rows = page.split("<tbody>")[1].split("</tbody>")[0].split("<tr")
+    row_of = {n: next(r for r in rows if f"<td>{names[n]}" in r) for n in ("2", "3", "4")}
+    assert rows.index(row_of["2"]) < rows.index(row_of["3"]) < rows.index(row_of["4"])
+    assert "I finalen" in row_of["2"] and "Reserv 1" in row_of["3"]
+    assert f"Vunna brickor mot {b}: 5" in row_of["2"]
+    assert f"Vunna brickor mot {a}: 4" in row_of["3"]
+    assert f"Deltar inte i kvalet: står efter {a}, {b}" in row_of["4"]
+    pdf = pdf_text(client, f"/par/kval/{z.pk}/resultat.pdf")
+    in_pdf = [pdf.index(name.replace("–", "-")) for name in (a, b, u)]  # Latin-1 stand-in
+    assert in_pdf == sorted(in_pdf) and "Lika resultat" in pdf
+    api = client.get(f"/api/v1/standings/?heat={z.pk}").json()["results"][0]
+    listed = [r["entry_id"] for r in api["rows"]]
+    assert (
+        listed.index(entries["2"].pk)
+        < listed.index(entries["3"].pk)
+        < listed.index(entries["4"].pk)
+    )
+    competition = client.get(f"/par/{comp.pk}/").content.decode()
+    seats = competition.split("Platserna och varför")[1]
+    assert a in seats and b not in seats.split("Bronskval Z")[0]
