@@ -29,6 +29,10 @@ BEFORE_FINAL = "2017-04-10 12:00"  # the Open final is on 22 April 2017
 
 @pytest.fixture
 def final():
+    return final_world()
+
+
+def final_world():
     """An Open final with two pairs from heat "Kval A": Fyris's pair (Anna Ek – Bo Ek) holds a
     seat, so does Sala's (Cia Lund – Dan Lund). Erik Berg (Fyris) has played no qualifier;
     Gun Ås (Fyris) played heat "Kval B" in Open this season."""
