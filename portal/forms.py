@@ -371,6 +371,13 @@ class ReserveNoticeForm(forms.Form):
     reserve_mid = forms.CharField(label=_("Reserv (MID)"), max_length=20, required=False)
 
 
+class FinalReserveForm(ReserveNoticeForm):
+    """R-PAIR-RES-2: the pair's club (or TK) notifies that a pair plays the DM final with a
+    reserve: the heat's reserve notice without its session (the final is one)."""
+
+    session = None
+
+
 # ---------------------------------------------------------------------------------------------
 # TK: the member register and the club list (issue 23)
 # ---------------------------------------------------------------------------------------------

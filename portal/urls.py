@@ -9,6 +9,7 @@ from portal.views import (
     accounts,
     captain,
     club,
+    club_final_reserves,
     club_heats,
     club_sm_partner,
     fees,
@@ -107,6 +108,11 @@ urlpatterns = [
         "klubb/sm-partner/<int:competition_id>/",
         club_sm_partner.sm_partner_view,
         name="sm_partner",
+    ),
+    path(
+        "klubb/parfinal/<int:competition_id>/reserver/",
+        club_final_reserves.final_reserves_view,
+        name="pair_final_reserves",
     ),
     path("avgifter/", fees.fee_overview, name="fee_overview"),
     # The captain's team page (beside teams.urls' /mitt-lag/ pages; reads results and fees)

@@ -23,6 +23,7 @@ from portal.selectors.par import HeatView, _heat_view
 from portal.selectors.tk_lots import standing_lot_notes
 from results.models import AllocationRun, Lot, StandingSnapshot
 from results.seat_states import DECLINED, OFFERED, SeatWords, heats_left, seat_words
+from results.services.lots import PAIR_FINAL, undrawn_keys
 from teams.models import Match, TeamFinalOffer, TeamFinalSeat, TeamHeat, TeamHeatOrganiser
 
 Status = FinalSeatBase.Status
@@ -125,7 +126,7 @@ class HeatPage:
     sessions: HeatView | None = None
     #: the competition's heats not yet played and in (``results.seat_states.heats_left``)
     heats_left: int = 0
-    #: teams: the ties in the heat's table that matter (R-TEAM-TIE-1), drawn or not
+    #: the ties in the heat's table that matter (R-TEAM-TIE-1, R-PAIR-TIE-1), drawn or not
     standing_lots: list = field(default_factory=list)
     #: teams: the heat's schedule, round by round (R-TEAM-KVAL-4): each {"number",
     #: "played_on", "matches"} with the Match rows (played or not)
@@ -225,6 +226,8 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> 
         ]
     reserve_of = {r.entry_id: r for r in page.reserves}
     page.heats_left = heats_left(page.competition, page.run)
+    # A seat that an undrawn lot in this table decides reads provisional (R-PAIR-TIE-1).
+    pending = frozenset(undrawn_keys(page.standing_lots))
     offered: dict[int, SeatWords] = {}
     for o in (o for seat in seat_rows for o in seat.offers.all()):
         if o.answer == o.Answer.PENDING:
@@ -238,7 +241,7 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> 
             seat=page.qualified.get(r.get(row_key)),
             reserve=reserve_of.get(r.get(row_key)),
             gave_up=page.gave_up.get(r.get(row_key)),
-            words=_words(page, r.get(row_key), offered),
+            words=_words(page, r.get(row_key), offered, pending),
         )
         for r in rows
     ]
@@ -256,11 +259,12 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> 
     return page
 
 
-def _words(page: HeatPage, key, offered: dict) -> SeatWords | None:
-    """The row's final place in words: the seat it holds, an offer waiting for its answer or
-    declined, or the seat it gave up."""
+def _words(page: HeatPage, key, offered: dict, pending: frozenset) -> SeatWords | None:
+    """The row's final place in words: the seat it holds (provisional while a lot that decides
+    it is not drawn, ``pending``), an offer waiting for its answer or declined, or the seat it
+    gave up."""
     if key in page.qualified:
-        return seat_words(page.qualified[key], page.heats_left)
+        return seat_words(page.qualified[key], page.heats_left, pending)
     if key in offered:
         return offered[key]
     if key in page.gave_up:
@@ -318,8 +322,9 @@ def pair_heat_page(heat_id: int) -> HeatPage:
         )
         .order_by("id")
     )
-    lots = list(
-        Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition, standing="")
+    # The venue lots (R-ALLOC-5) and the lots inside tables (R-PAIR-TIE-1) in one read.
+    all_lots = list(
+        Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition)
         .select_related("drawn_by")
         .order_by("drawn_at", "id")
     )
@@ -330,8 +335,9 @@ def pair_heat_page(heat_id: int) -> HeatPage:
         snapshot=snapshot,
         run=run,
         organisers=sorted(c.name for c in heat.clubs.all()),
-        lots=lots,
+        lots=[lot for lot in all_lots if not lot.standing],
         sessions=_heat_view(heat, snapshot),
+        standing_lots=standing_lot_notes(competition, snapshot, lots=all_lots, heat=heat, run=run),
     )
     return _heat_page(page, seat_rows, "entry_id")
 
@@ -410,6 +416,13 @@ class FinalPage:
     groups: list[FinalGroup]
     snapshot: StandingSnapshot | None
     run: AllocationRun | None
+    #: the ties in the final's table that cross the SM places (R-PAIR-TIE-1), drawn or not
+    final_lots: list = field(default_factory=list)
+
+    @property
+    def lot_pending(self) -> frozenset[str]:
+        """The pairs whose SM place waits on a lot TK has not drawn: it reads provisional."""
+        return frozenset(undrawn_keys(self.final_lots))
 
     @property
     def data(self) -> dict:
@@ -461,4 +474,19 @@ def pair_final_page(competition_id: int) -> FinalPage:
         scope=StandingSnapshot.Scope.PAIR_FINAL, competition=competition
     ).first()
     run = AllocationRun.objects.filter(competition=competition).first()
-    return FinalPage(competition=competition, groups=groups, snapshot=snapshot, run=run)
+    lots = (
+        list(
+            Lot.objects.filter(competition=competition, standing=PAIR_FINAL).select_related(
+                "drawn_by"
+            )
+        )
+        if snapshot is not None
+        else []
+    )
+    return FinalPage(
+        competition=competition,
+        groups=groups,
+        snapshot=snapshot,
+        run=run,
+        final_lots=standing_lot_notes(competition, snapshot, lots=lots),
+    )

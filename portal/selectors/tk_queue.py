@@ -21,7 +21,7 @@ from clubs import clock, windows
 from clubs.i18n import render
 from clubs.models import Decided, HeatStatus, Membership, Season
 from clubs.services.flags import open_flags
-from pairs.models import Offer, PairHeat, PairHeatChangeRequest
+from pairs.models import Offer, PairCompetition, PairHeat, PairHeatChangeRequest
 from portal.selectors.direct_finals import direct_final_rows
 from results.models import AllocationRun, StandingSnapshot
 from results.services.lots import standing_ties
@@ -729,23 +729,34 @@ def tk_queue(season: Season | None = None) -> list[Group]:
     ]
 
 
+def _table_url(tie) -> str:
+    """The page of the table a tie is in: the heat's page, or the final's."""
+    if tie.pairs:
+        if tie.heat is not None:
+            return reverse("portal:par_heat", args=[tie.heat.pk])
+        return reverse("portal:par_final", args=[tie.competition.pk])
+    if tie.heat is not None:
+        return reverse("portal:lag_heat", args=[tie.heat.pk])
+    return reverse("portal:lag_final")
+
+
 def standing_lot_items(season) -> list:
-    """One queue item per tie that matters, in a finished table, with no lot drawn."""
+    """One queue item per tie that matters, in a finished table, with no lot drawn: a team
+    heat's or the team final's (R-TEAM-TIE-1), a pairs heat's or the pairs final's
+    (R-PAIR-TIE-1)."""
     items = []
-    for competition in TeamCompetition.objects.filter(season=season).select_related("season"):
+    competitions = list(PairCompetition.objects.filter(season=season).select_related("season"))
+    competitions += TeamCompetition.objects.filter(season=season).select_related("season")
+    for competition in competitions:
         for tie in standing_ties(competition):
-            if tie.lot is not None or not tie.matters or tie.provisional:
+            if not tie.undrawn:
                 continue
             where = tie.heat.name if tie.heat is not None else _("finalen")
             items.append(
                 Item(
                     title=f"{competition}: {where}",
-                    clause="R-TEAM-TIE-1",
-                    url=(
-                        reverse("portal:lag_heat", args=[tie.heat.pk])
-                        if tie.heat is not None
-                        else reverse("portal:lag_final")
-                    ),
+                    clause=tie.clause,
+                    url=_table_url(tie),
                     facts=[
                         _("Lika i tabellen: %(among)s (plats %(first)s–%(last)s)")
                         % {"among": ", ".join(tie.names), "first": tie.first, "last": tie.last},

@@ -282,6 +282,10 @@ def _pages() -> dict[str, tuple[str | None, str]]:
             reverse("portal:enter_direct_final", args=[pair_comp.pk]),
         ),
         "portal:sm_partner": ("klubb", reverse("portal:sm_partner", args=[pair_comp.pk])),
+        "portal:pair_final_reserves": (
+            "klubb",
+            reverse("portal:pair_final_reserves", args=[pair_comp.pk]),
+        ),
         "portal:fee_list": (
             "klubb",
             reverse(
@@ -486,6 +490,7 @@ PAGE_NAMES = [
     "portal:enter_pair",
     "portal:enter_direct_final",
     "portal:sm_partner",
+    "portal:pair_final_reserves",
     "portal:fee_list",
     "teams:index",
     "teams:enter",

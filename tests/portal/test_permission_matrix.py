@@ -108,6 +108,10 @@ WORKPLACE = [
     # R-PAIR-RES-4: the SM partner choice; an empty form is refused (400) and writes nothing.
     Row("portal:sm_partner", "get", OFFICIALS),
     Row("portal:sm_partner", "post", OFFICIALS),
+    # R-PAIR-RES-2: a final's reserve, by the pair's club official or TK; an empty form is
+    # refused in words (400) and writes nothing.
+    Row("portal:pair_final_reserves", "get", OFFICIALS),
+    Row("portal:pair_final_reserves", "post", OFFICIALS),
     Row("portal:fee_list", "get", HEAT_A),
     Row("portal:fee_list_download", "get", HEAT_A),
     # "Mitt lag" lists the user's teams and heats; a user with none sees it empty.
@@ -334,6 +338,7 @@ def _setup_roles() -> tuple[dict, dict]:
         "portal:enter_pair": reverse("portal:enter_pair", args=[pair_heat.pk]),
         "portal:enter_direct_final": reverse("portal:enter_direct_final", args=[pair_comp.pk]),
         "portal:sm_partner": reverse("portal:sm_partner", args=[pair_comp.pk]),
+        "portal:pair_final_reserves": reverse("portal:pair_final_reserves", args=[pair_comp.pk]),
         "portal:fee_list": reverse("portal:fee_list", kwargs=fee),
         "portal:fee_list_download": reverse(
             "portal:fee_list_download", kwargs={**fee, "fmt": "csv"}

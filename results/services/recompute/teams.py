@@ -20,7 +20,14 @@ from results.models import (
     StandingSnapshot,
 )
 from results.services.allocation import Venue, allocate_final, step_reasons, venue_key
-from results.services.lots import TEAM_FINAL, standing_draw, team_heat_standing
+from results.services.lots import (
+    TEAM_FINAL,
+    mark_ties,
+    standing_draw,
+    team_heat_standing,
+    ties_of,
+    undrawn_keys,
+)
 from results.services.recompute.common import finish, lock_competition, save_snapshots
 from teams.models import (
     Lineup,
@@ -219,10 +226,7 @@ def _stage_snapshot(
         seed=None,
         draw=draw,
     )
-    for tie in ties:
-        for row in rows:
-            if row["team_id"] in tie["among"]:
-                row["lot"] = tie
+    mark_ties(rows, ties, "team_id")
     _lineup_notes(rows, stage_matches, without_lineup, heat_id is None)
     if heat_id is None:
         _final_extras(rows, competition, rules, roster_ubf)
@@ -253,10 +257,10 @@ def _allocate_team_final(
         .prefetch_related("organisers")
         .order_by("first_date", "id")
     )
-    snapshots = {
-        s.heat_id: s.data
-        for s in StandingSnapshot.objects.filter(scope="team_heat", heat__in=heats)
+    heat_snapshots = {
+        s.heat_id: s for s in StandingSnapshot.objects.filter(scope="team_heat", heat__in=heats)
     }
+    snapshots = {heat_id: s.data for heat_id, s in heat_snapshots.items()}
     venues, heat_venue = [], {}
     withdrawn_after_play: set[int] = set()
     for heat in heats:
@@ -354,6 +358,18 @@ def _allocate_team_final(
         },
     )
     seats.number_seats(TeamFinalSeat, competition)  # a new seat takes the next free number
+    # R-TEAM-TIE-1: the teams whose seat waits on a lot TK has not drawn read provisional.
+    table_lots = list(Lot.objects.filter(competition=competition).exclude(standing=""))
+    run.explanation["lot_pending"] = sorted(
+        undrawn_keys(
+            tie
+            for heat in heats
+            if heat.id in heat_snapshots
+            for tie in ties_of(
+                competition, heat_snapshots[heat.id], heat=heat, run=run, lots=table_lots
+            )
+        )
+    )
     # Each seat and offer says why (clause and figures), shown with the allocation.
     run.explanation["seats"] = seats.seat_rows_data(
         TeamFinalSeat.objects.filter(competition=competition)
