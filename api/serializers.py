@@ -365,13 +365,14 @@ class SeatSerializer(serializers.Serializer):
         return obj.reason_text(_lang())
 
     def _words(self, obj):
-        left = _cached(
+        # the heats still to come and the holders waiting on an undrawn lot (R-PAIR-TIE-1)
+        left, pending = _cached(
             self.context,
             "seats",
             obj.competition_id,
-            lambda: seat_states.heats_left(obj.competition),
+            lambda: seat_states.seat_reading(obj.competition),
         )
-        return seat_states.seat_words(obj, left)
+        return seat_states.seat_words(obj, left, pending)
 
     def get_state(self, obj) -> str:
         return self._words(obj).state

@@ -34,6 +34,7 @@ __all__ = [
     "OPEN",
     "Late",
     "Window",
+    "balance_dispensation_window",
     "competition_windows",
     "direct_final_window",
     "enforce",
@@ -134,6 +135,20 @@ def reserve_window(session_date: date) -> Window:
 
 def dispensation_window(occasion_date: date) -> Window:
     return w.dispensation(occasion_date)
+
+
+def balance_dispensation_window(team) -> Window:
+    """R-TEAM-3: open up to the team's first match day (its earliest match, else its heat's
+    first day, else the final's first central day for a team entered straight into it)."""
+    matches = team.home_matches.model.objects.filter(Q(home=team) | Q(away=team)).select_related(
+        "heat", "competition"
+    )
+    days = [d for d in (match_date(m) for m in matches) if d]
+    if not days and team.heat_id:
+        days = [team.heat.first_date]
+    if not days:
+        days = [team.competition.final_day1]
+    return w.balance_dispensation(min(days))
 
 
 def lineup_window(match) -> Window:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from clubs import seats as seat_rows
-from clubs.models import FinalSeat, Player
+from clubs.models import FinalSeat, Player, Representation
 from pairs.models import (
     FINAL_SESSION,
     PairCompetition,
@@ -76,3 +76,21 @@ def final_seat_holders(competition: PairCompetition) -> list[SeatHolder]:
         playing = tuple(swap.get(p.pk, p) for p in registered)
         out.append(SeatHolder(seat, holder, registered, playing))
     return out
+
+
+def final_reserve_rows(competition: PairCompetition, club_ids=None) -> list[SeatHolder]:
+    """R-PAIR-RES-2: the pairs holding a seat in the final for which a reserve can be notified
+    (:func:`final_seat_holders`, with their final reserves), of the clubs ``club_ids`` (a pair
+    is its club's when one of its regulars represents the club this season; ``None``: every
+    pair, for TK). One query more than :func:`final_seat_holders`."""
+    holders = final_seat_holders(competition)
+    if club_ids is None:
+        return holders
+    wanted = set(club_ids)
+    clubs_of: dict[int, set[int]] = {}
+    for player_id, club_id in Representation.objects.filter(
+        season_id=competition.season_id,
+        player_id__in=[p.pk for h in holders for p in h.registered],
+    ).values_list("player_id", "club_id"):
+        clubs_of.setdefault(player_id, set()).add(club_id)
+    return [h for h in holders if any(clubs_of.get(p.pk, set()) & wanted for p in h.registered)]

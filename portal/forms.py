@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from crispy_forms.bootstrap import AppendedText
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Field, Fieldset, Layout, Submit
+from crispy_forms.layout import Div, Field, Fieldset, Layout, Submit
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -15,6 +15,7 @@ from clubs.models import Season
 from clubs.services.season import CLAUSES
 from pairs.models import PairCompetition
 from teams.models import TeamCompetition
+from ubf.rules.schedule import parse_pairings
 from ubf.rules.types import Discipline, HeatType
 
 
@@ -370,6 +371,13 @@ class ReserveNoticeForm(forms.Form):
     reserve_mid = forms.CharField(label=_("Reserv (MID)"), max_length=20, required=False)
 
 
+class FinalReserveForm(ReserveNoticeForm):
+    """R-PAIR-RES-2: the pair's club (or TK) notifies that a pair plays the DM final with a
+    reserve: the heat's reserve notice without its session (the final is one)."""
+
+    session = None
+
+
 # ---------------------------------------------------------------------------------------------
 # TK: the member register and the club list (issue 23)
 # ---------------------------------------------------------------------------------------------
@@ -460,3 +468,261 @@ class CompetitionDatesForm(forms.Form):
             if (v.data or {}).get("missing") == "reason":
                 key = "dates_reason"
             self.add_error(key if key in self.fields else None, render_with_clause(v, language))
+
+
+# ---------------------------------------------------------------------------------------------
+# A heat's and the final's schedule (issue 22, R-TEAM-KVAL-4, R-TEAM-FINAL-1)
+# ---------------------------------------------------------------------------------------------
+
+
+class ScheduleProposalForm(forms.Form):
+    """What a proposal is made from: the rounds the days allow (a heat), the boards per match
+    and the seeding (a heat: 1 = the strongest team), or the boards of a direct final. The
+    service makes the proposal (``teams.services.schedule``)."""
+
+    def __init__(self, *args, schedule, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.schedule = schedule
+        final = schedule.is_final
+        names = []
+        if not final:
+            self.fields["rounds"] = forms.IntegerField(
+                label=_("Antal ronder"),
+                min_value=1,
+                max_value=max(1, schedule.full_rounds),
+                initial=schedule.full_rounds,
+                help_text=_(
+                    "Alla möter alla kräver %(n)s ronder (R-TEAM-KVAL-4). Hinns färre på "
+                    "heatets speldagar, ange hur många: schemat seedas då så att inget lag "
+                    "gynnas eller missgynnas."
+                )
+                % {"n": schedule.full_rounds},
+            )
+            names.append(AppendedText("rounds", "R-TEAM-KVAL-4"))
+        if not final or schedule.competition.is_direct_final:
+            self.fields["boards"] = forms.IntegerField(
+                label=_("Brickor per match"),
+                min_value=1,
+                max_value=99,
+                initial=schedule.boards,
+                help_text=_(
+                    "8–24 brickor, lika många i varje match och minst 70 brickor per lag i "
+                    "heatet (R-TEAM-KVAL-5)."
+                )
+                if not final
+                else _("I en direktfinal anpassas brickorna efter antalet lag (R-TEAM-DF-1)."),
+            )
+            names.append(AppendedText("boards", "R-TEAM-DF-1" if final else "R-TEAM-KVAL-5"))
+        seeds = []
+        if not final:
+            order = {
+                n: i for i, n in enumerate(schedule.seeds or [t.number for t in schedule.teams], 1)
+            }
+            for t in schedule.teams:
+                name = f"seed_{t.number}"
+                self.fields[name] = forms.IntegerField(
+                    label=f"{t.number}. {t.name}",
+                    min_value=1,
+                    max_value=len(schedule.teams),
+                    initial=order.get(t.number, t.number),
+                )
+                seeds.append(Field(name, wrapper_class="col-6 col-md-3"))
+        self.helper = FormHelper()
+        self.helper.form_id = "schedule-proposal"
+        layout = [*names]
+        if seeds:
+            layout.append(
+                Fieldset(
+                    _("Seedning: 1 är det starkaste laget"),
+                    Div(*seeds, css_class="row g-2"),
+                )
+            )
+        layout.append(Submit("propose", _("Föreslå schema")))
+        self.helper.layout = Layout(*layout)
+
+    def seeds(self) -> list[int]:
+        """The team numbers best first (equal seeds: in number order)."""
+        teams = self.schedule.teams
+        return [
+            t.number
+            for t in sorted(teams, key=lambda t: (self.cleaned_data[f"seed_{t.number}"], t.number))
+        ]
+
+
+class ScheduleRoundsForm(forms.Form):
+    """The schedule to save, a round a line: its day and its matches as the teams' numbers,
+    home first ("1-7, 2-6, 3-5"); the boards per match and, when a saved schedule changes, the
+    reason. The service checks it all (``save_heat_schedule``, ``save_final_schedule``)."""
+
+    MAX_ROUNDS = 30
+
+    def __init__(self, *args, schedule, count: int | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.schedule = schedule
+        count = count if count is not None else len(schedule.rounds)
+        self.count = max(0, min(int(count), self.MAX_ROUNDS))
+        self.fields["round_count"] = forms.IntegerField(
+            widget=forms.HiddenInput, initial=self.count, min_value=0, max_value=self.MAX_ROUNDS
+        )
+        rows = []
+        for i in range(1, self.count + 1):
+            r = schedule.rounds[i - 1] if i <= len(schedule.rounds) else None
+            self.fields[f"date_{i}"] = forms.DateField(
+                label=_("Rond %(n)s: speldag") % {"n": i},
+                required=False,
+                widget=DateInput(),
+                initial=r.played_on if r else None,
+            )
+            self.fields[f"matches_{i}"] = forms.CharField(
+                label=_("Rond %(n)s: matcher (hemmalag–bortalag)") % {"n": i},
+                required=False,
+                max_length=400,
+                initial=r.text if r else "",
+            )
+            rows.append(
+                Div(
+                    Field(f"date_{i}", wrapper_class="col-12 col-md-4"),
+                    Field(f"matches_{i}", wrapper_class="col-12 col-md-8"),
+                    css_class="row g-2",
+                )
+            )
+        self.fields["boards"] = forms.IntegerField(
+            label=_("Brickor per match"), min_value=1, max_value=99, initial=schedule.boards
+        )
+        if schedule.is_final and not schedule.competition.is_direct_final:
+            self.fields["boards"].widget = forms.HiddenInput()
+        self.fields["reason"] = forms.CharField(
+            label=_("Motivering"),
+            required=False,
+            widget=forms.Textarea(attrs={"rows": 2}),
+            help_text=_("Krävs när ett sparat schema ändras; sparas i TK:s beslutslogg (R-GEN-3)."),
+        )
+        self.helper = FormHelper()
+        self.helper.form_id = "schedule-rounds"
+        self.helper.layout = Layout(
+            Field("round_count"),
+            *rows,
+            Field("boards"),
+            Field("reason"),
+            Submit("save", _("Spara schemat")),
+        )
+
+    def entered(self) -> list[tuple]:
+        """The rounds as (day, [(home, away), ...]); a line that cannot be read is an error on
+        its field (the form is then not valid)."""
+        out = []
+        for i in range(1, self.count + 1):
+            pairs, bad = parse_pairings(self.cleaned_data.get(f"matches_{i}") or "")
+            if bad:
+                self.add_error(
+                    f"matches_{i}",
+                    _("Kan inte läsa %(bad)s: skriv matcherna som 1-7, 2-6, 3-5.")
+                    % {"bad": ", ".join(f"”{b}”" for b in bad)},
+                )
+            out.append((self.cleaned_data.get(f"date_{i}"), pairs))
+        return out
+
+    def add_violations(self, violations, language: str) -> None:
+        for v in violations:
+            key = "reason" if (v.data or {}).get("missing") == "reason" else None
+            self.add_error(key, render_with_clause(v, language))
+
+
+# ---------------------------------------------------------------------------------------------
+# TK: the direct final (R-PAIR-DF-1, R-TEAM-DF-1) and the masterpoint table (R-PAIR-MP-1)
+# ---------------------------------------------------------------------------------------------
+
+
+class DirectFinalForm(forms.Form):
+    """TK's decision for one competition: a direct final or qualifier heats, with a reason."""
+
+    CHOICES = [("yes", _("Direktfinal")), ("no", _("Kval spelas"))]
+
+    competition = forms.IntegerField(widget=forms.HiddenInput)
+    direct = forms.ChoiceField(label=_("Beslut"), choices=CHOICES, widget=forms.RadioSelect)
+    reason = forms.CharField(
+        label=_("Motivering"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_(
+            "Krävs när beslutet går emot huvudregeln; annars sparas regelns text (R-GEN-3)."
+        ),
+    )
+
+
+class MpTableForm(forms.Form):
+    """/tk/sasong/mastarpoang/: SBF's masterpoint table for the pairs finals, as a file or
+    pasted; read and checked row by row (``ubf.rules.mp_table``), saved by
+    ``clubs.services.season.load_mp_table``."""
+
+    file = forms.FileField(
+        label=_("Fil (CSV eller XLSX)"),
+        required=False,
+        help_text=_(
+            "Rubriker: Antal par, Placering, Poäng (en rad per placering), eller Antal par "
+            "följt av placeringarna 1, 2, 3 … (en rad per antal par, som SBF:s tabell)."
+        ),
+    )
+    text = forms.CharField(
+        label=_("Eller klistra in tabellen"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "class": "font-monospace"}),
+        help_text=_("Från ett kalkylark (tabbar), eller med semikolon mellan kolumnerna."),
+    )
+    reason = forms.CharField(
+        label=_("Motivering"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Sparas med den gamla och den nya tabellen i TK:s beslutslogg (R-GEN-3)."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.form_id = "mp-table"
+        self.helper.attrs = {"enctype": "multipart/form-data"}
+        self.helper.layout = Layout(
+            Field("file"), Field("text"), Field("reason"), Submit("load", _("Spara tabellen"))
+        )
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("file")) == bool((data.get("text") or "").strip()):
+            raise forms.ValidationError(
+                _("Ladda upp en fil eller klistra in tabellen (en av dem).")
+            )
+        return data
+
+
+class SemifinalVenueForm(forms.Form):
+    """R-TEAM-SEMI-1: one of SBF's semifinal venues (a row of :class:`SemifinalVenuesForm`'s
+    formset); an empty extra row is ignored."""
+
+    pk = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    name = forms.CharField(label=_("Ort"), max_length=80, required=False)
+    first_date = _date(_("Första speldag"), required=False)
+    last_date = _date(_("Sista speldag"), required=False)
+    places = forms.IntegerField(
+        label=_("Platser för UBF:s lag"),
+        min_value=1,
+        required=False,
+        help_text=_("Bara om SBF har angett det; annars tomt."),
+    )
+    delete = forms.BooleanField(label=_("Ta bort"), required=False)
+
+
+SemifinalVenueFormSet = forms.formset_factory(SemifinalVenueForm, extra=2)
+
+
+class SemifinalPlacesForm(forms.Form):
+    """R-TEAM-SEMI-1: UBF's number of SM semifinal places (from SBF) and where the figures
+    come from (the reason of TK's decision, R-GEN-3)."""
+
+    places = forms.IntegerField(
+        label=_("UBF:s platser i SM Lags semifinal (från SBF)"), min_value=0, required=False
+    )
+    reason = forms.CharField(
+        label=_("Källa eller motivering"),
+        max_length=500,
+        help_text=_("T.ex. SBF:s utskick med orterna och datumet."),
+    )

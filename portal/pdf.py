@@ -26,6 +26,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from clubs.i18n import render
 from clubs.templatetags.formats_i18n import day, day_short, day_time, num
+from portal.templatetags.standings_i18n import tie_lines
 
 #: Characters the pages use that Latin-1 (the standard PDF fonts) lacks, and what stands in.
 _LATIN1 = str.maketrans(
@@ -165,6 +166,56 @@ def _status(rv) -> str:
     return ""
 
 
+def _standing_lot_text(tie) -> str:
+    """A tie settled by lot, as templates/portal/_standing_lots.html says it."""
+    text = _("Lika i tabellen: %(among)s (plats %(first)s–%(last)s, %(clause)s).") % {
+        "among": ", ".join(tie.names),
+        "first": tie.first,
+        "last": tie.last,
+        "clause": tie.clause,
+    }
+    lot = tie.lot
+    if lot is None:
+        return f"{text} {_('lott ej dragen')}: {_('Ordningen är preliminär tills TK drar lotten.')}"
+    who = lot.drawn_by or "TK"
+    if lot.drawn_by_hand:
+        how = _("dragen i hallen, registrerad av %(who)s %(when)s.") % {
+            "who": who,
+            "when": day_time(lot.drawn_at),
+        }
+    else:
+        how = _(
+            "dragen här av %(who)s %(when)s med seed %(seed)s (vittnen: %(witnesses)s); vem som "
+            "helst kan göra om dragningen från det."
+        ) % {
+            "who": who,
+            "when": day_time(lot.drawn_at),
+            "seed": lot.seed,
+            "witnesses": lot.witnesses,
+        }
+    return f"{text} {_('lott dragen')}: {how}"
+
+
+def _tie_paragraphs(page) -> list:
+    """How each tie of the table was broken (R-PAIR-TIE-1, R-TEAM-TIE-1): the criteria applied
+    to each tied row, and the lots, drawn or not, as the page says them."""
+    lines = []
+    for rv in page.table:
+        applied = tie_lines(rv.row)
+        if applied:
+            rank = rv.row.get("rank")
+            lines.append(
+                f"{rank if rank is not None else '-'}. {rv.row.get('name', '')}: "
+                + "; ".join(applied)
+            )
+    lots = [_standing_lot_text(tie) for tie in page.standing_lots]
+    if not lines and not lots:
+        return []
+    story = [Spacer(1, 2 * mm), _p(_("Lika resultat"), _H2)]
+    story += [_p(line, _SMALL) for line in lines + lots]
+    return story
+
+
 def heat_pdf(page) -> bytes:
     """A heat's result list: title, dates, venue and organisers, the ranking with who holds a
     seat from the heat marked, the heat's number of final seats and its reserves in order."""
@@ -243,6 +294,7 @@ def heat_pdf(page) -> bytes:
             _SMALL,
         )
     )
+    story += _tie_paragraphs(page)
     if page.run and page.venue:
         story += [Spacer(1, 3 * mm), _p(_("Finalplatserna"), _H2)]
         if page.run.provisional:

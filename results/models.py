@@ -342,9 +342,10 @@ class Lot(models.Model):
     witnesses = models.TextField(
         _("vittnen"), blank=True, help_text=_("Vilka som såg lottningen dras (R-ALLOC-5).")
     )
-    # "" for a lot between venues (R-ALLOC-5); for a tie inside standings (R-TEAM-TIE-1) the
-    # standing it settles: "team_heat:<heat id>" or "team_final". Such a lot orders all of
-    # ``among`` (``winners`` is the drawn order) and gives no precedence (``losers`` is empty).
+    # "" for a lot between venues (R-ALLOC-5); for a tie inside standings (R-TEAM-TIE-1,
+    # R-PAIR-TIE-1) the standing it settles: "team_heat:<heat id>", "team_final",
+    # "pair_heat:<heat id>" or "pair_final". Such a lot orders all of ``among`` (``winners`` is
+    # the drawn order) and gives no precedence (``losers`` is empty).
     standing = models.CharField(_("tabell"), max_length=40, blank=True, default="")
     history = HistoricalRecords()
 

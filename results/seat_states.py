@@ -10,6 +10,10 @@ competition's heats, shared by DM Par and DM Lag.
 - "tillfrågat som ersättare": an offer of a seat given up waits for the answer (R-REPL-5);
 - "tackat nej": the seat was given up, or the entry said no to an offer (R-REPL-1, R-REPL-5).
 
+A seat whose holder is settled by a lot inside a heat's table that TK has not drawn yet reads
+"preliminärt, lott ej dragen" (R-PAIR-TIE-1, R-TEAM-TIE-1): the recompute stores those holders
+with the allocation (``AllocationRun.explanation["lot_pending"]``, :func:`lot_pending`).
+
 A provisional allocation never reads as a decided one.
 """
 
@@ -23,7 +27,7 @@ from django.utils.translation import gettext, ngettext
 from clubs import seats
 from clubs.models import FinalSeat, HeatStatus, SeatOffer
 from pairs.models import PairHeat
-from results.models import StandingSnapshot
+from results.models import AllocationRun, StandingSnapshot
 from teams.models import TeamHeat
 
 PROVISIONAL = "provisional"
@@ -40,6 +44,8 @@ class SeatWords:
 
     state: str
     heats_left: int = 0
+    #: provisional because a lot inside the heat's table is not drawn yet (R-PAIR-TIE-1)
+    lot_pending: bool = False
 
     @property
     def provisional(self) -> bool:
@@ -49,6 +55,8 @@ class SeatWords:
     def text(self) -> str:
         """The words, in the reader's language."""
         if self.state == PROVISIONAL:
+            if self.lot_pending and not self.heats_left:
+                return gettext("preliminärt, lott ej dragen")
             if self.heats_left:
                 return ngettext(
                     "preliminärt, %(n)s heat kvar", "preliminärt, %(n)s heat kvar", self.heats_left
@@ -110,16 +118,40 @@ def annotate_held(holders):
     )
 
 
-def seat_words(seat: FinalSeat, left: int) -> SeatWords:
+def lot_pending(run) -> frozenset[str]:
+    """The entries (their keys) whose seat waits on a lot inside a table that TK has not drawn,
+    as the recompute stored them with the allocation ``run`` (no query)."""
+    return frozenset((run.explanation or {}).get("lot_pending", ())) if run else frozenset()
+
+
+def pending_words(words: SeatWords, left: int) -> SeatWords:
+    """A held seat's words while a lot that decides it is not drawn: provisional (a decided
+    seat or a replacement's own seat never waits on a lot: it does not follow the table)."""
+    if words.state in (PROVISIONAL, QUALIFIED):
+        return SeatWords(PROVISIONAL, left, lot_pending=True)
+    return words
+
+
+def seat_words(seat: FinalSeat, left: int, pending: frozenset = frozenset()) -> SeatWords:
     """One seat's words (:attr:`clubs.models.FinalSeat.state` said in five words), ``left``
-    the competition's heats still to come (:func:`heats_left`). Reads ``offers`` (prefetch them
-    for a list)."""
+    the competition's heats still to come (:func:`heats_left`), ``pending`` the holders waiting
+    on a lot (:func:`lot_pending`). Reads ``offers`` (prefetch them for a list)."""
     if seat.status == FinalSeat.Status.VACATED or seat.holder_key is None:
         # State.OFFERED; State.DECLINED and State.REPLACED both read "tackat nej" (its holder
         # gave it up or the last asked said no), so ``replaced_by`` need not be read
-        pending = any(o.answer == SeatOffer.Answer.PENDING for o in seat.offers.all())
-        return SeatWords(OFFERED if pending else DECLINED)
-    return held_words(seat.status, seat.source, left)
+        pending_offer = any(o.answer == SeatOffer.Answer.PENDING for o in seat.offers.all())
+        return SeatWords(OFFERED if pending_offer else DECLINED)
+    words = held_words(seat.status, seat.source, left)
+    if pending and seat.holder_key in pending and not seat.is_decided:
+        return pending_words(words, left)
+    return words
+
+
+def seat_reading(competition) -> tuple[int, frozenset]:
+    """The competition's heats still to come and the holders waiting on a lot, from its
+    allocation run (one query; two for a run stored before ``heats_left`` was)."""
+    run = AllocationRun.objects.filter(competition=competition).first()
+    return heats_left(competition, run), lot_pending(run)
 
 
 def _seats(competition):
@@ -135,26 +167,26 @@ def _seats(competition):
 def seat_states(competition, run=None) -> dict[str, SeatWords]:
     """Every seat of the competition (by its chain key, as the allocation's stored seats name
     it) with its words: three queries for the seats (and one for the heats without ``run``)."""
-    left = heats_left(competition, run)
-    return {s.chain_key: seat_words(s, left) for s in _seats(competition)}
+    left, pending = heats_left(competition, run), lot_pending(run)
+    return {s.chain_key: seat_words(s, left, pending) for s in _seats(competition)}
 
 
 def seat_words_by_id(competition) -> dict[int, SeatWords]:
     """As :func:`seat_states`, by the seat rows' ids (the API's seat endpoints)."""
-    left = heats_left(competition)
-    return {s.pk: seat_words(s, left) for s in _seats(competition)}
+    left, pending = seat_reading(competition)
+    return {s.pk: seat_words(s, left, pending) for s in _seats(competition)}
 
 
 def entry_states(competition) -> dict[int, SeatWords]:
     """Each entry (pair entry id, team id) that holds, was offered or gave up a final place,
     with its words: the seat it holds first, else a pending offer ("tillfrågat som ersättare"),
     else a seat given up or an offer declined ("tackat nej")."""
-    left = heats_left(competition)
+    left, pending = seat_reading(competition)
     rows = _seats(competition)
     out: dict[int, SeatWords] = {}
     for seat in rows:
         if seat.is_held:
-            out[seat.holder_id] = seat_words(seat, left)
+            out[seat.holder_id] = seat_words(seat, left, pending)
     for seat in rows:
         for offer in seat.offers.all():
             if offer.answer == offer.Answer.PENDING:

@@ -35,6 +35,7 @@ from .models import (
     BoardResult,
     Dispensation,
     ExternalTeamPlay,
+    HeatPlaceOffer,
     Lineup,
     Match,
     Penalty,
@@ -42,6 +43,8 @@ from .models import (
     RosterChangeRequestPlayer,
     RosterEntry,
     Ruling,
+    SemifinalChoice,
+    SemifinalVenue,
     Team,
     TeamCompetition,
     TeamEntryRequest,
@@ -573,4 +576,60 @@ class TeamEntryRequestAdmin(SimpleHistoryAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SemifinalVenue)
+class SemifinalVenueAdmin(SimpleHistoryAdmin):
+    """R-TEAM-SEMI-1: SBF's semifinal venues; TK enters them on /tk/sm-semifinal/orter/."""
+
+    list_display = ["name", "competition", "first_date", "last_date", "places"]
+    list_filter = ["competition"]
+
+
+@admin.register(SemifinalChoice)
+class SemifinalChoiceAdmin(DecisionLogMixin, SimpleHistoryAdmin):
+    """R-TEAM-SEMI-1: the teams' answers, read only: TK records and corrects them on
+    /tk/sm-semifinal/, the captain on the captain's page."""
+
+    list_display = ["team", "state", "venue", "recorded_at", "recorded_by"]
+    list_filter = ["competition", "state"]
+    readonly_fields = [
+        "competition",
+        "team",
+        "state",
+        "venue",
+        "recorded_at",
+        "recorded_by",
+        "reason",
+        "decision_log",
+    ]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(HeatPlaceOffer)
+class HeatPlaceOfferAdmin(DecisionLogMixin, SimpleHistoryAdmin):
+    """R-TEAM-KVAL-2: places offered in other heats, read only: TK offers and records answers
+    on /tk/kvalheat/<id>/, the captain answers on the captain's page."""
+
+    list_display = ["team", "from_heat", "to_heat", "answer", "offered_at", "answered_at"]
+    list_filter = ["competition", "answer"]
+    readonly_fields = [
+        "competition",
+        "team",
+        "from_heat",
+        "to_heat",
+        "offered_at",
+        "offered_by",
+        "reason",
+        "answer",
+        "answered_at",
+        "recorded_by",
+        "answer_note",
+        "decision_log",
+    ]
+
+    def has_add_permission(self, request):
         return False

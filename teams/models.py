@@ -19,6 +19,7 @@ from clubs.models import (
     HeatChangeRequest,
     Player,
     Season,
+    SeatOffer,
 )
 
 
@@ -242,7 +243,10 @@ class RosterEntry(models.Model):
 
 
 class Dispensation(Decided):
-    """R-TEAM-3 (district balance) or R-TEAM-5 (7th/8th player, per occasion)."""
+    """R-TEAM-3 (district balance) or R-TEAM-5 (7th/8th player, per occasion). One model for
+    both: the team asks (``request_reason``: its own words; for the district balance the
+    captain's request on /mitt-lag/<team>/, or the one made when the team was entered, which
+    the captain's request completes), TK grants or rejects with a reason (``Decided``)."""
 
     class Kind(models.TextChoices):
         EXTRA_PLAYER = "extra_player", _("7:e/8:e spelare")
@@ -259,6 +263,7 @@ class Dispensation(Decided):
         _("tillfälle"), max_length=120, blank=True, help_text=_("R-TEAM-5: vilket speltillfälle")
     )
     occasion_date = models.DateField(_("speldag"), null=True, blank=True)
+    request_reason = models.TextField(_("lagets motivering"), blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -683,3 +688,186 @@ class TeamEntryRequest(Decided):
 
     def __str__(self) -> str:
         return f"{self.name} → {self.heat}"
+
+
+class SemifinalVenue(models.Model):
+    """R-TEAM-SEMI-1: a venue of SM Lag's semifinal as SBF announced it (SBF decides where the
+    semifinals are played and how the places are shared between the districts), entered by TK
+    on /tk/sm-semifinal/: the town, its days and, if SBF says so, how many of UBF's teams it
+    takes (empty: SBF gave no limit)."""
+
+    competition = models.ForeignKey(
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        related_name="semifinal_venues",
+        verbose_name=_("tävling"),
+    )
+    name = models.CharField(_("semifinalort"), max_length=80)
+    first_date = models.DateField(_("första speldag"), null=True, blank=True)
+    last_date = models.DateField(_("sista speldag"), null=True, blank=True)
+    places = models.PositiveSmallIntegerField(
+        _("platser för UBF:s lag"),
+        null=True,
+        blank=True,
+        help_text=_("Om SBF har angett hur många lag från UBF orten tar; annars tomt."),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("SM-semifinalort")
+        verbose_name_plural = _("SM-semifinalorter")
+        ordering = ["competition", "first_date", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "name"], name="semifinal_venue_once_per_competition"
+            ),
+            models.CheckConstraint(
+                condition=Q(first_date__isnull=True)
+                | Q(last_date__isnull=True)
+                | Q(first_date__lte=F("last_date")),
+                name="semifinal_venue_days_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(places__isnull=True) | Q(places__gte=1),
+                name="semifinal_venue_places_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SemifinalChoice(models.Model):
+    """R-TEAM-SEMI-1: a team's answer when its turn came to choose an SM semifinal venue: the
+    venue chosen, or its place declined (the next team of the full order then moves up), with
+    who recorded it and when (TK in the hall, or the team's captain on the captain's page) and,
+    for a decline or TK's correction, why. The order itself is not stored: it is the final's
+    full order (``results.services.semifinal``), so a correction never leaves a stale number."""
+
+    class State(models.TextChoices):
+        CHOSEN = "chosen", _("valt")
+        DECLINED = "declined", _("tackat nej")
+
+    competition = models.ForeignKey(
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        related_name="semifinal_choices",
+        verbose_name=_("tävling"),
+    )
+    team = models.OneToOneField(
+        Team, on_delete=models.CASCADE, related_name="semifinal_choice", verbose_name=_("lag")
+    )
+    state = models.CharField(_("svar"), max_length=8, choices=State.choices)
+    venue = models.ForeignKey(
+        SemifinalVenue,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="choices",
+        verbose_name=_("semifinalort"),
+    )
+    recorded_at = models.DateTimeField(_("registrerad"), default=clock.now)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("registrerad av"),
+    )
+    reason = models.TextField(_("motivering"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("val av SM-semifinalort")
+        verbose_name_plural = _("val av SM-semifinalort")
+        ordering = ["competition", "recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state="chosen", venue__isnull=False)
+                | Q(state="declined", venue__isnull=True),
+                name="semifinal_choice_venue_iff_chosen",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.state == self.State.DECLINED:
+            return _("%(team)s: tackat nej till SM-semifinalen") % {"team": self.team}
+        return _("%(team)s: SM-semifinal i %(venue)s") % {"team": self.team, "venue": self.venue}
+
+
+class HeatPlaceOffer(models.Model):
+    """R-TEAM-KVAL-2: "If fewer than four teams have entered when entries close, the organiser
+    tells TK at once and the teams are offered places in other heats" (the Swedish text: "if
+    they so wish"). TK offers a team of the short heat a place in another heat that has not
+    started; the team's captain answers yes or no on the captain's page, or TK records the
+    answer it gave (with how it came). Yes moves the team, with its roster, to that heat. Each
+    step is recorded (who, when, why) in the decision log."""
+
+    #: The answers of any offer (waiting, yes, no): the final seats' offers' choices.
+    Answer = SeatOffer.Answer
+
+    competition = models.ForeignKey(
+        TeamCompetition,
+        on_delete=models.CASCADE,
+        related_name="heat_place_offers",
+        verbose_name=_("tävling"),
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="heat_place_offers", verbose_name=_("lag")
+    )
+    from_heat = models.ForeignKey(
+        TeamHeat, on_delete=models.CASCADE, related_name="+", verbose_name=_("från heat")
+    )
+    to_heat = models.ForeignKey(
+        TeamHeat, on_delete=models.CASCADE, related_name="+", verbose_name=_("erbjudet heat")
+    )
+    offered_at = models.DateTimeField(_("erbjuden"), default=clock.now)
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("erbjuden av"),
+    )
+    reason = models.TextField(_("TK:s motivering"), blank=True)
+    answer = models.CharField(
+        _("svar"),
+        max_length=10,
+        choices=SeatOffer.Answer.choices,
+        default=SeatOffer.Answer.PENDING,
+    )
+    answered_at = models.DateTimeField(_("besvarad"), null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("svaret registrerat av"),
+    )
+    answer_note = models.TextField(_("om svaret"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("erbjuden plats i annat kvalheat")
+        verbose_name_plural = _("erbjudna platser i andra kvalheat")
+        ordering = ["competition", "offered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team"],
+                condition=Q(answer="pending"),
+                name="one_pending_heat_place_offer_per_team",
+            ),
+            models.CheckConstraint(
+                condition=~Q(from_heat=F("to_heat")), name="heat_place_offer_to_another_heat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(team)s: plats i %(heat)s (%(answer)s)") % {
+            "team": self.team,
+            "heat": self.to_heat,
+            "answer": self.get_answer_display(),
+        }

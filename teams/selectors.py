@@ -78,6 +78,19 @@ class TeamRow:
     matches: list[Match] = field(default_factory=list)
     # What may cost the team its place or points if it starts as it stands (R-TEAM-RES-1/2).
     risks: list[Violation] = field(default_factory=list)
+    #: R-TEAM-3: the district balance's finding whether or not TK has granted a dispensation
+    #: (empty when the roster meets it), and the latest district-balance dispensation.
+    balance: list[Violation] = field(default_factory=list)
+    balance_dispensation: Dispensation | None = None
+
+    @property
+    def needs_balance_dispensation(self) -> bool:
+        """The team lacks a UBF majority and TK has not granted the dispensation (yet)."""
+        granted = (
+            self.balance_dispensation is not None
+            and self.balance_dispensation.status == Dispensation.Status.GRANTED
+        )
+        return bool(self.balance) and not granted
 
     @property
     def reason_texts(self) -> list[str]:
@@ -197,7 +210,8 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
         ]
         latest = t.balance_dispensations[0] if t.balance_dispensations else None
         granted = latest is not None and latest.status == Dispensation.Status.GRANTED
-        for v in check_district_balance(regular_infos, has_dispensation=granted):
+        balance = check_district_balance(regular_infos)
+        for v in [] if granted else balance:
             status = latest.get_status_display() if latest else gettext_noop("inte begärd")
             reasons.append(
                 replace(
@@ -232,6 +246,8 @@ def team_rows(teams, season: Season) -> list[TeamRow]:
                 reasons=reasons,
                 matches=matches[t.pk],
                 risks=risks,
+                balance=balance,
+                balance_dispensation=latest,
             )
         )
     return rows

@@ -1,5 +1,5 @@
 """Issue 20's migrations on a real database: what a deployed site has before them is there after
-them (``clubs/0005``, ``teams/0007``, ``pairs/0003``: one entry parent, one seat, one offer).
+them (``clubs/0005``, ``teams/0010``, ``pairs/0003``: one entry parent, one seat, one offer).
 
 1. A scratch checkout of the code before them (``--before``, e.g. ``git worktree add --detach
    /tmp/before main``) loads the demo season into the database ``--database-url`` (``migrate``

@@ -8,13 +8,15 @@
   :func:`move_heat`, :func:`cancel_heat`).
 * R-GEN-3: TK approves or rejects a heat, with a reason for a rejection, and the decision is
   recorded with who, when and why (:func:`decide_heat`).
-* R-PAIR-DF-1, R-TEAM-DF-1: TK's direct-final decision (:func:`decide_direct_final_for`).
+* R-PAIR-DF-1, R-TEAM-DF-1: whether a direct final is needed (:func:`direct_final_needed`)
+  and TK's decision (:func:`decide_direct_final`), one function for DM Par and DM Lag.
 
 What differs between the two kinds of heat (date fields, permission, schedule checks, the
-figures recorded) is described by a :class:`HeatKind`, one per app (``PAIR_HEATS`` in
-``pairs.services.heats``, ``TEAM_HEATS`` in ``teams.services.heats``). The functions here
-write without a transaction of their own: the app's service that calls them is
-``@transaction.atomic``.
+figures recorded, the competition's model and how its arranging clubs are counted) is described
+by a :class:`HeatKind`, one per app (``PAIR_HEATS`` in ``pairs.services.heats``, ``TEAM_HEATS``
+in ``teams.services.heats``). The functions here write without a transaction of their own (the
+app's service that calls them is ``@transaction.atomic``), except :func:`decide_direct_final`,
+a use case of its own that TK's page calls with the kind.
 """
 
 from __future__ import annotations
@@ -24,13 +26,22 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from django.db import transaction
+
 from clubs import clock
 from clubs.locks import lock_own_row, lock_row
 from clubs.models import Club, Decided, Decision, HeatChangeRequest, HeatStatus
 from clubs.permissions import can_act_for_club, is_tk
 from clubs.recompute import request_recompute
-from clubs.services.base import error, raise_on_errors, reason_required, record_decision, require
-from ubf.rules.heats import change_needs_tk_approval
+from clubs.services.base import (
+    error,
+    raise_on_errors,
+    reason_required,
+    record_decision,
+    require,
+    require_open_season,
+)
+from ubf.rules.heats import change_needs_tk_approval, direct_final_notice
 from ubf.rules.i18n import gettext_noop
 from ubf.rules.violations import Violation
 
@@ -200,6 +211,15 @@ class HeatKind:
     approval_violations: Callable
     #: ``decision_figures(heat)``: the figures recorded with TK's approval or rejection.
     decision_figures: Callable
+    #: The concrete competition model (``PairCompetition``, ``TeamCompetition``).
+    competition_model: type
+    #: ``arranging_club_count(competition)``: the clubs arranging an approved heat of the
+    #: competition (R-PAIR-DF-1, R-TEAM-DF-1).
+    arranging_club_count: Callable
+
+    @property
+    def direct_final_clause(self) -> str:
+        return "R-TEAM-DF-1" if self.app == "teams" else "R-PAIR-DF-1"
 
     def dates(self, heat) -> tuple[date, date | None]:
         return heat.first_date, heat.last_date
@@ -314,10 +334,11 @@ def move_heat(
     return heat
 
 
-def cancel_heat(kind: HeatKind, user, heat, reason: str = ""):
+def cancel_heat(kind: HeatKind, user, heat, reason: str = "", *, clause: str = "R-PAIR-KVAL-2"):
     """R-PAIR-KVAL-2: whoever manages the heat cancels it up to the registration deadline (TK
-    at any time, recorded as a decision); after it, a change request. Cancelling an approved
-    heat recomputes the competition."""
+    at any time, recorded as a decision with ``clause``: R-TEAM-KVAL-2 for a team heat left
+    empty); after it, a change request. Cancelling an approved heat recomputes the
+    competition."""
     heat = get_obj(kind.model, heat)
     kind.require_manage(user, heat)
     heat = locked(kind.model, heat, "competition__season")
@@ -333,7 +354,7 @@ def cancel_heat(kind: HeatKind, user, heat, reason: str = ""):
             heat,
             user=user,
             reason=(reason or "").strip(),
-            clause="R-PAIR-KVAL-2",
+            clause=clause,
             season=competition.season,
             previous_status=previous,
         )
@@ -347,18 +368,32 @@ def cancel_heat(kind: HeatKind, user, heat, reason: str = ""):
 # ---------------------------------------------------------------------------------------------
 
 
-def decide_direct_final_for(
-    user,
-    competition,
-    direct: bool,
-    reason: str,
-    *,
-    notice: Violation | None,
-    arranging: int,
-    teams: bool,
-):
-    """The direct-final decision for a pair or team competition (already locked)."""
-    clause = "R-TEAM-DF-1" if teams else "R-PAIR-DF-1"
+def direct_final_needed(kind: HeatKind, competition) -> Violation | None:
+    """R-PAIR-DF-1, R-TEAM-DF-1: fewer than two clubs arrange approved heats: the notice for TK
+    (decide, at the latest when the qualifying period ends, on a direct final on the final's
+    date), or ``None`` when the heats go ahead."""
+    return direct_final_notice(
+        kind.arranging_club_count(competition),
+        teams=kind.app == "teams",
+        decide_by=competition.qualifying_end,
+        rules=competition.season.rules(),
+    )
+
+
+@transaction.atomic
+def decide_direct_final(kind: HeatKind, user, competition, direct: bool, reason: str = ""):
+    """R-PAIR-DF-1, R-TEAM-DF-1, R-GEN-3: TK decides (at the latest when the qualifying period
+    ends) whether a DM Par discipline or DM Lag (``kind``: ``PAIR_HEATS`` or ``TEAM_HEATS``)
+    is played as a direct final on the final's date. Deciding against the rule (a direct final
+    although two clubs arrange heats, or none although fewer do) needs a reason; without one
+    the rule's notice is the reason. Recorded with who, when and why (with the arranging clubs
+    counted and whether the period had ended), and the competition recomputed."""
+    require(is_tk(user), gettext_noop("Bara UBF TK beslutar om direktfinal."))
+    competition = locked(kind.competition_model, competition, "season")
+    require_open_season(competition.season)
+    clause = kind.direct_final_clause
+    arranging = kind.arranging_club_count(competition)
+    notice = direct_final_needed(kind, competition)
     violations: list[Violation] = []
     if bool(notice) != bool(direct) and not (reason or "").strip():
         violations.append(
@@ -380,9 +415,8 @@ def decide_direct_final_for(
     today = clock.today()
     competition.is_direct_final = bool(direct)
     competition.save(update_fields=["is_direct_final"])
-    app = "teams" if teams else "pairs"
     record_decision(
-        f"{app}.direct_final.decided",
+        f"{kind.app}.direct_final.decided",
         competition,
         user=user,
         reason=reason.strip(),

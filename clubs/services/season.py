@@ -1,6 +1,7 @@
 """TK edits the season's configuration (docs/rulebook.md: "season configuration, editable by
 the TK without code changes"): the scalar fields of :class:`clubs.models.Season` and the
-tables kept in ``Season.tables`` (final sizes, the team bonus, precedence and W.O. limits).
+tables kept in ``Season.tables`` (final sizes, the team bonus, precedence and W.O. limits), and
+SBF's masterpoint table for the pairs finals (:func:`load_mp_table`, R-PAIR-MP-1).
 
 One function, one transaction: TK only, a reason (R-GEN-3), every value checked against the
 clause it serves, then saved, logged as ``clubs.season.configured`` with each change (old →
@@ -28,6 +29,7 @@ from clubs.services.base import (
     require_open_season,
 )
 from ubf.rules.i18n import gettext_noop
+from ubf.rules.mp_table import from_stored, to_stored
 from ubf.rules.violations import Violation
 
 #: Every number TK edits on /tk/sasong/, with the clause it serves (docs/rulebook.md, SPEC).
@@ -241,10 +243,77 @@ def configure_season(user, season: Season, values: dict[str, Any], *, reason: st
     return changes
 
 
+# ---------------------------------------------------------------------------------------------
+# SBF's masterpoint table for the pairs finals (R-PAIR-MP-1, R-GEN-1)
+# ---------------------------------------------------------------------------------------------
+
+#: Where the season keeps SBF's table: ``Season.tables[MP_TABLE_KEY]``, "pairs:place" → points
+#: (``ubf.rules.mp_table.to_stored``); the pairs final's recompute applies it.
+MP_TABLE_KEY = "pair_final_mp_table"
+
+
+def mp_table(season: Season) -> dict[tuple[int, int], Decimal]:
+    """The season's masterpoint table, (number of pairs, place) → points; empty when TK has
+    not loaded one."""
+    return from_stored((season.tables or {}).get(MP_TABLE_KEY))
+
+
+@transaction.atomic
+def load_mp_table(
+    user, season: Season, points: dict[tuple[int, int], Decimal], *, reason: str, source=""
+) -> dict[str, list]:
+    """R-PAIR-MP-1, R-GEN-1, R-GEN-3: TK replaces the season's masterpoint table for the pairs
+    finals with ``points`` (read and checked row by row by ``ubf.rules.mp_table``), with a
+    reason; ``source`` names the file (or "inklistrad"). Returns the changes ("pairs:place" →
+    [old, new], None where a table has no entry): empty when the table is the same, and then
+    nothing is saved or logged. Logged as ``clubs.mp_table.loaded`` with the whole old and new
+    table, and the season's pairs competitions recomputed (their finals' masterpoints)."""
+    require(is_tk(user), gettext_noop("Endast UBF TK kan lägga in mästarpoängtabellen (R-GEN-3)."))
+    season = lock_own_row(Season.objects.all(), season.pk)
+    require_open_season(season)
+    if not points:
+        raise_on_errors(
+            [error("R-PAIR-MP-1", gettext_noop("Tabellen har inga poäng."), field="table")]
+        )
+    old, new = to_stored(mp_table(season)), to_stored(points)
+    changes = {
+        key: [old.get(key), new.get(key)]
+        for key in sorted(set(old) | set(new), key=lambda k: tuple(map(int, k.split(":"))))
+        if old.get(key) != new.get(key)
+    }
+    if not changes:
+        return {}
+    raise_on_errors(reason_required(reason))
+    tables = dict(season.tables or {})
+    tables[MP_TABLE_KEY] = new
+    season.tables = tables
+    season.save(update_fields=["tables"])
+    record_decision(
+        "clubs.mp_table.loaded",
+        season,
+        user=user,
+        reason=reason.strip(),
+        clause="R-PAIR-MP-1",
+        season=season,
+        source=str(source)[:100],
+        changed=len(changes),
+        old=old,
+        new=new,
+    )
+    for competition_id in season.competitions.exclude(discipline="teams").values_list(
+        "pk", flat=True
+    ):
+        request_recompute(competition_id)
+    return changes
+
+
 __all__ = [
     "CLAUSES",
+    "MP_TABLE_KEY",
     "configuration_problems",
     "configure_season",
     "current_values",
+    "load_mp_table",
+    "mp_table",
     "season_configured",
 ]

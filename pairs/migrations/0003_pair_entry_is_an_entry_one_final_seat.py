@@ -4,7 +4,7 @@ and a pair entered straight into a direct final (``FinalSeat.player1/player2``) 
 entries ``entered_as`` "direct" and "direct_final". The pairs final's seats and offers move to
 the one ``clubs.FinalSeat`` and ``clubs.SeatOffer`` of both finals.
 
-Teams kept their ids as entries (``teams/0007``); pair entries are renumbered after them: the
+Teams kept their ids as entries (``teams/0010``); pair entries are renumbered after them: the
 new id is the old one plus the largest team id (``OFFSET``), and every reference follows: the
 foreign keys (reserve notices, results, travellers, seats, offers), the history rows, TK's
 decisions, reminders and fee marks (by type and id), the stored standings' ``entry_id``, the
@@ -32,7 +32,7 @@ DQ_STATUS = {"registered": "entered", "forfeited": "forfeited", "declined": "dec
 
 
 def _offset(apps, db) -> int:
-    """OFFSET: the largest team id (the teams' entries, ``teams/0007``)."""
+    """OFFSET: the largest team id (the teams' entries, ``teams/0010``)."""
     entries = apps.get_model("clubs", "Entry").objects.using(db).filter(kind="teams")
     return entries.aggregate(m=Max("id"))["m"] or 0
 
@@ -137,7 +137,7 @@ def kinds_of_pair_entry(apps, schema_editor):
         )
         final_entry[seat.id] = entry.pk
 
-    # The seats and offers of the pairs finals, after the team final's (teams/0007).
+    # The seats and offers of the pairs finals, after the team final's (teams/0010).
     Seat, Offer = get("clubs", "FinalSeat"), get("clubs", "SeatOffer")
     seat_shift = Seat.objects.using(db).aggregate(m=Max("id"))["m"] or 0
     offer_shift = Offer.objects.using(db).aggregate(m=Max("id"))["m"] or 0
@@ -217,6 +217,8 @@ def kinds_of_pair_entry(apps, schema_editor):
         for row in snap.data or []:
             if isinstance(row.get("entry_id"), int):
                 row["entry_id"] += offset
+            if isinstance(row.get("lot"), dict):  # a tie of the table settled by lot
+                row["lot"]["among"] = [entry_key(str(k)) for k in row["lot"].get("among", [])]
             for note in row.get("explanation") or []:
                 if isinstance(note.get("among"), list):
                     note["among"] = [entry_key(k) for k in note["among"]]
@@ -237,7 +239,18 @@ def kinds_of_pair_entry(apps, schema_editor):
             step["ask_key"] = entry_key(step.get("ask_key"))
         for seat in data.get("seats", []):
             seat["key"] = entry_key(seat.get("key"))
+        if "lot_pending" in data:
+            data["lot_pending"] = [entry_key(str(k)) for k in data["lot_pending"]]
         Run.objects.using(db).filter(pk=run.pk).update(explanation=data)
+    # Lots inside a pairs heat's table (R-PAIR-TIE-1) name the tied pairs by their entries.
+    for model in (get("results", "Lot"), get("results", "HistoricalLot")):
+        for lot in model.objects.using(db).filter(standing__startswith="pair_heat:"):
+            model.objects.using(db).filter(pk=lot.pk).update(
+                among=[entry_key(str(k)) for k in lot.among or []],
+                winners=[entry_key(str(k)) for k in lot.winners or []],
+                losers=[entry_key(str(k)) for k in lot.losers or []],
+                labels={entry_key(str(k)): v for k, v in (lot.labels or {}).items()},
+            )
     check_constraints_now(schema_editor)
 
 
@@ -247,7 +260,7 @@ class Migration(migrations.Migration):
         ("pairs", "0002_verbose_names"),
         ("portal", "0002_verbose_names"),
         ("results", "0004_lots_standing_lot"),
-        ("teams", "0007_team_is_an_entry_one_final_seat"),
+        ("teams", "0010_team_is_an_entry_one_final_seat"),
     ]
 
     operations = [

@@ -598,6 +598,18 @@ def withdraw_pair(user, entry: PairEntry, *, reason: str = "") -> PairEntry:
 # ------------------------------------------------------------------------------------------
 
 
+def may_notify_final_reserve(user, entry: PairEntry) -> bool:
+    """R-PAIR-RES-2, R-GEN-3: who notifies a reserve for the DM final: TK, or an official of a
+    club that one of the pair's regular players represents this season (the pair's club)."""
+    if is_tk(user):
+        return True
+    clubs = Representation.objects.filter(
+        season_id=entry.heat.competition.season_id,
+        player_id__in=[entry.player1_id, entry.player2_id],
+    ).values_list("club_id", flat=True)
+    return any(can_act_for_club(user, club) for club in clubs)
+
+
 @transaction.atomic
 def notify_reserve(
     user, entry: PairEntry, *, session: int, replaced_mid, reserve_mid
@@ -608,8 +620,10 @@ def notify_reserve(
     Heat (who: TK or an arranging club's official): R-PAIR-RES-1 the notice must come in
     advance, i.e. before the session's date (``clubs.clock.today()`` earlier than it); the
     replaced player is one of the pair's regulars; at least one regular plays every session of
-    the heat. Final (who: TK; the entry must hold a final seat; up to the final's date):
-    R-PAIR-RES-2 the reserve has not played a qualifier in the discipline this season. Both:
+    the heat. Final (who: TK, or for TK's chair to receive (R-GEN-3) the pair's club official:
+    an official of a club one of its regulars represents this season, :func:`may_notify_final_reserve`;
+    the entry must hold a final seat; up to the final's date): R-PAIR-RES-2 the reserve has not
+    played a qualifier in the discipline this season. Both:
     R-PAIR-RES-3 the reserve is not a regular of another pair; R-GEN-2 the reserve has paid;
     R-PAIR-3 the line-up meets the discipline. A second notice for the same session and
     regular replaces the first. In a heat, the reserve's play counts for R-PAIR-KVAL-7 and
@@ -620,7 +634,7 @@ def notify_reserve(
     )
     heat, competition = entry.heat, entry.heat.competition
     final = session == FINAL_SESSION
-    require(is_tk(user) if final else can_manage_pair_heat(user, heat))
+    require(may_notify_final_reserve(user, entry) if final else can_manage_pair_heat(user, heat))
     season = competition.season
     rules = season.rules()
     today = clock.today()

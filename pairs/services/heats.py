@@ -1,5 +1,7 @@
 """Pair qualifier heats: registration by the arranging club(s), TK's decision, moving and
-cancelling before and after the registration deadline, the invitation, and the direct final.
+cancelling before and after the registration deadline, the invitation, and the clubs counted
+for the direct final (TK's decision itself is ``clubs.services.heats.decide_direct_final`` with
+``PAIR_HEATS``).
 
 Clauses: R-PAIR-KVAL-1 (period, deadline, Dam), R-PAIR-KVAL-2 (changes after the deadline),
 R-PAIR-KVAL-3 (invitation), R-PAIR-KVAL-5 (heat type declared), R-PAIR-KVAL-6 (sessions),
@@ -34,7 +36,6 @@ from clubs.services.heats import (
     HeatKind,
     arranging_clubs,
     cancel_heat,
-    decide_direct_final_for,
     decide_heat,
     direct_final_decided,
     get_obj,
@@ -52,7 +53,6 @@ from clubs.services.heats import (
 )
 from pairs.models import PairCompetition, PairHeat, PairHeatChangeRequest
 from ubf.rules.heats import (
-    direct_final_notice,
     heat_registration_violations,
     heat_session_violations,
     invitation_violations,
@@ -67,11 +67,9 @@ __all__ = [
     "PAIR_HEATS",
     "arranging_club_count",
     "cancel_pair_heat",
-    "decide_direct_final",
     "decide_heat_change",
     "decide_pair_heat",
     "direct_final_decided",
-    "direct_final_needed",
     "invitation_problems",
     "move_pair_heat",
     "pair_schedule_violations",
@@ -206,6 +204,17 @@ def _decision_figures(heat: PairHeat) -> dict:
     }
 
 
+def arranging_club_count(competition: PairCompetition) -> int:
+    """The clubs arranging an approved heat in the discipline (R-PAIR-DF-1)."""
+    return (
+        Club.objects.filter(
+            pair_heats__competition=competition, pair_heats__status=HeatStatus.APPROVED
+        )
+        .distinct()
+        .count()
+    )
+
+
 #: A pairs heat as ``clubs.services.heats`` sees it.
 PAIR_HEATS = HeatKind(
     app="pairs",
@@ -218,6 +227,8 @@ PAIR_HEATS = HeatKind(
     schedule_violations=pair_schedule_violations,
     approval_violations=_approval_violations,
     decision_figures=_decision_figures,
+    competition_model=PairCompetition,
+    arranging_club_count=arranging_club_count,
 )
 
 
@@ -464,51 +475,3 @@ def invitation_problems(heat: PairHeat, today: date | None = None) -> list[Viola
         if heat.invitation_sent_on is None and "due_by" in x.data and today <= x.data["due_by"]
     ]
     return [x for x in found if x not in not_yet_due]
-
-
-# ---------------------------------------------------------------------------------------------
-# Direct final (R-PAIR-DF-1)
-# ---------------------------------------------------------------------------------------------
-
-
-def arranging_club_count(competition: PairCompetition) -> int:
-    """The clubs arranging an approved heat in the discipline (R-PAIR-DF-1)."""
-    return (
-        Club.objects.filter(
-            pair_heats__competition=competition, pair_heats__status=HeatStatus.APPROVED
-        )
-        .distinct()
-        .count()
-    )
-
-
-def direct_final_needed(competition: PairCompetition) -> Violation | None:
-    """R-PAIR-DF-1: fewer than two clubs arrange approved heats: the notice for TK (decide by
-    the end of the qualifying period), or ``None`` when the heats go ahead."""
-    return direct_final_notice(
-        arranging_club_count(competition),
-        decide_by=competition.qualifying_end,
-        rules=competition.season.rules(),
-    )
-
-
-@transaction.atomic
-def decide_direct_final(user, competition, direct: bool, reason: str = "") -> PairCompetition:
-    """R-PAIR-DF-1, R-GEN-3: TK decides (at the latest when the qualifying period ends) whether
-    the discipline is played as a direct final on the final's date. Deciding against the rule
-    (a direct final although two clubs arrange heats, or none although fewer do) needs a
-    reason; the decision is recorded with who, when and why."""
-    require(
-        is_tk(user),
-        gettext_noop("Bara UBF TK beslutar om direktfinal."),
-    )
-    competition = locked(PairCompetition, competition, "season")
-    return decide_direct_final_for(
-        user,
-        competition,
-        direct,
-        reason,
-        notice=direct_final_needed(competition),
-        arranging=arranging_club_count(competition),
-        teams=False,
-    )

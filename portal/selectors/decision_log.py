@@ -44,6 +44,11 @@ NOUNS = {
     "other_team": gettext_noop("spelare från ett annat lag"),
     "flag": gettext_noop("flagga"),
     "fee": gettext_noop("avgift"),
+    "schedule": gettext_noop("spelschema"),
+    "mp_table": gettext_noop("mästarpoängtabell"),
+    "semifinal_choice": gettext_noop("val av SM-semifinalort"),
+    "semifinal_venues": gettext_noop("SM-semifinalorter"),
+    "heat_offer": gettext_noop("plats i annat kvalheat"),
 }
 
 VERBS = {
@@ -91,6 +96,12 @@ VERBS = {
     "violation_recorded": gettext_noop("registrerade en överträdelse, %(noun)s"),
     "collected": gettext_noop("registrerade %(noun)s som inkasserad"),
     "passed": gettext_noop("registrerade %(noun)s som vidarebefordrad till UBF"),
+    "saved": gettext_noop("sparade"),
+    "loaded": gettext_noop("lade in"),
+    "chosen": gettext_noop("registrerade"),
+    "corrected": gettext_noop("rättade"),
+    "offered": gettext_noop("erbjöd"),
+    "request": gettext_noop("tog emot begäran om"),
 }
 
 

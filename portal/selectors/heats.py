@@ -24,7 +24,8 @@ from portal.selectors.par import HeatView, _heat_view
 from portal.selectors.tk_lots import standing_lot_notes
 from results.models import AllocationRun, Lot, StandingSnapshot
 from results.seat_states import DECLINED, OFFERED, SeatWords, heats_left, seat_words
-from teams.models import TeamHeat, TeamHeatOrganiser
+from results.services.lots import PAIR_FINAL, undrawn_keys
+from teams.models import Match, TeamHeat, TeamHeatOrganiser
 
 Status = FinalSeat.Status
 
@@ -126,8 +127,11 @@ class HeatPage:
     sessions: HeatView | None = None
     #: the competition's heats not yet played and in (``results.seat_states.heats_left``)
     heats_left: int = 0
-    #: teams: the ties in the heat's table that matter (R-TEAM-TIE-1), drawn or not
+    #: the ties in the heat's table that matter (R-TEAM-TIE-1, R-PAIR-TIE-1), drawn or not
     standing_lots: list = field(default_factory=list)
+    #: teams: the heat's schedule, round by round (R-TEAM-KVAL-4): each {"number",
+    #: "played_on", "matches"} with the Match rows (played or not)
+    schedule: list[dict] = field(default_factory=list)
 
     @property
     def rows(self) -> list[dict]:
@@ -208,6 +212,8 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeat], row_key: str) -> Heat
         ]
     reserve_of = {r.entry_id: r for r in page.reserves}
     page.heats_left = heats_left(page.competition, page.run)
+    # A seat that an undrawn lot in this table decides reads provisional (R-PAIR-TIE-1).
+    pending = frozenset(undrawn_keys(page.standing_lots))
     offered: dict[int, SeatWords] = {}
     for o in (o for seat in seat_rows for o in seat.offers.all()):
         if o.answer == o.Answer.PENDING:
@@ -221,7 +227,7 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeat], row_key: str) -> Heat
             seat=page.qualified.get(r.get(row_key)),
             reserve=reserve_of.get(r.get(row_key)),
             gave_up=page.gave_up.get(r.get(row_key)),
-            words=_words(page, r.get(row_key), offered),
+            words=_words(page, r.get(row_key), offered, pending),
         )
         for r in rows
     ]
@@ -239,11 +245,12 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeat], row_key: str) -> Heat
     return page
 
 
-def _words(page: HeatPage, key, offered: dict) -> SeatWords | None:
-    """The row's final place in words: the seat it holds, an offer waiting for its answer or
-    declined, or the seat it gave up."""
+def _words(page: HeatPage, key, offered: dict, pending: frozenset) -> SeatWords | None:
+    """The row's final place in words: the seat it holds (provisional while a lot that decides
+    it is not drawn, ``pending``), an offer waiting for its answer or declined, or the seat it
+    gave up."""
     if key in page.qualified:
-        return seat_words(page.qualified[key], page.heats_left)
+        return seat_words(page.qualified[key], page.heats_left, pending)
     if key in offered:
         return offered[key]
     if key in page.gave_up:
@@ -296,8 +303,9 @@ def pair_heat_page(heat_id: int) -> HeatPage:
     ).first()
     run = AllocationRun.objects.filter(competition=competition).first()
     seat_rows = competition_seats(competition)
-    lots = list(
-        Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition, standing="")
+    # The venue lots (R-ALLOC-5) and the lots inside tables (R-PAIR-TIE-1) in one read.
+    all_lots = list(
+        Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition)
         .select_related("drawn_by")
         .order_by("drawn_at", "id")
     )
@@ -308,15 +316,16 @@ def pair_heat_page(heat_id: int) -> HeatPage:
         snapshot=snapshot,
         run=run,
         organisers=sorted(c.name for c in heat.clubs.all()),
-        lots=lots,
+        lots=[lot for lot in all_lots if not lot.standing],
         sessions=_heat_view(heat, snapshot),
+        standing_lots=standing_lot_notes(competition, snapshot, lots=all_lots, heat=heat, run=run),
     )
     return _heat_page(page, seat_rows, "entry_id")
 
 
 def team_heat_page(heat_id: int) -> HeatPage:
     """/lag/kval/<id>/: a team heat's standing, the teams that went to the final, its
-    reserves, its share of the final and the chain (7 queries)."""
+    reserves, its share of the final, the chain and its schedule (8 queries)."""
     heat = TeamHeat.objects.select_related("competition__season").filter(pk=heat_id).first()
     if heat is None:
         raise Http404("Okänt heat")
@@ -345,8 +354,25 @@ def team_heat_page(heat_id: int) -> HeatPage:
         organisers=organisers,
         lots=lots,
         standing_lots=standing_lot_notes(competition, snapshot, lots=all_lots, heat=heat, run=run),
+        schedule=_schedule(heat),
     )
     return _heat_page(page, seat_rows, "team_id")
+
+
+def _schedule(heat: TeamHeat) -> list[dict]:
+    """The heat's matches round by round, as its schedule was saved (one query)."""
+    rounds: dict[int, dict] = {}
+    matches = (
+        Match.objects.filter(heat=heat, stage=Match.Stage.KVAL)
+        .select_related("home", "away")
+        .order_by("round", "id")
+    )
+    for m in matches:
+        r = rounds.setdefault(m.round, {"number": m.round, "played_on": m.played_on, "matches": []})
+        if m.played_on and (r["played_on"] is None or m.played_on < r["played_on"]):
+            r["played_on"] = m.played_on
+        r["matches"].append(m)
+    return [rounds[k] for k in sorted(rounds)]
 
 
 @dataclass
@@ -364,6 +390,13 @@ class FinalPage:
     groups: list[FinalGroup]
     snapshot: StandingSnapshot | None
     run: AllocationRun | None
+    #: the ties in the final's table that cross the SM places (R-PAIR-TIE-1), drawn or not
+    final_lots: list = field(default_factory=list)
+
+    @property
+    def lot_pending(self) -> frozenset[str]:
+        """The pairs whose SM place waits on a lot TK has not drawn: it reads provisional."""
+        return frozenset(undrawn_keys(self.final_lots))
 
     @property
     def data(self) -> dict:
@@ -415,4 +448,19 @@ def pair_final_page(competition_id: int) -> FinalPage:
         scope=StandingSnapshot.Scope.PAIR_FINAL, competition=competition
     ).first()
     run = AllocationRun.objects.filter(competition=competition).first()
-    return FinalPage(competition=competition, groups=groups, snapshot=snapshot, run=run)
+    lots = (
+        list(
+            Lot.objects.filter(competition=competition, standing=PAIR_FINAL).select_related(
+                "drawn_by"
+            )
+        )
+        if snapshot is not None
+        else []
+    )
+    return FinalPage(
+        competition=competition,
+        groups=groups,
+        snapshot=snapshot,
+        run=run,
+        final_lots=standing_lot_notes(competition, snapshot, lots=lots),
+    )

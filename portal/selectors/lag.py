@@ -8,10 +8,11 @@ computing anything (``results/services/recompute/teams.py``).
 
 * :func:`lag_page` – ``/lag/``: the final (standings, cross table, round by round, DM and SM
   order, the semifinal choice order), the heats (their standings until the final is shown,
-  then one row each, linked to the heat's page), the latest matches (8 queries at most, 7
-  once the final has started);
+  then one row each, linked to the heat's page), the latest matches (8 queries at most; 9
+  once the final has started: one for the SM semifinal's answers, R-TEAM-SEMI-1);
 * :func:`team_page` – ``/lag/lag/<id>/``: roster with clubs, matches, line-ups, status,
-  masterpoints (7 queries; 8 for a team of the final: the final's matches, for what it needs);
+  masterpoints (7 queries; 9 for a team of the final: the final's matches, for what it needs,
+  and the SM semifinal's answers);
 * :func:`match_page` – ``/lag/match/<id>/``: both teams, IMPs, VP, W.O., boards, line-ups
   (5 queries).
 """
@@ -31,22 +32,27 @@ from portal.selectors.tk_lots import standing_lot_notes
 from results.models import AllocationRun, Lot, RecomputeStatus, StandingSnapshot
 from results.seat_states import OFFERED, SeatWords, annotate_held, heats_left, held_words
 from results.services.lots import TEAM_FINAL
+from results.services.semifinal import Board as SemifinalBoard
+from results.services.semifinal import board_from, state_message
 from teams.models import (
     BoardResult,
+    Dispensation,
     Lineup,
     Match,
     Penalty,
     RosterEntry,
     Ruling,
+    SemifinalChoice,
     Team,
     TeamCompetition,
     TeamHeat,
     TeamHeatOrganiser,
 )
+from ubf.rules.eligibility import check_district_balance
 from ubf.rules.heats import half_minutes
 from ubf.rules.i18n import Message
 from ubf.rules.info import TEAM_STAGES, system_rules
-from ubf.rules.people import UBF
+from ubf.rules.people import UBF, PlayerInfo
 
 DONE = (Match.Status.PLAYED, Match.Status.WALKOVER)
 
@@ -131,6 +137,9 @@ class LagPage:
     orders: list[tuple[int, dict | None, dict | None]] = field(default_factory=list)
     #: R-TEAM-SEMI-1: the teams that choose an SM semifinal venue, in choosing order.
     semifinal_order: list[dict] = field(default_factory=list)
+    #: R-TEAM-SEMI-1: the choosing of venues, each team with its state (chosen, choosing
+    #: now, waiting; declined), ``results.services.semifinal.board_from``.
+    semifinal: SemifinalBoard | None = None
     system: Message = system_rules("teams", "final").text
     stages: str = TEAM_STAGES
     #: The final is being played: started, and not every match of it played or W.O.
@@ -290,6 +299,17 @@ def lag_page(season: Season | None = None) -> LagPage:
         page.semifinal_order = sorted(
             (r for r in final_rows if r.get("sm_choice")), key=lambda r: r["sm_choice"]
         )
+    if final_rows and all(r.get("team_id") for r in final_rows) and page.final_started:
+        # one query once the final is played: the teams' answers with their venues
+        page.semifinal = board_from(
+            competition,
+            final_snapshot,
+            list(
+                SemifinalChoice.objects.filter(competition=competition).select_related(
+                    "venue", "team"
+                )
+            ),
+        )
     page.rounds = round_views(final_matches, final_rows)
     page.needs = final_needs(competition, final_snapshot, final_matches)
 
@@ -394,6 +414,14 @@ class TeamPage:
     outside_players: list = field(default_factory=list)
     #: What the team needs before the final's last round(s), None at other times.
     needs: TeamNeeds | None = None
+    #: R-TEAM-SEMI-1: where the team stands in the choosing of SM semifinal venues, in words
+    #: (None for a team without a place), and whether it declined its place.
+    semifinal: Message | None = None
+    semifinal_declined: bool = False
+    #: R-TEAM-3: the roster lacks a UBF majority (the finding), and the state of the latest
+    #: district-balance dispensation ("requested", "granted", "rejected", "" when not asked).
+    balance: list = field(default_factory=list)
+    balance_state: str = ""
 
 
 def _team_status(
@@ -430,8 +458,9 @@ def _team_status(
 
 def team_page(team_id: int) -> TeamPage:
     """``/lag/lag/<id>/``: the team's roster (with each player's club this season), its matches
-    with results and line-ups, its status and its masterpoints, in 7 queries (8 for a team of
-    the final, whose matches tell what the team needs, portal.selectors.outlook). Raises Http404."""
+    with results and line-ups, its status and its masterpoints, in 7 queries (9 for a team of
+    the final: its matches tell what the team needs, portal.selectors.outlook, and the
+    answers of the SM semifinal's choosing where it stands, R-TEAM-SEMI-1). Raises Http404."""
     team = (
         annotate_held(
             seats.with_seats(Team.objects.select_related("competition__season", "heat", "captain"))
@@ -490,8 +519,29 @@ def team_page(team_id: int) -> TeamPage:
         )
         for e in entries
     ]
-    needs = None
-    if final_row is not None:  # one query more for a finalist: the final's matches
+    # R-TEAM-3: from the roster's clubs read above; one query more only when it fails
+    balance = check_district_balance(
+        [
+            PlayerInfo(
+                mid=e.player.mid,
+                name="",
+                district=clubs[e.player_id].district.code if clubs.get(e.player_id) else None,
+            )
+            for e in entries
+            if not e.is_extra
+        ]
+    )
+    balance_state = ""
+    if balance:
+        latest = (
+            Dispensation.objects.filter(team=team, kind=Dispensation.Kind.DISTRICT_BALANCE)
+            .order_by("-id")
+            .first()
+        )
+        balance_state = latest.status if latest else ""
+    needs = semifinal = None
+    declined = False
+    if final_row is not None:  # two queries more for a finalist: the final's matches
         final_matches = list(
             Match.objects.filter(competition=team.competition, stage=Match.Stage.FINAL).only(
                 "id", "home_id", "away_id", "boards", "status", "round"
@@ -499,6 +549,13 @@ def team_page(team_id: int) -> TeamPage:
         )
         outlook = final_needs(team.competition, final_snapshot, final_matches)
         needs = outlook.by_team.get(team.pk) if outlook else None
+        # and R-TEAM-SEMI-1: every team's answer (a decline moves the others' turns)
+        choices = list(
+            SemifinalChoice.objects.filter(competition=team.competition).select_related("venue")
+        )
+        board = board_from(team.competition, final_snapshot, choices)
+        semifinal = state_message(board.turn_of(team.pk), board)
+        declined = any(c.team_id == team.pk and c.venue_id is None for c in choices)
     return TeamPage(
         team=team,
         roster=roster,
@@ -524,6 +581,10 @@ def team_page(team_id: int) -> TeamPage:
             line.player for line in roster if not line.in_ubf and line.player.pk in fielded
         ],
         needs=needs,
+        semifinal=semifinal,
+        semifinal_declined=declined,
+        balance=balance,
+        balance_state=balance_state,
     )
 
 

@@ -21,11 +21,14 @@ from clubs import clock, seats, windows
 from clubs.i18n import render
 from clubs.models import Decided, FinalSeat, HeatStatus, Membership, Season, SeatOffer
 from clubs.services.flags import open_flags
-from pairs.models import PairHeat, PairHeatChangeRequest
+from pairs.models import PairCompetition, PairHeat, PairHeatChangeRequest
+from portal.selectors.direct_finals import direct_final_rows
 from results.models import AllocationRun, StandingSnapshot
 from results.services.lots import standing_ties
+from results.services.semifinal import semifinal_board
 from teams.models import (
     Dispensation,
+    HeatPlaceOffer,
     Lineup,
     Match,
     Penalty,
@@ -38,6 +41,7 @@ from teams.models import (
 )
 from ubf.rules import replacement
 from ubf.rules.eligibility import unpaid_deadline
+from ubf.rules.heats import too_few_teams_at_close
 
 
 @dataclass
@@ -167,24 +171,34 @@ def _roster_changes(season) -> list[Item]:
 
 
 def _dispensations(season) -> list[Item]:
+    """R-TEAM-5 and R-TEAM-3: the dispensations asked; a district-balance one by the team's
+    heat's first day (it must be granted before the team starts), with the team's reason."""
     items = []
     for disp in Dispensation.objects.filter(
         team__competition__season=season, status=Decided.Status.REQUESTED
-    ).select_related("team", "player"):
+    ).select_related("team__heat", "team__competition", "player"):
         facts = [disp.get_kind_display()]
         if disp.player_id:
             facts.append(_("Spelare: %(name)s") % {"name": disp.player.full_name})
         if disp.occasion:
             facts.append(_("Tillfälle: %(occasion)s") % {"occasion": disp.occasion})
-        clause = "R-TEAM-5" if disp.kind == Dispensation.Kind.EXTRA_PLAYER else "R-TEAM-3"
+        balance = disp.kind == Dispensation.Kind.DISTRICT_BALANCE
+        if balance:
+            facts.append(_("Laget saknar UBF-majoritet och får inte starta utan dispensen."))
+        if disp.request_reason:
+            facts.append(_("Lagets motivering: %(reason)s") % {"reason": disp.request_reason})
+        team = disp.team
+        deadline = disp.occasion_date
+        if balance:
+            deadline = team.heat.first_date if team.heat_id else team.competition.final_day1
         items.append(
             Item(
-                title=str(disp.team),
-                clause=clause,
-                url=_admin_url(disp),
+                title=str(team),
+                clause="R-TEAM-3" if balance else "R-TEAM-5",
+                url=reverse("portal:captain_team", args=[team.pk]) + "#dispenser",
                 action="dispensation",
                 pk=disp.pk,
-                deadline=disp.occasion_date,
+                deadline=deadline,
                 facts=facts,
             )
         )
@@ -583,6 +597,105 @@ def _unpaid_fielded(season) -> list[Item]:
     return _by_deadline(items)
 
 
+def _direct_finals(season) -> list[Item]:
+    """R-PAIR-DF-1, R-TEAM-DF-1: a competition where fewer than two clubs arrange approved
+    heats and TK has not decided, by the end of its qualifying period; decided on
+    /tk/direktfinal/. Shown once the heats' registration deadline has passed (before it
+    clubs may still register)."""
+    items = []
+    today = clock.today()
+    for row in direct_final_rows(season):
+        if row.is_dam or row.notice is None or row.decision is not None:
+            continue
+        registration = row.competition.heat_registration_deadline
+        if row.competition.is_direct_final or (registration and today <= registration):
+            continue
+        items.append(
+            Item(
+                title=str(row.competition),
+                clause=row.clause,
+                url=reverse("portal:tk_direct_final") + f"#tavling-{row.competition.pk}",
+                deadline=row.deadline,
+                facts=[render(row.notice)],
+            )
+        )
+    return _by_deadline(items)
+
+
+def _short_heats(season) -> list[Item]:
+    """R-TEAM-KVAL-2: every team heat still going ahead whose entries closed with fewer than
+    ``heat_min_teams`` teams, until it is cancelled: how many teams, the offers of places in
+    other heats waiting for an answer, and when no team is left, that it is to be cancelled;
+    each links TK's page for the heat. Two queries."""
+    rules = season.rules()
+    today = clock.today()
+    waiting: dict[int, int] = {}
+    for heat_id in HeatPlaceOffer.objects.filter(
+        competition__season=season, answer=HeatPlaceOffer.Answer.PENDING
+    ).values_list("from_heat_id", flat=True):
+        waiting[heat_id] = waiting.get(heat_id, 0) + 1
+    items = []
+    for heat in TeamHeat.objects.filter(
+        competition__season=season,
+        status__in=(HeatStatus.APPLIED, HeatStatus.APPROVED),
+        entries_close__lt=today,
+    ).annotate(entered=Count("teams", filter=Q(teams__status=Team.Status.ENTERED))):
+        finding = too_few_teams_at_close(heat.entered, (), rules)
+        if not finding:
+            continue
+        facts = [
+            _("%(n)s anmälda lag när anmälan stängt (minst %(minimum)s).")
+            % {"n": heat.entered, "minimum": rules.heat_min_teams}
+        ]
+        if waiting.get(heat.pk):
+            facts.append(
+                _("%(n)s erbjudande(n) om plats i annat heat väntar på svar.")
+                % {"n": waiting[heat.pk]}
+            )
+        if heat.entered == 0:
+            facts.append(_("Inga lag kvar: heatet kan ställas in."))
+        items.append(
+            Item(
+                title=heat.name,
+                clause="R-TEAM-KVAL-2",
+                url=reverse("portal:tk_short_heat", args=[heat.pk]),
+                deadline=heat.first_date,
+                facts=facts,
+            )
+        )
+    return _by_deadline(items)
+
+
+def _semifinal(season) -> list[Item]:
+    """R-TEAM-SEMI-1: once the DM Lag final is complete, the team whose turn it is to choose
+    an SM semifinal venue (TK records the answers on /tk/sm-semifinal/ or the captain on the
+    captain's page), by the final's last central day; or why the choosing cannot start (SBF's
+    places or venues missing, a lot not drawn). Four queries a team competition."""
+    items = []
+    for competition in TeamCompetition.objects.filter(season=season).select_related("season"):
+        board = semifinal_board(competition)
+        if board.done or not board.complete:
+            continue  # all chosen, or the final is still being played: nothing to choose yet
+        current = board.current
+        facts = [render(v) for v in board.closed]
+        if current is not None and board.is_open:
+            facts.insert(
+                0,
+                _("Nu väljer %(team)s (nummer %(n)s av %(places)s).")
+                % {"team": current.name, "n": current.number, "places": board.places},
+            )
+        items.append(
+            Item(
+                title=f"{competition}: {_('val av SM-semifinalort')}",
+                clause="R-TEAM-SEMI-1",
+                url=reverse("portal:tk_semifinal"),
+                deadline=competition.final_day2,
+                facts=facts,
+            )
+        )
+    return items
+
+
 def tk_queue(season: Season | None = None) -> list[Group]:
     """The groups of TK's queue for ``season`` (the current one by default), empty groups
     included so the page can say "nothing waits"."""
@@ -600,6 +713,8 @@ def tk_queue(season: Season | None = None) -> list[Group]:
     return [
         Group("flags", _("Flaggor till TK"), _flags(season)),
         Group("heats", _("Kvalheat att godkänna"), _heats(season)),
+        Group("direct_finals", _("Direktfinal att besluta"), _direct_finals(season)),
+        Group("short_heats", _("Kvalheat med för få lag"), _short_heats(season)),
         Group("heat_changes", _("Begärda ändringar av kvalheat"), _heat_changes(season)),
         Group(
             "roster_changes",
@@ -622,6 +737,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
         Group("unpaid", _("Obetalda spelare som spelat (14 dagar)"), _unpaid_fielded(season)),
         Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),
         Group("final_seats", _("Finalplatser där TK avgör"), _seats_tk_decides(season)),
+        Group("semifinal", _("Val av SM-semifinalort"), _semifinal(season)),
         Group("lineups", _("Spelade matcher utan laguppställning"), _missing_lineups(season)),
         Group(
             "direct_final",
@@ -643,23 +759,34 @@ def tk_queue(season: Season | None = None) -> list[Group]:
     ]
 
 
+def _table_url(tie) -> str:
+    """The page of the table a tie is in: the heat's page, or the final's."""
+    if tie.pairs:
+        if tie.heat is not None:
+            return reverse("portal:par_heat", args=[tie.heat.pk])
+        return reverse("portal:par_final", args=[tie.competition.pk])
+    if tie.heat is not None:
+        return reverse("portal:lag_heat", args=[tie.heat.pk])
+    return reverse("portal:lag_final")
+
+
 def standing_lot_items(season) -> list:
-    """One queue item per tie that matters, in a finished table, with no lot drawn."""
+    """One queue item per tie that matters, in a finished table, with no lot drawn: a team
+    heat's or the team final's (R-TEAM-TIE-1), a pairs heat's or the pairs final's
+    (R-PAIR-TIE-1)."""
     items = []
-    for competition in TeamCompetition.objects.filter(season=season).select_related("season"):
+    competitions = list(PairCompetition.objects.filter(season=season).select_related("season"))
+    competitions += TeamCompetition.objects.filter(season=season).select_related("season")
+    for competition in competitions:
         for tie in standing_ties(competition):
-            if tie.lot is not None or not tie.matters or tie.provisional:
+            if not tie.undrawn:
                 continue
             where = tie.heat.name if tie.heat is not None else _("finalen")
             items.append(
                 Item(
                     title=f"{competition}: {where}",
-                    clause="R-TEAM-TIE-1",
-                    url=(
-                        reverse("portal:lag_heat", args=[tie.heat.pk])
-                        if tie.heat is not None
-                        else reverse("portal:lag_final")
-                    ),
+                    clause=tie.clause,
+                    url=_table_url(tie),
                     facts=[
                         _("Lika i tabellen: %(among)s (plats %(first)s–%(last)s)")
                         % {"among": ", ".join(tie.names), "first": tie.first, "last": tie.last},

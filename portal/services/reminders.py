@@ -59,7 +59,7 @@ from clubs.models import (
     Season,
 )
 from clubs.permissions import TK_GROUP
-from clubs.services.heats import direct_final_decided
+from clubs.services.heats import direct_final_decided, direct_final_needed
 from pairs.models import (
     PairCompetition,
     PairEntry,
@@ -563,8 +563,12 @@ def _direct_finals(season: Season, today: date) -> Iterator[Reminder]:
         step = current_step(_before(end, DIRECT_FINAL_REMINDER_DAYS), today)
         if step is None or direct_final_decided(competition):
             continue
-        module = team_heats if isinstance(competition, TeamCompetition) else pair_heats
-        notice = module.direct_final_needed(competition)
+        kind = (
+            team_heats.TEAM_HEATS
+            if isinstance(competition, TeamCompetition)
+            else pair_heats.PAIR_HEATS
+        )
+        notice = direct_final_needed(kind, competition)
         if notice is None:
             continue
         yield Reminder(

@@ -24,13 +24,13 @@ def decided_by_text(row) -> str:
 
 @register.filter
 def tie_lines(row) -> list[str]:
-    """R-TEAM-TIE-1 written out: the criteria after VP that were applied to the team (it was
-    level on VP with another team), each in the reader's language with its figures; a
-    criterion that could not be used says why."""
+    """R-TEAM-TIE-1, R-PAIR-TIE-1 written out: the criteria after VP (a team) or the score (a
+    pair) that were applied to the row (it was level with another), each in the reader's
+    language with its figures; a criterion that could not be used says why."""
     return [
         render(entry["message"])
         for entry in row.get("explanation") or ()
-        if entry.get("criterion") != "vp" and entry.get("message")
+        if entry.get("criterion") not in ("vp", "score") and entry.get("message")
     ]
 
 

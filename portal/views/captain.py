@@ -9,21 +9,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from clubs import clock, windows
 from clubs.permissions import can_manage_team
+from clubs.services.base import ServiceError
 from clubs.templatetags.formats_i18n import day, num
 from portal.selectors.lag import team_page
 from portal.services.fees import team_final_fee_list, team_heat_fee_list
+from results.services.semifinal import semifinal_board, state_message
 from teams.forms import ExtraPlayerForm
-from teams.models import Dispensation, Lineup, Match, RosterChangeRequest
+from teams.models import (
+    Dispensation,
+    HeatPlaceOffer,
+    Lineup,
+    Match,
+    RosterChangeRequest,
+    Team,
+)
 from teams.selectors import team_rows
-from teams.services.entries import team_occasions
+from teams.services.entries import request_balance_dispensation, team_occasions
 from teams.views import ask_for_extra_player
 
 
@@ -55,6 +67,27 @@ def _upcoming(matches) -> list:
         if m.status == Match.Status.SCHEDULED and (on is None or on >= today):
             out.append((on or today, m.round, m.pk, m))
     return [m for *_, m in sorted(out)]
+
+
+@dataclass
+class Semifinal:
+    """R-TEAM-SEMI-1 on the captain's page: the team's place in the choosing (``turn``, None
+    without a place), its state in words, and the board (venues with room, open or not)."""
+
+    board: object
+    turn: object
+    message: object
+    declined: object
+
+
+def _semifinal(team, page) -> Semifinal | None:
+    """Only for a team in the final's table (its snapshot row): four queries more."""
+    if page.final_row is None:
+        return None
+    board = semifinal_board(team.competition)
+    turn = board.turn_of(team.pk)
+    declined = next((c for c in board.declined if c.team_id == team.pk), None)
+    return Semifinal(board, turn, state_message(turn, board), declined)
 
 
 def _needs(team, row, fees, dispensations, change_requests) -> list[Need]:
@@ -142,6 +175,33 @@ def captain_team(request, team_id: int):
             "change_requests": change_requests,
             "form": form,
             "errors": errors,
+            "semifinal": _semifinal(team, page),
+            # R-TEAM-KVAL-2: places offered in other heats, and the team's answers
+            "heat_offers": list(
+                HeatPlaceOffer.objects.filter(team=team).select_related("to_heat", "from_heat")
+            ),
+            "balance_window": (
+                windows.label(windows.balance_dispensation_window(team)) if row.balance else ""
+            ),
         },
         status=400 if errors or form.errors else 200,
     )
+
+
+@login_required
+@require_POST
+def ask_balance_dispensation(request, team_id: int):
+    """R-TEAM-3: the captain asks TK for the district-balance dispensation, with the team's
+    reason (``teams.services.entries.request_balance_dispensation`` checks who and when)."""
+    team = get_object_or_404(Team.objects.select_related("competition__season", "heat"), pk=team_id)
+    try:
+        request_balance_dispensation(request.user, team, request.POST.get("reason", ""))
+    except ServiceError as exc:
+        for text in exc.messages(get_language() or "sv"):
+            messages.error(request, text)
+    else:
+        messages.success(
+            request,
+            _("Dispensen är begärd hos TK (R-TEAM-3); TK:s svar visas här på lagets sida."),
+        )
+    return redirect(reverse("portal:captain_team", args=[team.pk]) + "#distriktsbalans")

@@ -43,6 +43,7 @@ from teams.models import (
     Match,
     Penalty,
     RosterChangeRequest,
+    TeamCompetition,
     TeamHeat,
     TeamHeatChangeRequest,
     WalkOver,
@@ -168,6 +169,9 @@ def queue(request):
             else [],
             "total": sum(len(g.items) for g in groups if g.waiting),
             "today": clock.today(),
+            "team_competition": TeamCompetition.objects.filter(season=season).first()
+            if season
+            else None,
         },
     )
 
@@ -289,7 +293,8 @@ def lift_penalty_view(request, pk: int):
 @require_POST
 def draw_lot_view(request, competition_id: int):
     """R-ALLOC-5: "Dra lott" for the tie among ``among`` (the venue keys the queue item
-    carries) of the competition's allocation."""
+    carries) of the competition's allocation; with ``standing``, a tie inside that table
+    (R-TEAM-TIE-1, R-PAIR-TIE-1: the entries' keys)."""
     if not is_tk(request.user):
         return _denied(request)
     competition = get_object_or_404(Competition.objects.select_related("season"), pk=competition_id)
@@ -320,7 +325,9 @@ def draw_lot_view(request, competition_id: int):
 @login_required
 @require_POST
 def hand_lot_view(request, competition_id: int):
-    """R-ALLOC-5: a lot drawn by hand, entered by ticking its winners among the tied venues."""
+    """R-ALLOC-5: a lot drawn by hand, entered by ticking its winners among the tied venues;
+    with ``standing``, the order the hall's lot gave a tie inside that table (R-TEAM-TIE-1,
+    R-PAIR-TIE-1)."""
     if not is_tk(request.user):
         return _denied(request)
     competition = get_object_or_404(Competition.objects.select_related("season"), pk=competition_id)

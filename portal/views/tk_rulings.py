@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -136,11 +137,12 @@ def _step(request, ruling: Ruling, step: str) -> str:
         reason=post.get("reason", ""),
     )
     match = Match.objects.get(pk=ruling.match_id)
+    # The figures as the page writes them (40,00 on a Swedish page, 40.00 on an English one).
     return _("Resultatet är ändrat: %(home)s–%(away)s IMP, %(vp_home)s–%(vp_away)s VP.") % {
-        "home": match.imps_home,
-        "away": match.imps_away,
-        "vp_home": match.vp_home,
-        "vp_away": match.vp_away,
+        "home": number_format(match.imps_home, 2),
+        "away": number_format(match.imps_away, 2),
+        "vp_home": number_format(match.vp_home, 2),
+        "vp_away": number_format(match.vp_away, 2),
     }
 
 

@@ -220,6 +220,14 @@ def allocate_final(
                 "ask": names.get(s.ask, s.ask) if s.ask else None,
                 "ask_key": s.ask,
                 "pending": names.get(s.pending, s.pending) if s.pending else None,
+                # The entries the chain has asked for the seat or asks next (their keys): a
+                # tie among a heat's reserves matters once the chain reaches it (R-PAIR-TIE-1,
+                # results.services.lots.ties_of).
+                "asked_keys": [
+                    st.entry
+                    for st in s.steps
+                    if st.kind in ("offer", "override", "ask") and st.entry
+                ],
                 "steps": [
                     {"clause": st.clause, "message": _labelled(as_data(st.message), labels, names)}
                     for st in s.steps

@@ -426,11 +426,14 @@ def record_hand_drawn_lot(
 
 
 # --------------------------------------------------------------------------------------------
-# Ties inside standings (R-TEAM-TIE-1): the same Lot, with ``standing`` naming the table
+# Ties inside standings (R-TEAM-TIE-1, R-PAIR-TIE-1): the same Lot, ``standing`` naming the
+# table, for a team heat, the team final, a pairs heat and the pairs final alike
 # --------------------------------------------------------------------------------------------
 
 TEAM_FINAL = "team_final"
-#: Places whose order matters in the final besides the SM places: the title and the plaques.
+PAIR_FINAL = "pair_final"
+#: Places whose order matters in the team final besides the SM places: the title and the
+#: plaques. (The pairs final's plaques are shared instead, R-PAIR-TIE-2: only its SM places.)
 FINAL_PLACES = (1, 2, 3)
 
 
@@ -439,13 +442,31 @@ def team_heat_standing(heat_id: int) -> str:
     return f"team_heat:{heat_id}"
 
 
-def standing_draw(competition, standing: str, seed) -> tuple[Draw, list[dict]]:
-    """R-TEAM-TIE-1: the ``draw`` a recompute passes to ``rank_teams`` for the table
-    ``standing``: a tie that a recorded lot of that table covers takes the lot's order; any
-    other tie falls back to the fixed ``seed`` (steady pages, nothing recorded) and is listed
-    as undrawn. Returns the draw and the list it fills: one ``{"among", "lot"}`` per tie (the
-    tied keys, the settling lot's id or None)."""
-    recorded = list(Lot.objects.filter(competition=competition, standing=standing).order_by("-id"))
+def pair_heat_standing(heat_id: int) -> str:
+    """The ``Lot.standing`` of a pairs heat's table."""
+    return f"pair_heat:{heat_id}"
+
+
+def tie_clause(competition) -> str:
+    """The clause of a lot inside a table: the pairs' R-PAIR-TIE-1 or the teams' R-TEAM-TIE-1."""
+    return "R-PAIR-TIE-1" if competition.kind == Lot.Kind.PAIRS else "R-TEAM-TIE-1"
+
+
+def standing_draw(
+    competition, standing: str, seed, *, recorded: Iterable[Lot] | None = None
+) -> tuple[Draw, list[dict]]:
+    """R-TEAM-TIE-1, R-PAIR-TIE-1: the ``draw`` a recompute passes to ``rank_teams`` or
+    ``rank_pairs`` for the table ``standing``: a tie that a recorded lot of that table covers
+    takes the lot's order; any other tie falls back to the fixed ``seed`` (steady pages,
+    nothing recorded) and is listed as undrawn. Returns the draw and the list it fills: one
+    ``{"among", "lot"}`` per tie (the tied keys, the settling lot's id or None).
+    ``recorded``: the competition's lots inside tables, when the caller read them already (a
+    recompute of many heats reads them once); else they are read here."""
+    if recorded is None:
+        recorded = Lot.objects.filter(competition=competition, standing=standing)
+    recorded = sorted(
+        (lot for lot in recorded if lot.standing == standing), key=lambda lot: -lot.pk
+    )
     ties: list[dict] = []
     fallback = random_draw(seed)
 
@@ -465,28 +486,59 @@ def standing_draw(competition, standing: str, seed) -> tuple[Draw, list[dict]]:
     return draw, ties
 
 
+def mark_ties(rows: list[dict], ties: list[dict], key_field: str) -> None:
+    """Each stored row in a tie settled by lot carries it (``row["lot"]``: the tied keys and
+    the settling lot's id, None while undrawn), for the pages and /tk/ (:func:`ties_of`)."""
+    for tie in ties:
+        among = {str(x) for x in tie["among"]}
+        for row in rows:
+            if str(row.get(key_field)) in among:
+                row["lot"] = {"among": [str(x) for x in tie["among"]], "lot": tie["lot"]}
+
+
 @dataclass
 class StandingTie:
     """A tie the recompute settled by lot in one table, and whether it matters."""
 
     competition: object
     standing: str
-    heat: object | None  # the team heat, or None for the final
+    heat: object | None  # the heat, or None for the final
     among: list[str]
     names: list[str]
     first: int  # the tied places, 1-based
     last: int
-    cuts: list[int]  # a cut after place c: seats, plaques, SM places
+    cuts: list[int]  # a cut after place c: seats, plaques, SM places (the team tables)
     provisional: bool
     lot: Lot | None
+    #: The pairs' tables: what the order decides for each tied pair ("seat", "asked",
+    #: "reserve", "sm", "out"; None for a pair it decides nothing for: a direct qualifier
+    #: passed over, a pair outside the qualifier, an out-of-district pair over the cap). The
+    #: order matters when two tied pairs fare differently.
+    fates: dict[str, str | None] | None = None
 
     @property
     def matters(self) -> bool:
+        if self.fates is not None:
+            return len({self.fates.get(k) for k in self.among} - {None}) > 1
         return any(self.first <= c < self.last for c in self.cuts)
 
     @property
     def key(self) -> str:
         return ",".join(self.among)
+
+    @property
+    def clause(self) -> str:
+        return tie_clause(self.competition)
+
+    @property
+    def pairs(self) -> bool:
+        return self.competition.kind == Lot.Kind.PAIRS
+
+    @property
+    def undrawn(self) -> bool:
+        """A tie that matters, in a finished table, with no lot drawn: TK's to draw, and what
+        it decides reads provisional ("lott ej dragen")."""
+        return self.lot is None and self.matters and not self.provisional
 
 
 def _heat_cut(run, heat) -> list[int]:
@@ -498,15 +550,55 @@ def _heat_cut(run, heat) -> list[int]:
     return [int(venue.get("seats") or 0) + len(direct)]
 
 
+def _pair_heat_fates(run, heat, rows) -> dict[str, str | None]:
+    """What the order decides for each pair of a pairs heat's table: a seat from the heat
+    (``seat``, R-ALLOC-6), an offer down the replacement chain (``asked``, R-REPL-1..5), a
+    place among the reserves not reached yet (``reserve``), or nothing (None: a pair outside
+    the qualifier, or a direct qualifier, who is passed over, R-ALLOC-2). Read from the
+    allocation run alone (its holders, direct qualifiers and the chain's asked entries)."""
+    explanation = (run.explanation or {}) if run else {}
+    venue = next((v for v in explanation.get("venues", ()) if v.get("label") == heat.name), None)
+    holders = {str(h.get("entry")) for h in (venue or {}).get("holders", ())}
+    direct = {str(d.get("entry")) for d in explanation.get("direct", ())}
+    asked = {str(k) for c in explanation.get("chain", ()) for k in c.get("asked_keys", ())}
+    fates: dict[str, str | None] = {}
+    for r in rows:
+        key = str(r.get("entry_id"))
+        if not r.get("qualifier_rank") or key in direct or venue is None:
+            fates[key] = None
+        elif key in holders:
+            fates[key] = "seat"
+        else:
+            fates[key] = "asked" if key in asked else "reserve"
+    return fates
+
+
+def _pair_final_fates(rows) -> dict[str, str | None]:
+    """The pairs final: an SM place or not (R-PAIR-TIE-1's last sentence); an out-of-district
+    pair passed over for the cap (R-PAIR-2) gets none whatever its order."""
+    return {
+        str(r.get("key")): None
+        if r.get("sm_passed_over")
+        else ("sm" if r.get("sm_place") else "out")
+        for r in rows
+    }
+
+
+_TABLE_SCOPES = {
+    Lot.Kind.PAIRS: [StandingSnapshot.Scope.PAIR_HEAT, StandingSnapshot.Scope.PAIR_FINAL],
+    Lot.Kind.TEAMS: [StandingSnapshot.Scope.TEAM_HEAT, StandingSnapshot.Scope.TEAM_FINAL],
+}
+
+
 def standing_ties(competition) -> list[StandingTie]:
-    """R-TEAM-TIE-1: every tie a team competition's stored tables (heats and final) settled by
-    lot, with the lot that settled it (None: settled by the recompute's fixed seed, "lott ej
-    dragen") and the cut lines it is measured against: a heat's seats in the final, the
-    final's title, plaques and SM places."""
+    """R-TEAM-TIE-1, R-PAIR-TIE-1: every tie a competition's stored tables (heats and final)
+    settled by lot, with the lot that settled it (None: settled by the recompute's fixed seed,
+    "lott ej dragen") and what it is measured against: a team heat's seats in the final, the
+    team final's title, plaques and SM places; a pairs heat's seats and the reserves the
+    replacement chain has reached, the pairs final's SM places."""
     run = AllocationRun.objects.filter(competition=competition).first()
     snapshots = StandingSnapshot.objects.filter(
-        competition=competition,
-        scope__in=[StandingSnapshot.Scope.TEAM_HEAT, StandingSnapshot.Scope.TEAM_FINAL],
+        competition=competition, scope__in=_TABLE_SCOPES[competition.kind]
     ).select_related("heat")
     lots = list(Lot.objects.filter(competition=competition).exclude(standing=""))
     out = []
@@ -523,11 +615,21 @@ def ties_of(competition, snap, *, heat, run, lots) -> list[StandingTie]:
     seats): what :func:`standing_ties` gives for that table, without a query of its own, so a
     page that already has the snapshot pays nothing for it."""
     by_pk = {lot.pk: lot for lot in lots if lot.standing}
-    rows = snap.data or []
-    if heat is not None:
-        standing, cuts = team_heat_standing(heat.pk), _heat_cut(run, heat)
+    pairs = competition.kind == Lot.Kind.PAIRS
+    data = snap.data or []
+    rows = data.get("rows", []) if isinstance(data, dict) else data
+    cuts: list[int] = []
+    fates = None
+    if pairs and heat is not None:
+        standing, key_field = pair_heat_standing(heat.pk), "entry_id"
+        fates = _pair_heat_fates(run, heat, rows)
+    elif pairs:
+        standing, key_field = PAIR_FINAL, "key"
+        fates = _pair_final_fates(rows)
+    elif heat is not None:
+        standing, key_field, cuts = team_heat_standing(heat.pk), "team_id", _heat_cut(run, heat)
     else:
-        standing = TEAM_FINAL
+        standing, key_field = TEAM_FINAL, "team_id"
         sm = sum(1 for r in rows if r.get("sm_choice"))
         cuts = sorted(set(FINAL_PLACES) | ({sm} if sm else set()))
     out, seen = [], set()
@@ -537,8 +639,10 @@ def ties_of(competition, snap, *, heat, run, lots) -> list[StandingTie]:
             continue
         seen.add(tuple(tie["among"]))
         among = [str(x) for x in tie["among"]]
-        places = [i for i, r in enumerate(rows, start=1) if str(r.get("team_id")) in among]
-        names = {str(r.get("team_id")): r.get("name", "") for r in rows}
+        here = [(i, r) for i, r in enumerate(rows, start=1) if str(r.get(key_field)) in among]
+        # The places a person reads: the table's own ranks (a pairs heat's rank column).
+        places = [r.get("rank") or i for i, r in here]
+        names = {str(r.get(key_field)): r.get("name", "") for _, r in here}
         out.append(
             StandingTie(
                 competition=competition,
@@ -551,9 +655,16 @@ def ties_of(competition, snap, *, heat, run, lots) -> list[StandingTie]:
                 cuts=cuts,
                 provisional=snap.provisional,
                 lot=by_pk.get(tie.get("lot")),
+                fates=fates,
             )
         )
     return out
+
+
+def undrawn_keys(ties: Iterable[StandingTie]) -> set[str]:
+    """The entries whose place waits on a lot TK has not drawn (:attr:`StandingTie.undrawn`):
+    a seat or an SM place they hold reads provisional until it is drawn."""
+    return {k for tie in ties if tie.undrawn for k in tie.among}
 
 
 def undrawn_standing_tie(competition, standing: str, among: Sequence[str]) -> StandingTie | None:
@@ -561,18 +672,20 @@ def undrawn_standing_tie(competition, standing: str, among: Sequence[str]) -> St
     lot drawn yet; None when there is none (any more)."""
     wanted = sorted(str(k) for k in among)
     for tie in standing_ties(competition):
-        if (
-            tie.standing == standing
-            and sorted(tie.among) == wanted
-            and tie.lot is None
-            and tie.matters
-            and not tie.provisional
-        ):
+        if tie.standing == standing and sorted(tie.among) == wanted and tie.undrawn:
             return tie
     return None
 
 
-def _no_standing_tie() -> Violation:
+def _no_standing_tie(competition) -> Violation:
+    if competition.kind == Lot.Kind.PAIRS:
+        return Violation(
+            "R-PAIR-TIE-1",
+            gettext_noop(
+                "Det finns ingen oavgjord lottning mellan dessa par i tabellen (tabellen kan ha "
+                "ändrats eller lotten redan dragits)."
+            ),
+        )
     return Violation(
         "R-TEAM-TIE-1",
         gettext_noop(
@@ -602,7 +715,7 @@ def _record_standing_lot(
         witnesses="" if by_hand else text,
         explanation=(
             f"Lottning mellan {', '.join(labels[k] for k in tie.among)} om plats "
-            f"{tie.first}–{tie.last} (R-TEAM-TIE-1), "
+            f"{tie.first}–{tie.last} ({tie.clause}), "
             + (f"dragen i hallen: {text}" if by_hand else f"dragen av systemet med seed {seed}")
             + f"; ordning: {', '.join(labels[k] for k in order)}"
         ),
@@ -612,7 +725,7 @@ def _record_standing_lot(
         row,
         user=user,
         reason=text,
-        clause="R-TEAM-TIE-1",
+        clause=tie.clause,
         season=competition.season,
         standing=tie.standing,
         among=tie.among,
@@ -625,7 +738,7 @@ def _record_standing_lot(
 
 def _draw_standing_lot(user, competition, standing, among, witnesses) -> Lot:
     tie = undrawn_standing_tie(competition, standing, among)
-    problems = [] if tie is not None else [_no_standing_tie()]
+    problems = [] if tie is not None else [_no_standing_tie(competition)]
     if not (witnesses or "").strip():
         problems.append(_v(gettext_noop("Ange vittnena: vilka som såg lotten dras.")))
     raise_on_errors(problems)
@@ -641,12 +754,14 @@ def _hand_standing_lot(user, competition, standing, among, order, explanation) -
     lock_competition(competition.pk)
     tie = undrawn_standing_tie(competition, standing, among)
     order = [str(k) for k in order if str(k)]
-    problems = [] if tie is not None else [_no_standing_tie()]
+    problems = [] if tie is not None else [_no_standing_tie(competition)]
     if tie is not None and sorted(order) != sorted(tie.among):
         problems.append(
             Violation(
-                "R-TEAM-TIE-1",
-                gettext_noop("Ange varje lottat lag en gång, i den ordning lotten gav."),
+                tie.clause,
+                gettext_noop("Ange varje lottat par en gång, i den ordning lotten gav.")
+                if tie.pairs
+                else gettext_noop("Ange varje lottat lag en gång, i den ordning lotten gav."),
             )
         )
     if not (explanation and explanation.strip()):

@@ -52,6 +52,7 @@ from clubs.services.base import (
     reason_required,
     record_decision,
     require,
+    text_required,
     warning,
 )
 from teams.models import (
@@ -64,8 +65,9 @@ from teams.models import (
     TeamCompetition,
     TeamHeat,
 )
-from teams.services.decisions.common import _plays_elsewhere
+from teams.services.decisions.common import _has_started, _plays_elsewhere
 from ubf.rules.eligibility import (
+    check_district_balance,
     check_extra_players,
     check_fielded_extra_players,
     check_membership,
@@ -717,6 +719,93 @@ def update_roster(
     windows.record_late(outside, "teams.roster", team, user=user, season=season)
     request_recompute(team.competition_id)
     return outcome
+
+
+# ------------------------------------------------------------------------------------------
+# District balance (R-TEAM-3): the captain asks TK before the team starts
+# ------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def request_balance_dispensation(user, team: Team, reason: str) -> Dispensation:
+    """R-TEAM-3: the captain (or whoever manages the team's heat, or TK) asks TK for the
+    dispensation a team without a UBF majority needs before it starts, with the team's reason.
+    One model with the 7th/8th player's dispensation (:class:`teams.models.Dispensation`, kind
+    district balance): the request made when the team was entered is completed with the
+    reason, a rejected one is asked again as a new request. Refused (nothing saved): no reason;
+    a roster that meets the balance (nothing to ask); a dispensation granted or a request with
+    a reason already waiting; after the team's first match day (``clubs.windows``: TK may
+    still, with a reason) or once a match of the team has been played."""
+    require(can_manage_team(user, team))
+    team = lock_row(Team.objects.select_related("competition__season", "heat"), team.pk)
+    season = team.competition.season
+    late = windows.enforce(
+        windows.balance_dispensation_window(team),
+        user,
+        season=season,
+        reason=reason,
+    )
+    problems = text_required(
+        reason,
+        "R-TEAM-3",
+        gettext_noop("Skriv varför laget ska få dispens: TK beslutar utifrån lagets motivering."),
+    )
+    infos = player_infos_for(season, _regular_players(team))
+    finding = check_district_balance(list(infos.values()))
+    latest = _latest_balance_dispensation(team)
+    if not finding:
+        problems.append(
+            error(
+                "R-TEAM-3",
+                gettext_noop(
+                    "Laget har minst lika många spelare från UBF-klubbar som från något annat "
+                    "distrikt och behöver ingen dispens."
+                ),
+            )
+        )
+    elif latest is not None and latest.status == Dispensation.Status.GRANTED:
+        problems.append(error("R-TEAM-3", gettext_noop("TK har redan beviljat laget dispens.")))
+    elif (
+        latest is not None
+        and latest.status == Dispensation.Status.REQUESTED
+        and latest.request_reason
+    ):
+        problems.append(
+            error(
+                "R-TEAM-3",
+                gettext_noop("Dispens är redan begärd och väntar på TK:s beslut."),
+            )
+        )
+    if _has_started(team):
+        problems.append(
+            error(
+                "R-TEAM-3",
+                gettext_noop(
+                    "%(team)s har redan spelat: dispens för distriktsbalansen ska begäras och "
+                    "beviljas innan laget startar."
+                ),
+                params={"team": team.name},
+            )
+        )
+    raise_on_errors(problems)
+
+    if latest is not None and latest.status == Dispensation.Status.REQUESTED:
+        latest.request_reason = reason.strip()
+        if latest.requested_by_id is None:
+            latest.requested_by = _authenticated(user)
+        latest.save(update_fields=["request_reason", "requested_by"])
+        dispensation = latest
+    else:
+        dispensation = Dispensation.objects.create(
+            kind=Dispensation.Kind.DISTRICT_BALANCE,
+            team=team,
+            status=Dispensation.Status.REQUESTED,
+            requested_by=_authenticated(user),
+            request_reason=reason.strip(),
+            reason=finding[0].message_sv,
+        )
+    windows.record_late(late, "teams.dispensation.request", dispensation, user=user, season=season)
+    return dispensation
 
 
 # ------------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 """Team qualifier heats: registration by the arranging club(s), TK's decision, moving and
-cancelling, the check when entries close, moving a team to another heat, and the direct final.
+cancelling, the check when entries close, moving a team to another heat, and the clubs counted
+for the direct final (TK's decision itself is ``clubs.services.heats.decide_direct_final`` with
+``TEAM_HEATS``).
 
 Clauses: R-TEAM-REG-1 (registration with the invitation), R-TEAM-KVAL-1 (period, one heat per
 club and season, joint heats), R-TEAM-KVAL-2 (fewer than four teams at close), R-TEAM-KVAL-3
@@ -29,6 +31,7 @@ from clubs.recompute import request_recompute
 from clubs.services.base import (
     error,
     raise_on_errors,
+    reason_required,
     record_decision,
     require,
     require_open_season,
@@ -39,7 +42,6 @@ from clubs.services.heats import (
     HeatKind,
     arranging_clubs,
     cancel_heat,
-    decide_direct_final_for,
     decide_heat,
     get_obj,
     locked,
@@ -55,6 +57,7 @@ from clubs.services.heats import (
     request_heat_change as shared_request_heat_change,
 )
 from teams.models import (
+    HeatPlaceOffer,
     Match,
     Team,
     TeamCompetition,
@@ -63,7 +66,6 @@ from teams.models import (
     TeamHeatOrganiser,
 )
 from ubf.rules.heats import (
-    direct_final_notice,
     heat_registration_violations,
     team_heat_board_violations,
     team_heat_club_violations,
@@ -76,12 +78,15 @@ from ubf.rules.windows import HEAT_REGISTRATION
 __all__ = [
     "TEAM_HEATS",
     "cancel_team_heat",
-    "decide_direct_final",
     "decide_heat_change",
     "decide_team_heat",
-    "direct_final_needed",
     "move_team_heat",
+    "answer_heat_offer",
+    "cancel_short_heat",
+    "heats_with_room",
     "move_team_to_heat",
+    "offer_other_heat",
+    "short_heat_problems",
     "register_team_heat",
     "request_heat_change",
     "team_heat_entry_check",
@@ -240,6 +245,16 @@ def _decision_figures(heat: TeamHeat) -> dict:
     }
 
 
+def arranging_club_count(competition: TeamCompetition) -> int:
+    """The clubs arranging an approved team heat (R-TEAM-DF-1)."""
+    return (
+        TeamHeatOrganiser.objects.filter(competition=competition, heat__status=HeatStatus.APPROVED)
+        .values("club")
+        .distinct()
+        .count()
+    )
+
+
 #: A team heat as ``clubs.services.heats`` sees it. Moving or cancelling it follows R-PAIR-KVAL-2
 #: by analogy; the heat responsible may do it too.
 TEAM_HEATS = HeatKind(
@@ -253,6 +268,8 @@ TEAM_HEATS = HeatKind(
     schedule_violations=team_schedule_violations,
     approval_violations=_approval_violations,
     decision_figures=_decision_figures,
+    competition_model=TeamCompetition,
+    arranging_club_count=arranging_club_count,
 )
 
 
@@ -448,24 +465,12 @@ def team_heat_entry_check(heat: TeamHeat, today: date | None = None) -> list[Vio
     )
 
 
-@transaction.atomic
-def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
-    """R-TEAM-KVAL-2: a team is given a place in another heat (usually because its own had too
-    few teams at close). TK, or someone who manages both heats, moves it before it has played;
-    it gets the next free number in the new heat. Recorded (who, when, why, from, to)."""
-    team = get_obj(Team, team)
-    new_heat = get_obj(TeamHeat, new_heat)
-    allowed = is_tk(user) or (
-        team.heat is not None
-        and can_manage_team_heat(user, team.heat)
-        and can_manage_team_heat(user, new_heat)
-    )
-    require(
-        allowed,
-        gettext_noop("Bara UBF TK, eller den som ansvarar för båda heaten, kan flytta ett lag."),
-    )
-    team = locked(Team, team, "competition__season", "heat")
-    new_heat = locked(TeamHeat, new_heat)
+def _move_problems(team: Team, new_heat: TeamHeat, *, not_started: bool = False) -> list[Violation]:
+    """R-TEAM-KVAL-2: why ``team`` cannot be given a place in ``new_heat``: another DM Lag, a
+    heat not going ahead (or, for an offer, ``not_started``, already started: TK's own move
+    may still put a team into a heat on its first day), its own heat, a team no longer
+    entered, or one with matches in its heat already (take them away first)."""
+    today = clock.today()
     violations: list[Violation] = []
     if new_heat.competition_id != team.competition_id:
         violations.append(
@@ -483,6 +488,17 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
                     "new_heat": new_heat.name,
                     "new_heat_status": new_heat.get_status_display(),
                 },
+            )
+        )
+    elif not_started and new_heat.first_date <= today:
+        violations.append(
+            error(
+                "R-TEAM-KVAL-2",
+                gettext_noop(
+                    "Heatet %(new_heat)s har redan börjat (%(first_date)s); laget kan bara "
+                    "erbjudas ett heat som inte har börjat."
+                ),
+                params={"new_heat": new_heat.name, "first_date": new_heat.first_date.isoformat()},
             )
         )
     if team.heat_id == new_heat.pk:
@@ -511,8 +527,12 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
                 ),
             )
         )
-    raise_on_errors(violations)
+    return violations
 
+
+def _move(user, team: Team, new_heat: TeamHeat, reason: str, **data) -> Team:
+    """Move ``team`` (its roster goes with it: the rows are the team's) to ``new_heat`` with the
+    next free number there; recorded as ``teams.team.heat_moved`` (from, to, why)."""
     old_heat, old_number = team.heat, team.number
     highest = new_heat.teams.aggregate(n=Max("number"))["n"] or 0
     team.heat = new_heat
@@ -529,56 +549,226 @@ def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
         from_number=old_number,
         to_heat=str(new_heat),
         to_number=team.number,
+        **data,
     )
     request_recompute(team.competition_id)
     return team
 
 
+@transaction.atomic
+def move_team_to_heat(user, team, new_heat, reason: str = "") -> Team:
+    """R-TEAM-KVAL-2: a team is given a place in another heat (usually because its own had too
+    few teams at close). TK, or someone who manages both heats, moves it before it has played;
+    it gets the next free number in the new heat. Recorded (who, when, why, from, to)."""
+    team = get_obj(Team, team)
+    new_heat = get_obj(TeamHeat, new_heat)
+    allowed = is_tk(user) or (
+        team.heat is not None
+        and can_manage_team_heat(user, team.heat)
+        and can_manage_team_heat(user, new_heat)
+    )
+    require(
+        allowed,
+        gettext_noop("Bara UBF TK, eller den som ansvarar för båda heaten, kan flytta ett lag."),
+    )
+    team = locked(Team, team, "competition__season", "heat")
+    new_heat = locked(TeamHeat, new_heat)
+    raise_on_errors(_move_problems(team, new_heat))
+    return _move(user, team, new_heat, reason)
+
+
 # ---------------------------------------------------------------------------------------------
-# Direct final (R-TEAM-DF-1)
+# Too few teams at close: offers of places in other heats, the empty heat cancelled
+# (R-TEAM-KVAL-2)
 # ---------------------------------------------------------------------------------------------
 
 
-def arranging_club_count(competition: TeamCompetition) -> int:
-    """The clubs arranging an approved team heat (R-TEAM-DF-1)."""
-    return (
-        TeamHeatOrganiser.objects.filter(competition=competition, heat__status=HeatStatus.APPROVED)
-        .values("club")
-        .distinct()
-        .count()
+def short_heat_problems(heat: TeamHeat, today: date | None = None) -> list[Violation]:
+    """Why TK cannot act under R-TEAM-KVAL-2 for ``heat`` (empty when it can): the heat is not
+    going ahead, its entries have not closed, or it has enough teams."""
+    today = today or clock.today()
+    if heat.status not in ACTIVE:
+        return [
+            error(
+                "R-TEAM-KVAL-2",
+                gettext_noop("Heatet %(heat)s är %(heat_status)s."),
+                params={"heat": heat.name, "heat_status": heat.get_status_display()},
+            )
+        ]
+    if heat.entries_close is None or today <= heat.entries_close:
+        return [
+            error(
+                "R-TEAM-KVAL-2",
+                gettext_noop(
+                    "Anmälan till %(heat)s har inte stängt än: lagen erbjuds plats i andra heat "
+                    "först när anmälningstiden gått ut med för få lag."
+                ),
+                params={"heat": heat.name},
+            )
+        ]
+    if not team_heat_entry_check(heat, today):
+        return [
+            error(
+                "R-TEAM-KVAL-2",
+                gettext_noop("%(heat)s har minst %(minimum)s anmälda lag och spelas som det är."),
+                params={
+                    "heat": heat.name,
+                    "minimum": heat.competition.season.rules().heat_min_teams,
+                },
+            )
+        ]
+    return []
+
+
+def heats_with_room(heat: TeamHeat, today: date | None = None) -> list[TeamHeat]:
+    """The other heats of the DM Lag a team of ``heat`` can be offered (approved or applied,
+    not yet started), in date order."""
+    today = today or clock.today()
+    return list(
+        TeamHeat.objects.filter(
+            competition_id=heat.competition_id, status__in=ACTIVE, first_date__gt=today
+        )
+        .exclude(pk=heat.pk)
+        .order_by("first_date", "name")
     )
 
 
-def direct_final_needed(competition: TeamCompetition) -> Violation | None:
-    """R-TEAM-DF-1: fewer than two clubs arrange approved heats: the notice for TK (decide by
-    the end of the qualifying period), or ``None`` when the heats go ahead."""
-    return direct_final_notice(
-        arranging_club_count(competition),
-        teams=True,
-        decide_by=competition.qualifying_end,
-        rules=competition.season.rules(),
+def _require_tk(user) -> None:
+    require(
+        is_tk(user),
+        gettext_noop("Bara UBF TK erbjuder lag plats i andra kvalheat (R-TEAM-KVAL-2)."),
     )
 
 
 @transaction.atomic
-def decide_direct_final(user, competition, direct: bool, reason: str = "") -> TeamCompetition:
-    """R-TEAM-DF-1, R-GEN-3: TK decides (at the latest when the qualifying period ends) whether
-    DM Lag is played as a direct final on the final's dates; against the rule it needs a
-    reason. Recorded with who, when and why."""
+def offer_other_heat(user, team, to_heat, reason: str = "") -> HeatPlaceOffer:
+    """R-TEAM-KVAL-2: TK offers a team of a heat that had too few teams when entries closed a
+    place in another heat that has not started. Refused (nothing saved): not TK, a heat that
+    is not short (entries still open, enough teams), a team with an offer waiting for its
+    answer, or any reason the team could not be moved there (``_move_problems``). Recorded as
+    ``teams.heat_offer.offered``."""
+    _require_tk(user)
+    team = locked(Team, get_obj(Team, team), "competition__season", "heat")
+    to_heat = locked(TeamHeat, get_obj(TeamHeat, to_heat))
+    require_open_season(team.competition.season)
+    problems: list[Violation] = []
+    if team.heat is None:
+        problems.append(error("R-TEAM-KVAL-2", gettext_noop("Laget spelar inget kvalheat.")))
+    else:
+        problems += short_heat_problems(team.heat)
+    if HeatPlaceOffer.objects.filter(team=team, answer=HeatPlaceOffer.Answer.PENDING).exists():
+        problems.append(
+            error(
+                "R-TEAM-KVAL-2",
+                gettext_noop("%(team)s har redan ett erbjudande som väntar på svar."),
+                params={"team": team.name},
+            )
+        )
+    problems += _move_problems(team, to_heat, not_started=True)
+    raise_on_errors(problems)
+    offer = HeatPlaceOffer.objects.create(
+        competition=team.competition,
+        team=team,
+        from_heat=team.heat,
+        to_heat=to_heat,
+        offered_at=clock.now(),
+        offered_by=user,
+        reason=(reason or "").strip(),
+    )
+    record_decision(
+        "teams.heat_offer.offered",
+        offer,
+        user=user,
+        reason=(reason or "").strip(),
+        clause="R-TEAM-KVAL-2",
+        season=team.competition.season,
+        team=team.name,
+        from_heat=team.heat.name,
+        to_heat=to_heat.name,
+    )
+    return offer
+
+
+@transaction.atomic
+def answer_heat_offer(user, offer, accept: bool, reason: str = "") -> HeatPlaceOffer:
+    """R-TEAM-KVAL-2: the team's answer to an offered place: its captain on the captain's page,
+    or TK recording the answer the team gave (then with how it came: a reason). Yes moves the
+    team, with its roster, to the offered heat (checked again: it must not have started); no
+    leaves it where it is. Refused (nothing saved): anyone else, an offer answered before.
+    Recorded as ``teams.heat_offer.accepted`` / ``.declined`` (and the move as
+    ``teams.team.heat_moved``)."""
+    offer = get_obj(HeatPlaceOffer, offer)
+    team = offer.team
+    tk = is_tk(user)
     require(
-        is_tk(user),
-        gettext_noop("Bara UBF TK beslutar om direktfinal."),
+        tk or (user is not None and user.is_authenticated and team.captain_user_id == user.id),
+        gettext_noop(
+            "Bara lagets kapten, eller UBF TK som registrerar lagets svar, svarar på ett "
+            "erbjudande om plats i annat kvalheat (R-TEAM-KVAL-2)."
+        ),
     )
-    competition = locked(TeamCompetition, competition, "season")
-    return decide_direct_final_for(
-        user,
-        competition,
-        direct,
-        reason,
-        notice=direct_final_needed(competition),
-        arranging=arranging_club_count(competition),
-        teams=True,
+    team = locked(Team, team, "competition__season", "heat")
+    offer = locked(HeatPlaceOffer, offer, "to_heat", "from_heat")
+    to_heat = locked(TeamHeat, offer.to_heat)
+    require_open_season(team.competition.season)
+    problems: list[Violation] = []
+    if offer.answer != HeatPlaceOffer.Answer.PENDING:
+        problems.append(
+            error(
+                "R-TEAM-KVAL-2",
+                gettext_noop("Erbjudandet är redan besvarat (%(answer)s)."),
+                params={"answer": offer.get_answer_display()},
+            )
+        )
+    if tk and team.captain_user_id != user.id:
+        problems += reason_required(reason, "R-TEAM-KVAL-2")
+    if accept:
+        problems += _move_problems(team, to_heat, not_started=True)
+    raise_on_errors(problems)
+    offer.answer = HeatPlaceOffer.Answer.ACCEPTED if accept else HeatPlaceOffer.Answer.DECLINED
+    offer.answered_at = clock.now()
+    offer.recorded_by = user
+    offer.answer_note = (reason or "").strip()
+    offer.save()
+    record_decision(
+        f"teams.heat_offer.{'accepted' if accept else 'declined'}",
+        offer,
+        user=user,
+        reason=(reason or "").strip(),
+        clause="R-TEAM-KVAL-2",
+        season=team.competition.season,
+        team=team.name,
+        from_heat=offer.from_heat.name,
+        to_heat=to_heat.name,
     )
+    if accept:
+        _move(user, team, to_heat, reason or offer.reason, offer=offer.pk)
+    return offer
+
+
+@transaction.atomic
+def cancel_short_heat(user, heat, reason: str) -> TeamHeat:
+    """R-TEAM-KVAL-2: TK cancels a heat that had too few teams at close once no team is left
+    in it (each moved to another heat or withdrawn), with a reason; recorded with the clause
+    (``teams.heat.cancelled``) and the competition recomputed. Refused while a team is still
+    entered in it, or an offer to one of its teams waits for an answer."""
+    _require_tk(user)
+    heat = get_obj(TeamHeat, heat)
+    problems = reason_required(reason, "R-TEAM-KVAL-2") + short_heat_problems(heat)
+    left = list(heat.teams.filter(status=Team.Status.ENTERED).values_list("name", flat=True))
+    if left:
+        problems.append(
+            error(
+                "R-TEAM-KVAL-2",
+                gettext_noop(
+                    "%(heat)s har kvar %(teams)s: ställ in heatet först när inget lag är kvar "
+                    "(flyttat till ett annat heat eller återtaget)."
+                ),
+                params={"heat": heat.name, "teams": ", ".join(left)},
+            )
+        )
+    raise_on_errors(problems)
+    return cancel_heat(TEAM_HEATS, user, heat, reason, clause="R-TEAM-KVAL-2")
 
 
 @transaction.atomic

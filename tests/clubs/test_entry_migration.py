@@ -1,4 +1,4 @@
-"""Issue 20's migrations (``clubs/0005``, ``teams/0007``, ``pairs/0003``) on a database made by
+"""Issue 20's migrations (``clubs/0005``, ``teams/0010``, ``pairs/0003``) on a database made by
 the migrations before them, holding what a season can hold: teams with final seats, a vacated
 seat with a declined and an accepted offer; pair entries with results, travellers and a
 reserve; a direct qualifier that gave its seat up with an offer waiting; a pair entered straight
@@ -26,7 +26,7 @@ from tests.scratch_db import latest, migrate, scratch_database
 
 BEFORE = [
     ("clubs", "0004_register_player_history_season_finished_champions"),
-    ("teams", "0006_whoacts_roster_kind_label"),
+    ("teams", "0009_heat_place_offers"),
     ("pairs", "0002_verbose_names"),
     ("results", "0004_lots_standing_lot"),
     ("portal", "0002_verbose_names"),
@@ -96,6 +96,25 @@ def _season_before(apps):
         competition=tc, stage="final", round=1, home=t1, away=t2, boards=24
     )
     get("teams", "Lineup").objects.create(match=match, team=t1, player=p[1], half=1)
+    other_heat = get("teams", "TeamHeat").objects.create(
+        competition=tc,
+        kind="teams",
+        name="Lagkval 2",
+        first_date=date(2016, 11, 12),
+        last_date=date(2016, 11, 13),
+        responsible_name="R",
+        responsible_email="r@example.se",
+        boards_per_match=16,
+        start_fee=500,
+    )
+    get("teams", "HeatPlaceOffer").objects.create(
+        competition=tc,
+        team=t2,
+        from_heat=th,
+        to_heat=other_heat,
+        offered_at=WHEN,
+        answer="declined",
+    )
     Seat, Offer = get("teams", "TeamFinalSeat"), get("teams", "TeamFinalOffer")
     s1 = Seat.objects.create(
         competition=tc, team=t1, key="1", source="allocation", status="vacated", number=1
@@ -351,6 +370,7 @@ def test_every_row_is_there_once_with_its_references(tmp_path):
         ]
         assert get("teams", "Match").objects.values_list("home_id", "away_id").get() == (1, 2)
         assert get("teams", "Lineup").objects.get().team_id == 1
+        assert get("teams", "HeatPlaceOffer").objects.get().team_id == 2
         history = get("teams", "HistoricalTeam").objects.get()
         assert (history.id, history.entry_ptr_id, history.kind) == (1, 1, "teams")
 

@@ -364,9 +364,13 @@ def test_r_pair_res_2_final_reserve_must_not_have_played_a_qualifier(w):
     entry = enter_pair(w.official, w.heat, a.mid, b.mid).entry
     enter_pair(w.official, w.early, c.mid, d.mid)
     FinalSeat.objects.create(competition=w.comp, holder=entry, source="allocation")
-    with pytest.raises(PermissionDenied):  # the final is TK's
+    with pytest.raises(PermissionDenied):  # an official of a club neither player represents
         notify_reserve(
-            w.official, entry, session=FINAL_SESSION, replaced_mid=b.mid, reserve_mid=fresh.mid
+            ClubOfficialFactory().user,
+            entry,
+            session=FINAL_SESSION,
+            replaced_mid=b.mid,
+            reserve_mid=fresh.mid,
         )
     ExternalQualifier.objects.create(
         player=fresh,
@@ -379,6 +383,11 @@ def test_r_pair_res_2_final_reserve_must_not_have_played_a_qualifier(w):
         w.tk, entry, session=FINAL_SESSION, replaced_mid=b.mid, reserve_mid=fresh.mid
     )
     assert out.notice.session == FINAL_SESSION
+    # The pair's club official (a and b represent w.club) notifies it too, for TK (R-GEN-3).
+    again = notify_reserve(
+        w.official, entry, session=FINAL_SESSION, replaced_mid=b.mid, reserve_mid=fresh.mid
+    )
+    assert again.notice.pk == out.notice.pk and again.notice.notified_by == w.official
     e, f = p(w), p(w)
     ExternalQualifier.objects.create(
         player=e, season=w.season, discipline="open", district="STH", played_on=date(2017, 1, 2)

@@ -12,13 +12,13 @@ from django.urls import reverse
 from clubs import clock
 from clubs.models import ClubOfficial, Decision
 from clubs.services.base import ServiceError
+from clubs.services.heats import decide_direct_final, direct_final_needed
 from pairs.models import PairHeat, PairHeatChangeRequest
 from pairs.services.heats import (
+    PAIR_HEATS,
     cancel_pair_heat,
-    decide_direct_final,
     decide_heat_change,
     decide_pair_heat,
-    direct_final_needed,
     invitation_problems,
     move_pair_heat,
     record_invitation,
@@ -492,24 +492,24 @@ def test_r_pair_kval_3_invitation_days_are_season_configuration(season, competit
 def test_r_pair_df_1_direct_final_needed_with_fewer_than_two_arranging_clubs(
     competition, club_a, club_b
 ):
-    notice = direct_final_needed(competition)
+    notice = direct_final_needed(PAIR_HEATS, competition)
     assert notice is not None and notice.clause == "R-PAIR-DF-1"
     PairHeatFactory(competition=competition, clubs=[club_a])
     PairHeatFactory(competition=competition, clubs=[club_a], first_date=date(2017, 3, 1))
     PairHeatFactory(competition=competition, clubs=[club_b], status="applied")
-    assert direct_final_needed(competition).data["arranging_clubs"] == 1
+    assert direct_final_needed(PAIR_HEATS, competition).data["arranging_clubs"] == 1
     PairHeatFactory(competition=competition, clubs=[club_b], first_date=date(2017, 3, 10))
-    assert direct_final_needed(competition) is None
+    assert direct_final_needed(PAIR_HEATS, competition) is None
 
 
 def test_r_pair_df_1_joint_heat_of_two_clubs_is_enough(competition, club_a, club_b):
     PairHeatFactory(competition=competition, clubs=[club_a, club_b])
-    assert direct_final_needed(competition) is None
+    assert direct_final_needed(PAIR_HEATS, competition) is None
 
 
 def test_r_pair_df_1_tk_decides_and_the_decision_is_recorded(competition, tk, recompute):
     with clock.frozen("2017-03-30"):
-        decide_direct_final(tk, competition, True)
+        decide_direct_final(PAIR_HEATS, tk, competition, True)
     competition.refresh_from_db()
     assert competition.is_direct_final is True
     decision = Decision.objects.get()
@@ -520,16 +520,16 @@ def test_r_pair_df_1_tk_decides_and_the_decision_is_recorded(competition, tk, re
 
 
 def test_r_pair_df_1_deciding_against_the_rule_needs_a_reason(competition, tk):
-    refused(lambda: decide_direct_final(tk, competition, False), "R-PAIR-DF-1")
+    refused(lambda: decide_direct_final(PAIR_HEATS, tk, competition, False), "R-PAIR-DF-1")
     competition.refresh_from_db()
     assert competition.is_direct_final is False
-    decide_direct_final(tk, competition, False, "Två klubbar har lovat kval i mars")
+    decide_direct_final(PAIR_HEATS, tk, competition, False, "Två klubbar har lovat kval i mars")
     assert Decision.objects.get().reason == "Två klubbar har lovat kval i mars"
 
 
 def test_r_pair_df_1_only_tk_decides(competition, club_a):
     with pytest.raises(PermissionDenied):
-        decide_direct_final(official(club_a), competition, True, "x")
+        decide_direct_final(PAIR_HEATS, official(club_a), competition, True, "x")
     assert Decision.objects.count() == 0
 
 

@@ -192,8 +192,9 @@ def test_query_counts_do_not_grow_with_the_teams(client):
         _queries(client, f"/lag/lag/{big['A'].pk}/"),
     )
     assert big_counts == small_counts
-    # the team page's 7 (portal.selectors.lag), the matches and the sanctions block (issue 22)
-    assert small_counts[2] == 9
+    # the team page's 7 (portal.selectors.lag), the matches, the SM semifinal's answers
+    # (R-TEAM-SEMI-1) and the sanctions block (issue 22)
+    assert small_counts[2] == 10
 
 
 def test_exactly_one_round_is_in_play(client, live):

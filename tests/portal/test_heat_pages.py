@@ -203,8 +203,9 @@ def test_team_heat_page_in_a_constant_number_of_queries(client, lag_season):
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 200
         counts.append(len(queries))
-    # 8 before issue 22's sanctions block; the table's lots share the venue lots' read
-    assert counts[0] == counts[1] and counts[0] <= 9
+    # 8 before issue 22's sanctions block; the table's lots share the venue lots' read; +1
+    # for the heat's schedule (R-TEAM-KVAL-4), one read whatever its matches
+    assert counts[0] == counts[1] and counts[0] <= 10
     assert client.head(f"/lag/kval/{a.id}/").status_code == 200
 
 

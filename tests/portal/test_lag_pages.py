@@ -380,8 +380,9 @@ def test_query_count_stays_fixed_as_teams_rounds_and_boards_grow(client):
     assert "Rond 7" in html and "Stor H" in html  # the big final is the one shown
     assert counts_big == counts_small
     # A fixed number each (the equality above is the guard against growth): the team page
-    # went from 8 to 9 with issue 22's sanctions block.
-    assert max(counts_big.values()) <= 9, counts_big
+    # went from 8 to 9 with issue 22's sanctions block, /lag/ from 8 to 9 and a finalist's
+    # team page to 10 with the SM semifinal's answers (R-TEAM-SEMI-1, one query each).
+    assert counts_big["lag"] <= 9 and counts_big["team"] <= 10, counts_big
 
 
 def test_lag_before_the_final_stays_within_eight_queries(client):

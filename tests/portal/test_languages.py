@@ -41,6 +41,10 @@ SKIPPED = {
     "portal:tk_draw_lot": "POST only: tests/portal/test_tk_decisions.py",
     "portal:tk_hand_lot": "POST only: tests/portal/test_tk_decisions.py",
     "teams:answer_entry_request": "POST only: tests/teams/test_entry_requests.py",
+    "portal:tk_semifinal_list": "a CSV or Excel file: tests/portal/test_tk_semifinal.py",
+    "portal:captain_semifinal": "POST only: tests/portal/test_tk_semifinal.py",
+    "portal:captain_balance_dispensation": "POST only: tests/portal/test_captain_balance.py",
+    "portal:captain_heat_offer": "POST only: tests/portal/test_tk_short_heat.py",
     "portal:landing": "a redirect by role: tests/portal/test_club_landing.py",
     "portal:fee_overview": "a redirect to /klubb/",
     "portal:accept_invitation": "needs a token from a mail: tests/clubs/test_invitations.py",
@@ -79,6 +83,10 @@ NO_DEMO_ROW = {
     # invitations and team entry requests are made on the site's pages, not in the admin
     "clubs.invitation",
     "teams.teamentryrequest",
+    # the teams' SM semifinal answers are recorded on /tk/sm-semifinal/ and the captain's page,
+    # places in other heats offered on /tk/kvalheat/<id>/
+    "teams.semifinalchoice",
+    "teams.heatplaceoffer",
 }
 #: The API answers JSON, not pages; its problem details in Swedish and English are
 #: tests/api/test_writes.py's.
@@ -274,6 +282,10 @@ def _pages() -> dict[str, tuple[str | None, str]]:
             reverse("portal:enter_direct_final", args=[pair_comp.pk]),
         ),
         "portal:sm_partner": ("klubb", reverse("portal:sm_partner", args=[pair_comp.pk])),
+        "portal:pair_final_reserves": (
+            "klubb",
+            reverse("portal:pair_final_reserves", args=[pair_comp.pk]),
+        ),
         "portal:fee_list": (
             "klubb",
             reverse(
@@ -294,11 +306,21 @@ def _pages() -> dict[str, tuple[str | None, str]]:
         ),
         "portal:captain_team": ("kapten", reverse("portal:captain_team", args=[team.pk])),
         "portal:tk_season": ("tk", reverse("portal:tk_season")),
+        "portal:heat_schedule": (
+            "klubb",
+            reverse("portal:heat_schedule", args=[klubb_team_heat.pk]),
+        ),
+        "portal:final_schedule": ("tk", reverse("portal:final_schedule", args=[team_comp.pk])),
+        "portal:tk_direct_final": ("tk", reverse("portal:tk_direct_final")),
+        "portal:tk_mp_table": ("tk", reverse("portal:tk_mp_table")),
         "portal:tk_register": ("tk", reverse("portal:tk_register")),
         "portal:tk_sanctions": ("tk", reverse("portal:tk_sanctions")),
         "portal:tk_final_seats": ("tk", reverse("portal:tk_final_seats", args=[pair_comp.pk])),
         "portal:tk_next_season": ("tk", reverse("portal:tk_next_season")),
         "portal:tk_invite": ("tk", reverse("portal:tk_invite")),
+        "portal:tk_semifinal": ("tk", reverse("portal:tk_semifinal")),
+        "portal:tk_semifinal_venues": ("tk", reverse("portal:tk_semifinal_venues")),
+        "portal:tk_short_heat": ("tk", reverse("portal:tk_short_heat", args=[klubb_team_heat.pk])),
         "portal:club_invite": ("klubb", reverse("portal:club_invite")),
     }
     for model in admin.site._registry:
@@ -469,6 +491,7 @@ PAGE_NAMES = [
     "portal:enter_pair",
     "portal:enter_direct_final",
     "portal:sm_partner",
+    "portal:pair_final_reserves",
     "portal:fee_list",
     "teams:index",
     "teams:enter",
@@ -489,6 +512,13 @@ PAGE_NAMES = [
     "portal:tk_rulings",
     "portal:tk_ruling",
     "portal:tk_protests",
+    "portal:heat_schedule",
+    "portal:final_schedule",
+    "portal:tk_direct_final",
+    "portal:tk_mp_table",
+    "portal:tk_semifinal",
+    "portal:tk_semifinal_venues",
+    "portal:tk_short_heat",
 ]
 
 

@@ -108,6 +108,10 @@ WORKPLACE = [
     # R-PAIR-RES-4: the SM partner choice; an empty form is refused (400) and writes nothing.
     Row("portal:sm_partner", "get", OFFICIALS),
     Row("portal:sm_partner", "post", OFFICIALS),
+    # R-PAIR-RES-2: a final's reserve, by the pair's club official or TK; an empty form is
+    # refused in words (400) and writes nothing.
+    Row("portal:pair_final_reserves", "get", OFFICIALS),
+    Row("portal:pair_final_reserves", "post", OFFICIALS),
     Row("portal:fee_list", "get", HEAT_A),
     Row("portal:fee_list_download", "get", HEAT_A),
     # "Mitt lag" lists the user's teams and heats; a user with none sees it empty.
@@ -138,6 +142,16 @@ WORKPLACE = [
     Row("portal:tk_hand_lot", "post", TK),
     Row("portal:tk_season", "get", TK),
     Row("portal:tk_season", "post", TK),
+    # Issue 22: a heat's schedule (whoever manages the heat), the final's, the direct-final
+    # decision and the masterpoint table (TK); an empty form is refused and writes nothing.
+    Row("portal:heat_schedule", "get", HEAT_A),
+    Row("portal:heat_schedule", "post", HEAT_A),
+    Row("portal:final_schedule", "get", TK),
+    Row("portal:final_schedule", "post", TK),
+    Row("portal:tk_direct_final", "get", TK),
+    Row("portal:tk_direct_final", "post", TK),
+    Row("portal:tk_mp_table", "get", TK),
+    Row("portal:tk_mp_table", "post", TK),
     Row("portal:tk_register", "get", TK),
     Row("portal:tk_register", "post", TK),
     Row("portal:tk_next_season", "get", TK),
@@ -148,6 +162,23 @@ WORKPLACE = [
     Row("portal:tk_ruling", "post", TK),
     Row("portal:tk_protests", "get", TK),
     Row("portal:tk_protests", "post", TK),
+    # R-TEAM-SEMI-1: TK's page in the hall, SBF's venues, the list for SBF; the captain of the
+    # team whose turn it is answers for it (not whoever manages its heat): an empty answer is
+    # refused and writes nothing.
+    Row("portal:tk_semifinal", "get", TK),
+    Row("portal:tk_semifinal", "post", TK),
+    Row("portal:tk_semifinal_venues", "get", TK),
+    Row("portal:tk_semifinal_venues", "post", TK),
+    Row("portal:tk_semifinal_list", "get", TK),
+    Row("portal:captain_semifinal", "post", frozenset({"tk", "captain_a"})),
+    # R-TEAM-3: the district-balance dispensation asked for the team (an empty reason writes
+    # nothing).
+    Row("portal:captain_balance_dispensation", "post", TEAM_A),
+    # R-TEAM-KVAL-2: TK's page for a heat with too few teams; the captain answers an offered
+    # place for the team (not whoever manages its heat); an empty answer writes nothing.
+    Row("portal:tk_short_heat", "get", TK),
+    Row("portal:tk_short_heat", "post", TK),
+    Row("portal:captain_heat_offer", "post", frozenset({"tk", "captain_a"})),
     Row("portal:tk_invite", "get", TK),
     Row("portal:tk_invite", "post", TK),
     Row("portal:club_invite", "get", OFFICIALS),
@@ -268,6 +299,12 @@ def _setup_roles() -> tuple[dict, dict]:
         email="m@example.se",
         requested_by=captain_b,
     )
+    from teams.models import HeatPlaceOffer
+
+    other_heat = TeamHeat.objects.exclude(pk=heat_a.pk).order_by("id").first()
+    heat_offer = HeatPlaceOffer.objects.create(
+        competition=team_a.competition, team=team_a, from_heat=heat_a, to_heat=other_heat
+    )
     paths = {
         "portal:home": reverse("portal:home"),
         "portal:calendar": reverse("portal:calendar"),
@@ -304,6 +341,7 @@ def _setup_roles() -> tuple[dict, dict]:
         "portal:enter_pair": reverse("portal:enter_pair", args=[pair_heat.pk]),
         "portal:enter_direct_final": reverse("portal:enter_direct_final", args=[pair_comp.pk]),
         "portal:sm_partner": reverse("portal:sm_partner", args=[pair_comp.pk]),
+        "portal:pair_final_reserves": reverse("portal:pair_final_reserves", args=[pair_comp.pk]),
         "portal:fee_list": reverse("portal:fee_list", kwargs=fee),
         "portal:fee_list_download": reverse(
             "portal:fee_list_download", kwargs={**fee, "fmt": "csv"}
@@ -331,11 +369,26 @@ def _setup_roles() -> tuple[dict, dict]:
         "portal:tk_draw_lot": reverse("portal:tk_draw_lot", args=[pair_comp.pk]),
         "portal:tk_hand_lot": reverse("portal:tk_hand_lot", args=[pair_comp.pk]),
         "portal:tk_season": reverse("portal:tk_season"),
+        "portal:heat_schedule": reverse("portal:heat_schedule", args=[heat_a.pk]),
+        "portal:final_schedule": reverse("portal:final_schedule", args=[team_comp.pk]),
+        "portal:tk_direct_final": reverse("portal:tk_direct_final"),
+        "portal:tk_mp_table": reverse("portal:tk_mp_table"),
         "portal:tk_register": reverse("portal:tk_register"),
         "portal:tk_next_season": reverse("portal:tk_next_season"),
         "portal:tk_rulings": reverse("portal:tk_rulings"),
         "portal:tk_ruling": reverse("portal:tk_ruling", args=[ruling.pk]),
         "portal:tk_protests": reverse("portal:tk_protests"),
+        "portal:tk_semifinal": reverse("portal:tk_semifinal"),
+        "portal:tk_semifinal_venues": reverse("portal:tk_semifinal_venues"),
+        "portal:tk_semifinal_list": reverse("portal:tk_semifinal_list", args=["xlsx"]),
+        "portal:captain_semifinal": reverse("portal:captain_semifinal", args=[team_a.pk]),
+        "portal:captain_balance_dispensation": reverse(
+            "portal:captain_balance_dispensation", args=[team_a.pk]
+        ),
+        "portal:tk_short_heat": reverse("portal:tk_short_heat", args=[heat_a.pk]),
+        "portal:captain_heat_offer": reverse(
+            "portal:captain_heat_offer", args=[team_a.pk, heat_offer.pk]
+        ),
         "portal:tk_invite": reverse("portal:tk_invite"),
         "portal:club_invite": reverse("portal:club_invite"),
         "results:upload_file": reverse("results:upload_file", args=[upload.pk]),

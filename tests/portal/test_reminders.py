@@ -10,8 +10,9 @@ from django.contrib.auth.models import Group
 
 from clubs import clock
 from clubs.models import FinalSeat, Membership
+from clubs.services.heats import decide_direct_final
 from pairs.models import PairEntry, ReserveNotice, SmPartnerDeclaration
-from pairs.services.heats import decide_direct_final
+from pairs.services.heats import PAIR_HEATS
 from portal.models import ReminderLog
 from portal.services.reminders import send_due_reminders
 from teams.models import Lineup
@@ -401,7 +402,7 @@ def test_r_pair_df_1_tk_reminded_to_decide_on_a_direct_final(season, tk, mailout
     assert mailoutbox[0].to == TK_EMAILS
     assert "R-PAIR-DF-1" in mailoutbox[0].body
     ReminderLog.objects.all().delete()
-    decide_direct_final(tk, competition, True)
+    decide_direct_final(PAIR_HEATS, tk, competition, True)
     assert run("2017-03-25")["direct_final_decision"] == 0
 
 

@@ -128,8 +128,21 @@ def test_the_queue_in_english(tk):
     season = SeasonFactory()
     PairHeatFactory(competition=PairCompetitionFactory(season=season), status="applied")
     html = tk.get("/tk/?lang=en").content.decode()
-    assert "1 item waits for TK." in html and "Qualifier heats to approve" in html
-    assert "Nothing waits." in html
+    # The heat and, the heats' registration deadline (2016-12-01) passed with none approved,
+    # the direct-final decision (R-PAIR-DF-1).
+    assert "2 items wait for TK." in html and "Qualifier heats to approve" in html
+    assert "Direct final to decide" in html and "Nothing waits." in html
+
+
+def test_r_pair_df_1_a_direct_final_to_decide_is_an_item_once_registration_has_closed(tk):
+    season = SeasonFactory()
+    mixed = PairCompetitionFactory(season=season, discipline="mixed")  # registration 2016-12-01
+    with clock.frozen("2016-11-30"):
+        assert "Inget väntar." in section(tk.get("/tk/").content.decode(), "direct_finals")
+    with clock.frozen("2016-12-02"):
+        items = section(tk.get("/tk/").content.decode(), "direct_finals")
+    assert str(mixed) in items and "sista dag 31 mar 2017" in items and "R-PAIR-DF-1" in items
+    assert f"/tk/direktfinal/#tavling-{mixed.pk}" in items
 
 
 # ---------------------------------------------------------------------------------------------

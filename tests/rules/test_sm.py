@@ -12,6 +12,7 @@ from ubf.rules.season import DEFAULT_RULES
 from ubf.rules.sm import (
     dm_and_sm_order,
     semifinal_choice_order,
+    semifinal_turns,
     sm_places,
     sm_quota_basis,
     title_and_plaques,
@@ -172,6 +173,42 @@ def test_r_team_semi_1_disqualified_teams_do_not_count():
     assert reason.message_en == "R-TEAM-RES-2: disqualified before the places were settled"
     reasons = semifinal_choice_order(["A", "B", "C"], 2, excluded={"A": "egen orsak"})
     assert reasons.order == ("B", "C") and reasons.passed_over == (("A", "egen orsak"),)
+
+
+def test_r_team_semi_1_turns_one_team_at_a_time_from_the_winners():
+    # Three places, final ranked A B C D E: A chooses first; then B; C waits.
+    turns = semifinal_turns(["A", "B", "C", "D", "E"], 3)
+    assert [(t.team, t.number, t.state) for t in turns.turns] == [
+        ("A", 1, "turn"),
+        ("B", 2, "waiting"),
+        ("C", 3, "waiting"),
+    ]
+    assert turns.current == "A"
+    turns = semifinal_turns(["A", "B", "C", "D", "E"], 3, chosen={"A": "Örebro"})
+    assert [(t.team, t.state, t.venue) for t in turns.turns] == [
+        ("A", "chosen", "Örebro"),
+        ("B", "turn", None),
+        ("C", "waiting", None),
+    ]
+    assert turns.of("C").number == 3 and turns.of("D") is None
+
+
+def test_r_team_semi_1_a_team_that_declines_lets_the_next_of_the_full_order_up():
+    # B declines its place: D (4th in the full order) moves up and chooses last, as number 3.
+    turns = semifinal_turns(["A", "B", "C", "D", "E"], 3, declined=["B"], chosen={"A": "Örebro"})
+    assert [(t.team, t.number, t.state) for t in turns.turns] == [
+        ("A", 1, "chosen"),
+        ("C", 2, "turn"),
+        ("D", 3, "waiting"),
+    ]
+    assert turns.declined == ("B",) and turns.passed_over == ()
+    # With C disqualified as well (R-TEAM-RES-2), E is next: A, D, E.
+    turns = semifinal_turns(["A", "B", "C", "D", "E"], 3, excluded={"C"}, declined=["B"])
+    assert [t.team for t in turns.turns] == ["A", "D", "E"]
+    assert [t for t, _ in turns.passed_over] == ["C"]
+    # Every place chosen: nobody's turn.
+    done = semifinal_turns(["A", "B"], 2, chosen={"A": 1, "B": 2})
+    assert done.current is None
 
 
 # --- R-PAIR-MP-3 / R-TEAM-MP-3 titles and plaques -----------------------------------------

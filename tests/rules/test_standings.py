@@ -443,3 +443,64 @@ def test_r_pair_tie_1_ranking_does_not_depend_on_line_order(rnd):
     rnd.shuffle(pairs)
     got = [s.pair for s in rank_pairs(pairs, SCORES, lines, draw=first_in_sorted)]
     assert got == expected
+
+
+#: Three pairs on equal score, matchpoints (A, B, U) per board on a top of 8: boards 1-3
+#: 4/2/6, boards 4-5 6/3/3, boards 6-9 3/6/3. Between A and B: A wins boards 1-5 (5), B boards
+#: 6-9 (4). Between A and U: U wins 1-3 (3), A 4-5 (2), 6-9 equal. Between B and U: U wins 1-3
+#: (3), B 6-9 (4), 4-5 equal. Boards won among all three: A 5 + 2 = 7, B 4 + 4 = 8,
+#: U 3 + 3 = 6.
+BRONZE_TIE = {**dict.fromkeys((1, 2, 3), (4, 2, 6)), 4: (6, 3, 3), 5: (6, 3, 3)}
+BRONZE_TIE.update(dict.fromkeys((6, 7, 8, 9), (3, 6, 3)))
+
+
+def bronze_tie_lines():
+    return [
+        line(board, pair, f"O{pair}", mp, top=8)
+        for board, values in BRONZE_TIE.items()
+        for pair, mp in zip(("A", "B", "U"), values, strict=True)
+    ]
+
+
+def test_r_pair_tie_1_only_pairs_whose_order_matters_are_separated():
+    """R-PAIR-TIE-1 "when their order matters for final places", R-PAIR-KVAL-5: in a bronze
+    heat A and B declared for the qualifier, U did not; all three on 50. Counting U, B would
+    lead (8 boards won to A's 7 and U's 6); among the declared pairs A beats B 5 to 4. With
+    ``qualifying`` the published order is A, B (their own tie-break, the one their seats
+    follow), then U, whose order against them matters for no final place."""
+    scores = {"P": 60, "A": 50, "B": 50, "U": 50, "OA": 40, "OB": 40, "OU": 40}
+    everyone = rank_pairs(list(scores), scores, bronze_tie_lines(), draw=first_in_sorted)
+    assert [s.pair for s in everyone][:4] == ["P", "B", "A", "U"]
+    declared = {"P", "A", "B"}
+    ranked = rank_pairs(
+        list(scores), scores, bronze_tie_lines(), draw=first_in_sorted, qualifying=declared
+    )
+    assert [s.pair for s in ranked][:4] == ["P", "A", "B", "U"]
+    assert [s.decided_by for s in ranked][1:4] == ["score", "boards_won", "qualifier"]
+    by = {s.pair: s for s in ranked}
+    won = [(e["among"], e["value"]) for e in by["A"].explanation if e["criterion"] == "boards_won"]
+    assert won == [(["A", "B"], "5")]  # U never counts in the qualifier pairs' boards won
+    assert not [e for e in by["U"].explanation if e["criterion"] == "boards_won"]
+    note = next(e for e in by["U"].explanation if e["criterion"] == "qualifier")
+    assert "Deltar inte i kvalet: står efter A, B" in _text(note, "sv")
+    assert "påverkar inga finalplatser" in _text(note, "sv")
+    # The three opponents (not declared, all on 40) are separated among themselves as usual,
+    # and nobody gets a "qualifier" note where a group is all on one side.
+    assert not [e for e in by["P"].explanation if e["criterion"] == "qualifier"]
+    assert not [e for e in by["OA"].explanation if e["criterion"] == "qualifier"]
+
+
+def test_r_pair_tie_1_two_outsiders_tied_with_qualifiers_are_separated_among_themselves():
+    """Two pairs outside the qualifier (U and V) level with two qualifier pairs (A, B): A and B
+    first, separated among themselves; then U and V, separated among themselves (boards won
+    between U and V on board 1: V 5 to U 3)."""
+    lines = [
+        line(1, "A", "O1", 8, top=8),
+        line(1, "B", "O2", 6, top=8),
+        line(1, "U", "O3", 3, top=8),
+        line(1, "V", "O4", 5, top=8),
+    ]
+    scores = {"A": 50, "B": 50, "U": 50, "V": 50, "O1": 1, "O2": 2, "O3": 3, "O4": 4}
+    ranked = rank_pairs(list(scores), scores, lines, draw=first_in_sorted, qualifying={"A", "B"})
+    assert [s.pair for s in ranked][:4] == ["A", "B", "V", "U"]
+    assert [s.decided_by for s in ranked][:4] == [None, "boards_won", "qualifier", "boards_won"]

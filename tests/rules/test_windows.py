@@ -91,3 +91,11 @@ def test_direct_final_entries_open_up_to_the_final_day():
     assert win.state(date(2017, 4, 22)) == w.OPEN
     assert win.state(date(2017, 4, 23)) == w.CLOSED
     assert win.clause == "R-PAIR-DF-1"
+
+
+def test_r_team_3_balance_dispensation_asked_up_to_the_first_match_day():
+    # A heat whose first match is on Sat 5 Nov 2016: open that day (before play), closed the 6th.
+    win = w.balance_dispensation(date(2016, 11, 5))
+    assert (win.opens, win.closes, win.clause) == (None, date(2016, 11, 5), "R-TEAM-3")
+    assert win.state(date(2016, 11, 5)) == w.OPEN
+    assert win.state(date(2016, 11, 6)) == w.CLOSED

@@ -11,14 +11,14 @@ from django.urls import reverse
 from clubs import clock
 from clubs.models import ClubOfficial, Decision
 from clubs.services.base import ServiceError
+from clubs.services.heats import decide_direct_final, direct_final_needed
 from results.models import AllocationRun
 from teams.models import Team, TeamHeat, TeamHeatChangeRequest, TeamHeatOrganiser
 from teams.services.heats import (
+    TEAM_HEATS,
     cancel_team_heat,
-    decide_direct_final,
     decide_heat_change,
     decide_team_heat,
-    direct_final_needed,
     move_team_heat,
     move_team_to_heat,
     register_team_heat,
@@ -377,25 +377,25 @@ def test_r_team_kval_2_no_move_to_a_cancelled_heat(two_heats, tk):
 
 def test_r_team_df_1_direct_final_needed(competition, club_a, club_b):
     TeamHeatFactory(competition=competition, organisers=[club_a])
-    notice = direct_final_needed(competition)
+    notice = direct_final_needed(TEAM_HEATS, competition)
     assert notice.clause == "R-TEAM-DF-1"
     assert notice.data["arranging_clubs"] == 1
     TeamHeatFactory(competition=competition, organisers=[club_b], status="applied")
-    assert direct_final_needed(competition) is not None  # not approved yet
+    assert direct_final_needed(TEAM_HEATS, competition) is not None  # not approved yet
     TeamHeat.objects.filter(organisers__club=club_b).update(status="approved")
-    assert direct_final_needed(competition) is None
+    assert direct_final_needed(TEAM_HEATS, competition) is None
 
 
 def test_r_team_df_1_tk_decides_direct_final(competition, tk, club_a, recompute):
     with clock.frozen("2017-01-25"):
-        decide_direct_final(tk, competition, True)
+        decide_direct_final(TEAM_HEATS, tk, competition, True)
     competition.refresh_from_db()
     assert competition.is_direct_final
     decision = Decision.objects.get()
     assert (decision.action, decision.clause) == ("teams.direct_final.decided", "R-TEAM-DF-1")
     assert "Alla lag ska mötas" in decision.reason
     with pytest.raises(PermissionDenied):
-        decide_direct_final(official(club_a), competition, False, "x")
+        decide_direct_final(TEAM_HEATS, official(club_a), competition, False, "x")
 
 
 # --- Permission matrix ------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from pairs.models import PairCompetition, PairEntry, PairHeat
 from teams.models import (
     Match,
     RosterEntry,
+    SemifinalVenue,
     Team,
     TeamCompetition,
     TeamHeat,
@@ -353,6 +354,8 @@ class TeamCompetitionPlan:
     sm_semifinal_places: int
     heats: tuple[TeamHeatPlan, ...]
     final_matches: tuple[MatchPlan, ...]
+    #: R-TEAM-SEMI-1: SBF's semifinal venues as TK entered them (town, first and last day).
+    semifinal_venues: tuple[tuple[str, date, date], ...] = ()
 
     @property
     def teams(self) -> tuple[TeamPlan, ...]:
@@ -804,6 +807,23 @@ def _team_competition(rng: random.Random, pool: _Pool, rules: SeasonRules) -> Te
         sm_semifinal_places=3,
         heats=tuple(heat_plans),
         final_matches=final,
+        # Ten semifinals around the country (R-TEAM-1), a weekend after the protest deadline
+        # for semifinal places (R-TEAM-RES-5, 31 March); demo data, not SBF's real list.
+        semifinal_venues=tuple(
+            (town, date(2017, 4, 1), date(2017, 4, 2))
+            for town in (
+                "Göteborg",
+                "Gävle",
+                "Karlstad",
+                "Linköping",
+                "Malmö",
+                "Stockholm",
+                "Sundsvall",
+                "Umeå",
+                "Växjö",
+                "Örebro",
+            )
+        ),
     )
 
 
@@ -1167,6 +1187,16 @@ def _load(plan: DemoPlan) -> DemoSummary:
         [{"season_id": season.pk, **competition_row}],
         summary,
     )[(season.pk,)]
+    _sync(
+        SemifinalVenue,
+        SemifinalVenue.objects.filter(competition=competition),
+        ("competition_id", "name"),
+        [
+            {"competition_id": competition.pk, "name": name, "first_date": d1, "last_date": d2}
+            for name, d1, d2 in tc.semifinal_venues
+        ],
+        summary,
+    )
     team_heats = _sync(
         TeamHeat,
         TeamHeat.objects.filter(competition=competition),

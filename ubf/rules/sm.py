@@ -196,6 +196,81 @@ def semifinal_choice_order(
     return SemifinalChoice(tuple(order), tuple(passed))
 
 
+#: R-TEAM-SEMI-1: where a team with a semifinal place stands in the choosing of venues.
+CHOSEN, TURN, WAITING = "chosen", "turn", "waiting"
+
+DECLINED_REASON = gettext_noop("R-TEAM-SEMI-1: tackade nej till sin SM-semifinalplats")
+
+
+@dataclass(frozen=True)
+class SemifinalTurn:
+    """One team with an SM semifinal place: its number in the choosing order, whether it has
+    chosen (``venue``), is choosing now, or waits for the teams before it."""
+
+    team: Hashable
+    number: int
+    state: str
+    venue: Hashable | None = None
+
+
+@dataclass(frozen=True)
+class SemifinalTurns:
+    """R-TEAM-SEMI-1: the teams that hold UBF's semifinal places, in choosing order, each
+    with its state; the teams that declined (their places went on down the full order) and
+    the teams passed over (disqualified or excluded, with why)."""
+
+    turns: tuple[SemifinalTurn, ...]
+    declined: tuple[Hashable, ...] = ()
+    passed_over: tuple[tuple[Hashable, str | Message], ...] = ()
+
+    @property
+    def current(self) -> Hashable | None:
+        """The team whose turn it is to choose, or None when every place is chosen."""
+        return next((t.team for t in self.turns if t.state == TURN), None)
+
+    def of(self, team: Hashable) -> SemifinalTurn | None:
+        return next((t for t in self.turns if t.team == team), None)
+
+
+def semifinal_turns(
+    full_ranking: Sequence[Hashable],
+    places: int,
+    excluded: Iterable[Hashable] | Mapping[Hashable, str | Message] = (),
+    *,
+    declined: Iterable[Hashable] = (),
+    chosen: Mapping[Hashable, Hashable] | None = None,
+) -> SemifinalTurns:
+    """R-TEAM-SEMI-1: the choosing of SM semifinal venues, one team at a time in the full
+    final order (:func:`semifinal_choice_order`, from the winners down). A team that
+    ``declined`` its place counts as passed over, so the next team of the full order moves up
+    and chooses last; ``chosen`` maps a team to the venue it chose. The first team without a
+    venue is the one whose turn it is (``TURN``); the teams after it wait (``WAITING``)."""
+    declined = tuple(dict.fromkeys(declined))
+    chosen = dict(chosen or {})
+    if isinstance(excluded, Mapping):
+        why: dict = dict(excluded)
+    else:
+        why = dict.fromkeys(
+            excluded,
+            Message(gettext_noop("R-TEAM-RES-2: diskvalificerat innan platserna var fördelade")),
+        )
+    for team in declined:
+        why.setdefault(team, Message(DECLINED_REASON))
+    order = semifinal_choice_order(full_ranking, places, why)
+    turns: list[SemifinalTurn] = []
+    turn_given = False
+    for number, team in enumerate(order.order, start=1):
+        if team in chosen:
+            turns.append(SemifinalTurn(team, number, CHOSEN, chosen[team]))
+        elif not turn_given:
+            turns.append(SemifinalTurn(team, number, TURN))
+            turn_given = True
+        else:
+            turns.append(SemifinalTurn(team, number, WAITING))
+    passed = tuple((t, r) for t, r in order.passed_over if t not in declined)
+    return SemifinalTurns(tuple(turns), declined, passed)
+
+
 @dataclass(frozen=True)
 class Awards:
     """R-PAIR-MP-3 / R-TEAM-MP-3: who gets title (place 1) and plaques, and who was passed."""

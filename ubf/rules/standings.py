@@ -23,6 +23,16 @@ the matchpoints scored on boards against the other tied pairs; (3) ``lot``. Subg
 from (1) (R-PAIR-TIE-3). For plaques only (1) is used and pairs still equal share the higher
 place (R-PAIR-TIE-2, :func:`plaque_places`).
 
+The criteria separate pairs "when their order matters for final places" (R-PAIR-TIE-1). Given
+``qualifying`` (the pairs that take part in the qualifier: in a bronze heat those that declared,
+R-PAIR-KVAL-5), a group on equal score is first split into ``qualifier`` pairs and the others:
+the qualifier pairs come first and are separated among themselves only (a pair outside the
+qualifier never counts in their boards won), the others follow, separated among themselves.
+The order of a pair outside the qualifier against qualifier pairs on the same score changes no
+final place, so it is not decided by the criteria; it is listed after them, and its explanation
+says so. So the published order of the qualifier pairs is their own tie-break's, the one their
+seats follow.
+
 Arithmetic is exact (``Fraction``): a ranking does not depend on the order of the input. A lot
 calls ``draw(candidates, k)``, which returns the k candidates that go first; it is called with
 k = 1 once per place to fill, with the candidates in sorted order of their keys (or of their
@@ -64,7 +74,7 @@ TEAM_CRITERIA: tuple[str, ...] = (
     "h2h_points",
     "lot",
 )
-PAIR_CRITERIA: tuple[str, ...] = ("score", "boards_won", "h2h_mp", "lot")
+PAIR_CRITERIA: tuple[str, ...] = ("score", "qualifier", "boards_won", "h2h_mp", "lot")
 
 _TEAM_CLAUSE = "R-TEAM-TIE-1"
 _PAIR_CLAUSE = "R-PAIR-TIE-1"
@@ -183,6 +193,9 @@ class _Outcome:
     values: dict | None  # member -> comparable value (higher is better); None = skipped
     shown: dict = field(default_factory=dict)  # member -> (figure text, Message)
     skip: Message | None = None  # why the criterion could not be used
+    #: The criterion does not apply to this group at all (skipped without a note: the pairs'
+    #: "qualifier" split when every member is on the same side).
+    silent: bool = False
 
 
 @dataclass
@@ -204,6 +217,8 @@ class _Engine:
         for index in range(start, len(self.criteria)):
             name, evaluate = self.criteria[index]
             outcome = evaluate(group)
+            if outcome.silent:
+                continue
             if outcome.values is None:
                 for member in group:
                     self.note(
@@ -584,8 +599,46 @@ def _boards_won_outcome(group: tuple, mp: dict, board_keys: list) -> _Outcome:
     return _Outcome({p: Fraction(won[p]) for p in group}, shown)
 
 
-def _pair_engine(score: dict, mp: dict, lines: list, draw: Draw, *, plaques: bool) -> _Engine:
+def _pair_engine(
+    score: dict,
+    mp: dict,
+    lines: list,
+    draw: Draw,
+    *,
+    plaques: bool,
+    qualifying: frozenset | None = None,
+) -> _Engine:
     board_keys = _sorted({board for (_, board) in mp})
+
+    def by_qualifier(group: tuple) -> _Outcome:
+        """R-PAIR-TIE-1 "when their order matters for final places": on equal score the
+        qualifier's pairs go first, separated among themselves; the others follow them."""
+        inside = [p for p in group if p in qualifying]
+        if not inside or len(inside) == len(group):
+            return _Outcome(None, silent=True)
+        others = _names(p for p in group if p not in qualifying)
+        mates = _names(inside)
+        shown = {}
+        for p in group:
+            if p in qualifying:
+                message = Message(
+                    gettext_noop(
+                        "Deltar i kvalet: går före %(others)s, som har samma resultat men inte "
+                        "deltar i kvalet; skiljs bara mot de kvalande paren"
+                    ),
+                    {"others": others},
+                )
+            else:
+                message = Message(
+                    gettext_noop(
+                        "Deltar inte i kvalet: står efter %(mates)s, som har samma resultat; "
+                        "ordningen mot dem påverkar inga finalplatser och avgörs inte "
+                        "(R-PAIR-TIE-1 skiljer par när ordningen har betydelse för finalplatser)"
+                    ),
+                    {"mates": mates},
+                )
+            shown[p] = ("1" if p in qualifying else "0", message)
+        return _Outcome({p: Fraction(1 if p in qualifying else 0) for p in group}, shown)
 
     def by_score(group: tuple) -> _Outcome:
         shown = {}
@@ -625,10 +678,15 @@ def _pair_engine(score: dict, mp: dict, lines: list, draw: Draw, *, plaques: boo
             )
         return _Outcome(total, shown)
 
-    criteria: list = [("score", by_score), ("boards_won", by_boards)]
+    criteria: list = [("score", by_score)]
+    if qualifying is not None:
+        criteria.append(("qualifier", by_qualifier))
+    criteria.append(("boards_won", by_boards))
     if not plaques:
         criteria.append(("h2h_mp", by_h2h))
-    return _Engine(criteria=criteria, restart=1, clause=_PAIR_CLAUSE, draw=draw)
+    # R-PAIR-TIE-3: a split subgroup restarts from (1), boards won among its own members.
+    restart = next(i for i, (name, _) in enumerate(criteria) if name == "boards_won")
+    return _Engine(criteria=criteria, restart=restart, clause=_PAIR_CLAUSE, draw=draw)
 
 
 def _pair_inputs(pairs: Iterable, scores: Mapping, boards: Iterable[Mapping]):
@@ -648,6 +706,7 @@ def rank_pairs(
     *,
     draw: Draw | None = None,
     seed: Any = None,
+    qualifying: Iterable[Hashable] | None = None,
 ) -> list[PairStanding]:
     """Rank pairs in a heat or final, breaking ties (R-PAIR-TIE-1, R-PAIR-TIE-3).
 
@@ -655,10 +714,22 @@ def rank_pairs(
     {board, ns, ew, mp_ns, mp_ew}. Pairs on equal score are separated by (1) boards won among
     them, (2) matchpoints scored against each other, (3) lot; a subgroup split off by a
     criterion restarts from (1) among its own members. Returns :class:`PairStanding`, best first.
+
+    ``qualifying``: the pairs whose order matters for final places (a bronze heat's declared
+    pairs, R-PAIR-KVAL-5). On equal score they come before the other pairs and are separated
+    among themselves only (criterion ``qualifier``, see the module docstring); ``None``: every
+    pair's order matters.
     """
     pair_list, score, mp, lines = _pair_inputs(pairs, scores, boards)
     draw = draw if draw is not None else random_draw(seed)
-    engine = _pair_engine(score, mp, lines, draw, plaques=False)
+    engine = _pair_engine(
+        score,
+        mp,
+        lines,
+        draw,
+        plaques=False,
+        qualifying=None if qualifying is None else frozenset(qualifying),
+    )
     ordered = engine.order(tuple(_sorted(pair_list)), 0) if pair_list else []
     return [
         PairStanding(

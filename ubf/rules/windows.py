@@ -26,6 +26,7 @@ RESERVES = "reserves"
 ROSTER = "roster"
 LINEUP = "lineup"
 DISPENSATION = "dispensation"
+BALANCE_DISPENSATION = "balance_dispensation"
 RESULTS_UPLOAD = "results_upload"
 PROTESTS = "protests"
 SEAT_ANSWERS = "seat_answers"
@@ -38,6 +39,7 @@ NAMES_SV = {
     ROSTER: gettext_noop("Ändring av spelartruppen"),
     LINEUP: gettext_noop("Laguppställning i matchen"),
     DISPENSATION: gettext_noop("Dispensansökan"),
+    BALANCE_DISPENSATION: gettext_noop("Ansökan om dispens för distriktsbalansen"),
     RESULTS_UPLOAD: gettext_noop("Uppladdning av resultat"),
     PROTESTS: gettext_noop("Protest mot otillåten spelare"),
     SEAT_ANSWERS: gettext_noop("Svar på erbjuden finalplats"),
@@ -118,6 +120,13 @@ def dispensation(occasion_date: date) -> Window:
     """R-TEAM-5: a dispensation is sought before the occasion the player plays (that day at the
     latest)."""
     return Window(DISPENSATION, "R-TEAM-5", None, occasion_date)
+
+
+def balance_dispensation(first_match_date: date | None) -> Window:
+    """R-TEAM-3: a team without a UBF majority needs TK's dispensation "before it starts": the
+    captain asks up to the day of the team's first match (that day included, before play);
+    once a match of the team has been played the service refuses as well."""
+    return Window(BALANCE_DISPENSATION, "R-TEAM-3", None, first_match_date)
 
 
 def results_upload(first_date: date, *, clause: str) -> Window:

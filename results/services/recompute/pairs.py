@@ -14,6 +14,7 @@ from django.db.models import Prefetch
 
 from clubs import clock, seats
 from clubs.models import FinalSeat, HeatStatus, Representation, SeatOffer
+from clubs.services.season import mp_table
 from pairs.models import PairCompetition, PairEntry, PairHeat
 from results.models import (
     Lot,
@@ -25,6 +26,14 @@ from results.models import (
     StandingSnapshot,
 )
 from results.services.allocation import Venue, allocate_final, step_reasons, venue_key
+from results.services.lots import (
+    PAIR_FINAL,
+    mark_ties,
+    pair_heat_standing,
+    standing_draw,
+    ties_of,
+    undrawn_keys,
+)
 from results.services.recompute.common import finish, lock_competition, save_snapshots
 from ubf.rules.allocation import final_size_pairs
 from ubf.rules.heats import PairHeatEntries, qualifying_pairs
@@ -133,6 +142,8 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         }
         direct: dict[str, str | None] = {}
 
+        # R-PAIR-TIE-1: the lots TK drew for ties inside the tables, read once.
+        table_lots = list(Lot.objects.filter(competition=competition).exclude(standing=""))
         venues, snapshots = [], []
         for heat in heats:
             key = venue_key(c.id for c in heat.clubs.all())
@@ -152,6 +163,7 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
                 results_by_upload,
                 lines_by_upload,
                 names,
+                table_lots,
             )
             venues.append(venue)
             snapshots.append(snapshot)
@@ -175,6 +187,17 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
             **_pair_chain_inputs(competition),
         )
         _sync_final_seats(competition, heats, venues, allocation, holders, chain, run, direct)
+        # R-PAIR-TIE-1: the pairs whose seat (or place in the chain) waits on a lot TK has not
+        # drawn; their seats read provisional ("lott ej dragen") wherever a seat is shown.
+        fresh = {snap.heat_id: snap for snap in snapshots}
+        run.explanation["lot_pending"] = sorted(
+            undrawn_keys(
+                tie
+                for heat in heats
+                if (snap := fresh.get(heat.id) or stored.get(heat.id)) is not None
+                for tie in ties_of(competition, snap, heat=heat, run=run, lots=table_lots)
+            )
+        )
         # Each seat and offer says why (clause and figures), shown with the allocation.
         run.explanation["seats"] = seats.seat_rows_data(
             FinalSeat.objects.filter(competition=competition)
@@ -205,6 +228,29 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         run.save(update_fields=["explanation"])
 
         finish(competition, started_at)
+
+
+#: The parameters of ``rank_pairs``' explanations that hold pair keys ("12, 15").
+_KEY_PARAMS = ("others", "mates", "among")
+
+
+def named_explanation(explanation, names: dict[str, str]) -> list[dict]:
+    """R-PAIR-TIE-1 as a person reads it: the tie-break notes of ``rank_pairs`` with the pair
+    keys in their sentences ("Vunna brickor mot 12, 15") replaced by the pairs' names."""
+    out = []
+    for entry in explanation:
+        message = entry.get("message") or {}
+        params = message.get("params") or {}
+        if any(isinstance(params.get(k), str) for k in _KEY_PARAMS):
+            params = {
+                k: ", ".join(names.get(x, x) for x in v.split(", "))
+                if k in _KEY_PARAMS and isinstance(v, str)
+                else v
+                for k, v in params.items()
+            }
+            entry = {**entry, "message": {**message, "params": params}}
+        out.append(entry)
+    return out
 
 
 def _venue_from_snapshot(heat, key: str, snapshot: StandingSnapshot, names: dict) -> Venue:
@@ -321,14 +367,31 @@ def combine_sessions(session_count: int, uploads, results_by_upload) -> HeatResu
 
 
 def _rank_pair_heat(
-    heat, key, competition, rules, heat_entries, uploads, results_by_upload, lines_by_upload, names
+    heat,
+    key,
+    competition,
+    rules,
+    heat_entries,
+    uploads,
+    results_by_upload,
+    lines_by_upload,
+    names,
+    table_lots=(),
 ) -> tuple[Venue, StandingSnapshot]:
     """One heat's ranking (R-PAIR-TIE-1..3) and qualifying pairs (R-PAIR-KVAL-5/7, R-ALLOC-1).
 
     ``uploads``: the heat's accepted files (:func:`combine_sessions`). A heat of two sessions
     with one session in is shown provisionally ("efter speltillfälle 1 av 2") and counts for
     the allocation as not yet played: its registered pairs are counted, none of them holds a
-    seat yet, and the allocation stays provisional until both sessions are in."""
+    seat yet, and the allocation stays provisional until both sessions are in.
+
+    R-PAIR-TIE-1 "when their order matters for final places": the pairs that take part in the
+    qualifier (in a bronze heat, those that declared, R-PAIR-KVAL-5) are separated among
+    themselves, and a pair outside the qualifier on the same score follows them
+    (``ubf.rules.standings.rank_pairs(qualifying=...)``): one order, published and followed by
+    the seats alike (issue 21). A tie the criteria leave is settled by a lot TK drew for this
+    table (``results.services.lots.standing_draw``), else by the fixed seed and marked on the
+    rows as undrawn ("lott ej dragen"), which /tk/ queues where it matters."""
     by_id = {e.id: e for e in heat_entries}
     combined = combine_sessions(len(heat.session_dates), uploads, results_by_upload)
     results = combined.results
@@ -336,16 +399,6 @@ def _rank_pair_heat(
     lines = [line for u in uploads for line in lines_by_upload.get(u.id, [])]
     struck = {str(e.id) for e in heat_entries if e.status != PairEntry.Status.ENTERED}
     ranked_ids = [p for p in results if p not in struck]
-    standings = (
-        rank_pairs(
-            ranked_ids,
-            {p: results[p].percentage for p in ranked_ids},
-            lines,
-            seed=f"{competition.season.name}/{competition.discipline}/{heat.id}",
-        )
-        if played
-        else []
-    )
     counted = qualifying_pairs(
         PairHeatEntries(
             heat_type=heat.heat_type,
@@ -359,20 +412,24 @@ def _rank_pair_heat(
         rules,
     )
     qualifying = set(counted.pairs)
-    # R-PAIR-TIE-1 "berörda par": for the qualifier, pairs on equal score are separated among
-    # the pairs that take part in it (in a bronze heat, those that declared, R-PAIR-KVAL-5);
-    # the heat's own ranking above is every pair's.
+    draw, ties = standing_draw(
+        competition,
+        pair_heat_standing(heat.id),
+        f"{competition.season.name}/{competition.discipline}/{heat.id}",
+        recorded=table_lots,
+    )
+    standings = (
+        rank_pairs(
+            ranked_ids,
+            {p: results[p].percentage for p in ranked_ids},
+            lines,
+            draw=draw,
+            qualifying=qualifying,
+        )
+        if played
+        else []
+    )
     qualifier_order = [st.pair for st in standings if st.pair in qualifying]
-    if played and len(qualifier_order) < len(standings):
-        qualifier_order = [
-            st.pair
-            for st in rank_pairs(
-                qualifier_order,
-                {p: results[p].percentage for p in qualifier_order},
-                lines,
-                seed=f"{competition.season.name}/{competition.discipline}/{heat.id}/dm",
-            )
-        ]
     qualifier_rank = {pair: i for i, pair in enumerate(qualifier_order, start=1)}
 
     def figures(result: HeatResult) -> dict:
@@ -396,7 +453,7 @@ def _rank_pair_heat(
                 "qualifier": st.pair in qualifying,
                 "qualifier_rank": qualifier_rank.get(st.pair),
                 "decided_by": st.decided_by,
-                "explanation": list(st.explanation),
+                "explanation": named_explanation(st.explanation, names),
             }
             for st in standings
         ]
@@ -434,6 +491,7 @@ def _rank_pair_heat(
             for p, result in combined.partial.items()
         ]
     )
+    mark_ties(rows, ties, "entry_id")
     snapshot = StandingSnapshot(
         scope=StandingSnapshot.Scope.PAIR_HEAT,
         competition_id=heat.competition_id,
@@ -503,23 +561,10 @@ def _struck_reason(record: str) -> dict:
     )
 
 
-MP_TABLE_KEY = "pair_final_mp_table"
-
-
-def _mp_table(season) -> dict[tuple[int, int], str] | None:
-    """R-PAIR-MP-1: SBF's masterpoint table as TK loaded it for the season in
-    ``season.tables["pair_final_mp_table"]`` ("pairs:place" -> points); None when missing."""
-    raw = (season.tables or {}).get(MP_TABLE_KEY)
-    if not raw:
-        return None
-    table = {}
-    for key, points in dict(raw).items():
-        try:
-            n, place = (int(x) for x in str(key).split(":"))
-        except ValueError:
-            continue
-        table[(n, place)] = str(points)
-    return table or None
+def _mp_table(season) -> dict | None:
+    """R-PAIR-MP-1: SBF's masterpoint table as TK loaded it for the season on
+    /tk/sasong/mastarpoang/ (``clubs.services.season.mp_table``); None when missing."""
+    return mp_table(season) or None
 
 
 def _fmt_points(value) -> str:
@@ -563,12 +608,13 @@ def _rank_pair_final(competition: PairCompetition, rules) -> None:
         k for k, r in results.items() if r.player1_id not in in_ubf and r.player2_id not in in_ubf
     }
     scores = {k: r.percentage for k, r in results.items()}
-    standings = rank_pairs(
-        list(results),
-        scores,
-        lines,
-        seed=f"{competition.season.name}/{competition.discipline}/final",
+    # R-PAIR-TIE-1 "the same applies in the DM final for SM places": a tie the criteria leave
+    # is settled by the lot TK drew for the final's table, else by the fixed seed and marked
+    # undrawn (/tk/ queues it where it crosses the SM places).
+    draw, ties = standing_draw(
+        competition, PAIR_FINAL, f"{competition.season.name}/{competition.discipline}/final"
     )
+    standings = rank_pairs(list(results), scores, lines, draw=draw)
     ranking = [st.pair for st in standings]
     eligible = [k for k in ranking if both_ubf[k]]
     plaques = plaque_places(eligible, {k: scores[k] for k in eligible}, lines)
@@ -601,6 +647,7 @@ def _rank_pair_final(competition: PairCompetition, rules) -> None:
         mp_places = {k: 1 + sum(1 for x in scores.values() if x > scores[k]) for k in ranking}
         mp = pair_final_masterpoints(mp_places, table, len(ranking))
 
+    final_names = {k: f"{r.player1.full_name} – {r.player2.full_name}" for k, r in results.items()}
     rows = []
     for st in standings:
         k, r = st.pair, results[st.pair]
@@ -611,10 +658,10 @@ def _rank_pair_final(competition: PairCompetition, rules) -> None:
                 "rank": st.rank,
                 "key": k,
                 "player_ids": [r.player1_id, r.player2_id],
-                "name": f"{r.player1.full_name} – {r.player2.full_name}",
+                "name": final_names[k],
                 "percentage": f"{r.percentage:.2f}",
                 "decided_by": st.decided_by,
-                "explanation": list(st.explanation),
+                "explanation": named_explanation(st.explanation, final_names),
                 "ubf_pair": both_ubf[k],
                 "out_of_district": k in outside,
                 "plaque_place": plaque if plaque is not None and plaque <= n_plaques else None,
@@ -634,6 +681,7 @@ def _rank_pair_final(competition: PairCompetition, rules) -> None:
                 "masterpoints_reason": as_data(mp.reasons[k]) if mp else "",
             }
         )
+    mark_ties(rows, ties, "key")
     data = {
         "rows": rows,
         "pairs": len(rows),

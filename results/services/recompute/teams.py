@@ -20,13 +20,21 @@ from results.models import (
     StandingSnapshot,
 )
 from results.services.allocation import Venue, allocate_final, step_reasons, venue_key
-from results.services.lots import TEAM_FINAL, standing_draw, team_heat_standing
+from results.services.lots import (
+    TEAM_FINAL,
+    mark_ties,
+    standing_draw,
+    team_heat_standing,
+    ties_of,
+    undrawn_keys,
+)
 from results.services.recompute.common import finish, lock_competition, save_snapshots
 from teams.models import (
     Lineup,
     Match,
     Penalty,
     RosterEntry,
+    SemifinalChoice,
     Team,
     TeamCompetition,
     TeamHeat,
@@ -46,7 +54,7 @@ from ubf.rules.masterpoints import (
     team_match_masterpoints,
 )
 from ubf.rules.people import UBF, PlayerInfo
-from ubf.rules.sm import dm_and_sm_order, semifinal_choice_order
+from ubf.rules.sm import dm_and_sm_order, semifinal_turns
 from ubf.rules.standings import TeamStanding, rank_teams
 from ubf.rules.vp import victory_points
 
@@ -209,10 +217,7 @@ def _stage_snapshot(
         seed=None,
         draw=draw,
     )
-    for tie in ties:
-        for row in rows:
-            if row["team_id"] in tie["among"]:
-                row["lot"] = tie
+    mark_ties(rows, ties, "team_id")
     _lineup_notes(rows, stage_matches, without_lineup, heat_id is None)
     if heat_id is None:
         _final_extras(rows, competition, rules, roster_ubf)
@@ -243,10 +248,10 @@ def _allocate_team_final(
         .prefetch_related("organisers")
         .order_by("first_date", "id")
     )
-    snapshots = {
-        s.heat_id: s.data
-        for s in StandingSnapshot.objects.filter(scope="team_heat", heat__in=heats)
+    heat_snapshots = {
+        s.heat_id: s for s in StandingSnapshot.objects.filter(scope="team_heat", heat__in=heats)
     }
+    snapshots = {heat_id: s.data for heat_id, s in heat_snapshots.items()}
     venues, heat_venue = [], {}
     withdrawn_after_play: set[int] = set()
     for heat in heats:
@@ -340,6 +345,18 @@ def _allocate_team_final(
         },
     )
     seats.number_seats(competition)  # a new seat takes the next free number
+    # R-TEAM-TIE-1: the teams whose seat waits on a lot TK has not drawn read provisional.
+    table_lots = list(Lot.objects.filter(competition=competition).exclude(standing=""))
+    run.explanation["lot_pending"] = sorted(
+        undrawn_keys(
+            tie
+            for heat in heats
+            if heat.id in heat_snapshots
+            for tie in ties_of(
+                competition, heat_snapshots[heat.id], heat=heat, run=run, lots=table_lots
+            )
+        )
+    )
     # Each seat and offer says why (clause and figures), shown with the allocation.
     run.explanation["seats"] = seats.seat_rows_data(
         FinalSeat.objects.filter(competition=competition)
@@ -567,15 +584,19 @@ def _add_results(rows: list[dict], stage_matches, stored: dict) -> None:
 
 def _final_extras(rows: list[dict], competition: TeamCompetition, rules, roster_ubf) -> None:
     """The DM final: the order of choosing SM semifinal venues (R-TEAM-SEMI-1: the full order,
-    not the DM order; disqualified or excluded teams do not count) and the bonus per player of
-    the top three in the DM order (R-TEAM-MP-3: only if every roster member represents a UBF
-    club; who played a third of the halves is decided from the line-ups)."""
+    not the DM order; disqualified or excluded teams do not count, nor a team that declined its
+    place, whose place goes on down the full order: ``teams.SemifinalChoice``) and the bonus
+    per player of the top three in the DM order (R-TEAM-MP-3: only if every roster member
+    represents a UBF club; who played a third of the halves is decided from the line-ups)."""
     places = competition.sm_semifinal_places or 0
     excluded = {
         r["team_id"]: r["excluded_reason"] or r["status_label"] for r in rows if r["status_label"]
     }
-    order = semifinal_choice_order([r["team_id"] for r in rows], places, excluded)
-    choice = {team: i for i, team in enumerate(order.order, start=1)}
+    declined = SemifinalChoice.objects.filter(
+        competition=competition, state=SemifinalChoice.State.DECLINED
+    ).values_list("team_id", flat=True)
+    order = semifinal_turns([r["team_id"] for r in rows], places, excluded, declined=declined)
+    choice = {t.team: t.number for t in order.turns}
     for row in rows:
         row["sm_choice"] = choice.get(row["team_id"])
         dm_rank = row.get("dm_rank")

@@ -86,7 +86,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("clubs", "0005_entry_final_seat_offer"),
         ("portal", "0002_verbose_names"),
-        ("teams", "0006_whoacts_roster_kind_label"),
+        ("teams", "0009_heat_place_offers"),
     ]
 
     operations = [
