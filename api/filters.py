@@ -10,10 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from django_filters.filterset import FILTER_FOR_DBFIELD_DEFAULTS
 from drf_spectacular.utils import extend_schema_field
 
-from clubs.models import Competition, Heat, HeatStatus, Season
-from pairs.models import FinalSeat
+from clubs import seats
+from clubs.models import Competition, FinalSeat, Heat, HeatStatus, Season
 from results.models import AllocationRun, StandingSnapshot
-from teams.models import Match, Team, TeamFinalSeat
+from teams.models import Match, Team
 
 KINDS = [(k.value, k.label) for k in Competition.Kind]
 #: The largest id a filter takes (PostgreSQL's integer): beyond it the database cannot compare.
@@ -154,29 +154,16 @@ class AllocationFilter(FilterSet):
         fields = ["competition"]
 
 
-class _SeatFilter(FilterSet):
-    """``?held=true``: the final's seat holders now (a seat not vacated, with a holder)."""
+class SeatFilter(FilterSet):
+    """A final's seats, pairs or teams. ``?held=true``: the final's seat holders now (a seat not
+    vacated, with a holder: ``clubs.seats.held``)."""
 
     competition = IdFilter()
     held = StrictBooleanFilter(method="by_held", label="held")
-    HOLDER = Q()
-
-    def by_held(self, queryset, name, value):
-        held = ~Q(status=FinalSeat.Status.VACATED) & self.HOLDER
-        return queryset.filter(held) if value else queryset.exclude(held)
-
-
-class PairSeatFilter(_SeatFilter):
-    HOLDER = Q(entry__isnull=False) | Q(direct_qualifier__isnull=False) | Q(player1__isnull=False)
 
     class Meta:
         model = FinalSeat
         fields = ["competition", "status", "source", "held"]
 
-
-class TeamSeatFilter(_SeatFilter):
-    HOLDER = Q(team__isnull=False)
-
-    class Meta:
-        model = TeamFinalSeat
-        fields = ["competition", "status", "source", "held"]
+    def by_held(self, queryset, name, value):
+        return queryset.filter(seats.HELD) if value else queryset.exclude(seats.HELD)

@@ -14,7 +14,7 @@ from clubs.models import Competition, Heat, Season
 from clubs.permissions import is_tk
 from results import seat_states
 from results.models import AllocationRun, RecomputeStatus, ResultUpload, StandingSnapshot
-from teams.models import BoardResult, Match, Team, TeamFinalSeat
+from teams.models import BoardResult, Match, Team
 
 
 def _lang() -> str:
@@ -144,7 +144,7 @@ class TeamSerializer(serializers.ModelSerializer):
     def get_final_seat_number(self, obj) -> int | None:
         if "final_seat_number" in obj.__dict__:
             return obj.final_seat_number
-        seat = seats.held(TeamFinalSeat, obj.competition_id).filter(team=obj).last()
+        seat = seats.held_by(obj).last()
         return seat.number if seat else None
 
     def _words(self, obj):
@@ -342,7 +342,7 @@ class OfferSerializer(serializers.Serializer):
 
 
 class SeatSerializer(serializers.Serializer):
-    """A final seat, pairs or teams (``clubs.models.FinalSeatBase``): who holds it, why, the
+    """A final seat, pairs or teams (``clubs.models.FinalSeat``): who holds it, why, the
     seat it replaces and the offers made for it (the replacement chain)."""
 
     id = serializers.IntegerField()
@@ -368,7 +368,7 @@ class SeatSerializer(serializers.Serializer):
         # the heats still to come and the holders waiting on an undrawn lot (R-PAIR-TIE-1)
         left, pending = _cached(
             self.context,
-            type(obj).__name__,
+            "seats",
             obj.competition_id,
             lambda: seat_states.seat_reading(obj.competition),
         )
@@ -385,7 +385,7 @@ class SeatSerializer(serializers.Serializer):
         return [
             {
                 "id": o.pk,
-                "to": str(getattr(o, o.HOLDER_FIELD)),
+                "to": str(o.entry),
                 "offered_at": o.offered_at,
                 "answer": o.answer,
                 "answered_at": o.answered_at,

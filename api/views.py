@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -25,9 +25,9 @@ from rest_framework.response import Response
 
 from clubs import seats
 from clubs.i18n import render
-from clubs.models import Competition, Heat, Season
-from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
-from pairs.services.decisions import record_offer_answer
+from clubs.models import Competition, FinalSeat, Heat, Season, SeatOffer
+from clubs.services.seats import answer_offer
+from pairs.models import PairCompetition, PairHeat
 from pairs.services.entries import enter_pair
 from portal.selectors.calendar import season_events, season_named
 from portal.selectors.outlook import competition_needs
@@ -38,11 +38,8 @@ from teams.models import (
     RosterEntry,
     Team,
     TeamCompetition,
-    TeamFinalOffer,
-    TeamFinalSeat,
     TeamHeat,
 )
-from teams.services.decisions.final_offers import record_team_offer_answer
 from teams.services.entries import enter_team, record_lineup, update_roster
 
 from . import filters, scopes
@@ -270,7 +267,7 @@ class TeamViewSet(ProblemsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModel
     """DM Lag teams with their rosters. Address, phone and e-mail only to TK and the team."""
 
     queryset = (
-        seats.with_seats(Team.objects.select_related("captain"), TeamFinalSeat)
+        seats.with_seats(Team.objects.select_related("captain"))
         .prefetch_related(Prefetch("roster", queryset=RosterEntry.objects.select_related("player")))
         .order_by("competition", "heat", "number", "name")
     )
@@ -409,43 +406,37 @@ class AllocationViewSet(ReadOnly):
     filterset_class = filters.AllocationFilter
 
 
+TEAMS = Q(competition__discipline=Competition.Discipline.TEAMS)
+
+
+def _seats(kind: str):
+    """One final's seats (``clubs.FinalSeat``) with their holders and their offers."""
+    competitions = TEAMS if kind == Competition.Kind.TEAMS else ~TEAMS
+    return (
+        FinalSeat.objects.filter(competitions)
+        .select_related(*seats.HOLDER_NAMES)
+        .prefetch_related(
+            Prefetch("offers", queryset=SeatOffer.objects.select_related(*seats.ENTRY_NAMES))
+        )
+        .order_by("competition", "id")
+    )
+
+
 class PairSeatViewSet(ReadOnly):
     """DM Par final seats: who holds each, why, what it replaces, the offers made for it.
     ``?held=true`` gives the final's seat holders."""
 
-    queryset = (
-        FinalSeat.objects.select_related(
-            "entry__player1",
-            "entry__player2",
-            "direct_qualifier__player1",
-            "direct_qualifier__player2",
-            "player1",
-            "player2",
-        )
-        .prefetch_related(
-            Prefetch(
-                "offers",
-                queryset=Offer.objects.select_related("entry__player1", "entry__player2"),
-            )
-        )
-        .order_by("competition", "id")
-    )
+    queryset = _seats(Competition.Kind.PAIRS)
     serializer_class = s.SeatSerializer
-    filterset_class = filters.PairSeatFilter
+    filterset_class = filters.SeatFilter
 
 
 class TeamSeatViewSet(ReadOnly):
     """DM Lag final seats, as for pairs."""
 
-    queryset = (
-        TeamFinalSeat.objects.select_related("team")
-        .prefetch_related(
-            Prefetch("offers", queryset=TeamFinalOffer.objects.select_related("team"))
-        )
-        .order_by("competition", "id")
-    )
+    queryset = _seats(Competition.Kind.TEAMS)
     serializer_class = s.SeatSerializer
-    filterset_class = filters.TeamSeatFilter
+    filterset_class = filters.SeatFilter
 
 
 class PairEntryViewSet(ProblemsMixin, viewsets.GenericViewSet):
@@ -491,9 +482,9 @@ class PairEntryViewSet(ProblemsMixin, viewsets.GenericViewSet):
         )
 
 
-def _answer_view(model, service, scope_of):
+def _answer_view(offers, scope_of):
     class AnswerViewSet(ProblemsMixin, viewsets.GenericViewSet):
-        queryset = model.objects.all()
+        queryset = offers
         serializer_class = s.OfferAnswerInput
 
         @extend_schema(
@@ -510,7 +501,7 @@ def _answer_view(model, service, scope_of):
             form = s.OfferAnswerInput(data=request.data)
             form.is_valid(raise_exception=True)
             v = form.validated_data
-            offer = service(request.user, offer, v["answer"], reason=v["reason"])
+            offer = answer_offer(request.user, offer, v["answer"], reason=v["reason"])
             return Response(
                 {"id": offer.pk, "answer": offer.answer, "answered_at": offer.answered_at}
             )
@@ -518,16 +509,17 @@ def _answer_view(model, service, scope_of):
     return AnswerViewSet
 
 
-PairOfferViewSet = _answer_view(
-    Offer,
-    record_offer_answer,
-    lambda request, offer: scopes.require_heat(request, offer.entry.heat_id),
-)
+def _pair_scope(request, offer) -> None:
+    pair = offer.entry.pairentry
+    scopes.require_heat(request, pair.heat_id, pair.competition_id)
+
+
+PAIR_OFFERS = SeatOffer.objects.exclude(seat__competition__discipline=Competition.Discipline.TEAMS)
+TEAM_OFFERS = SeatOffer.objects.filter(seat__competition__discipline=Competition.Discipline.TEAMS)
+PairOfferViewSet = _answer_view(PAIR_OFFERS, _pair_scope)
 PairOfferViewSet.__name__ = PairOfferViewSet.__qualname__ = "PairOfferViewSet"
 TeamOfferViewSet = _answer_view(
-    TeamFinalOffer,
-    record_team_offer_answer,
-    lambda request, offer: scopes.require_team(request, offer.team),
+    TEAM_OFFERS, lambda request, offer: scopes.require_team(request, offer.entry.team)
 )
 TeamOfferViewSet.__name__ = TeamOfferViewSet.__qualname__ = "TeamOfferViewSet"
 

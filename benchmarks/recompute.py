@@ -57,7 +57,15 @@ from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from clubs import clock, seats  # noqa: E402
-from clubs.models import Club, District, HeatStatus, Player, Representation, Season  # noqa: E402
+from clubs.models import (  # noqa: E402
+    Club,
+    District,
+    Entry,
+    HeatStatus,
+    Player,
+    Representation,
+    Season,
+)
 from pairs.models import PairCompetition, PairEntry, PairHeat  # noqa: E402
 from results.services import recompute  # noqa: E402
 from results.services.uploads import upload_pair_heat, upload_team_results  # noqa: E402
@@ -66,7 +74,6 @@ from teams.models import (  # noqa: E402
     RosterEntry,
     Team,
     TeamCompetition,
-    TeamFinalSeat,
     TeamHeat,
     TeamHeatOrganiser,
 )
@@ -94,6 +101,23 @@ TARGET_HEAT_MS = 200.0
 # --------------------------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------------------------
+
+
+def bulk_entries(model, objs: list, batch_size: int = 2000) -> list:
+    """Bulk insert of pair entries or teams, both kinds of ``clubs.Entry``: Django's
+    ``bulk_create`` refuses a multi-table child, so the parent rows go first (their ids come
+    back on PostgreSQL and SQLite alike), then the child rows with those ids."""
+    kind = Entry.Kind.TEAMS if model is Team else Entry.Kind.PAIRS
+    parents = Entry.objects.bulk_create([Entry(kind=kind) for _ in objs], batch_size=batch_size)
+    for obj, parent in zip(objs, parents, strict=True):
+        obj.id = obj.entry_ptr_id = parent.pk
+        obj.kind = kind
+        if model is PairEntry and obj.competition_id is None:
+            obj.competition_id = obj.heat.competition_id
+    fields = model._meta.local_concrete_fields
+    for start in range(0, len(objs), batch_size):
+        model._base_manager._insert(objs[start : start + batch_size], fields=fields)
+    return objs
 
 
 @contextmanager
@@ -264,7 +288,7 @@ def build_season(rng: random.Random, pair_heats: int):
                     pair_number=str(k + 1),
                 )
             )
-    PairEntry.objects.bulk_create(entries, batch_size=2000)
+    bulk_entries(PairEntry, entries)
 
     teams = []
     for h, n in zip(theats, team_sizes):
@@ -282,7 +306,7 @@ def build_season(rng: random.Random, pair_heats: int):
                     email="lag@example.org",
                 )
             )
-    teams = Team.objects.bulk_create(teams)
+    teams = bulk_entries(Team, teams)
     RosterEntry.objects.bulk_create(
         (
             RosterEntry(team=team, player=by_mid[p.mid])
@@ -441,7 +465,7 @@ def build_and_import(pair_heats: int, table: Table) -> tuple:
     s, q, _ = measured(lambda: recompute.recompute_team_competition(tc.id))
     table.add("recompute teams after the heats (allocation for the final)", s, q)
     holders = allocation_holders(tc)
-    seats.number_seats(TeamFinalSeat, tc, holders)  # a team's number in the final: its seat's
+    seats.number_seats(tc, holders)  # a team's number in the final: its seat's
     final_boards = season.rules().final_boards_by_teams[len(holders)]
     Match.objects.bulk_create(
         Match(
@@ -460,7 +484,7 @@ def build_and_import(pair_heats: int, table: Table) -> tuple:
     finals = list(
         Match.objects.filter(competition=tc, stage=Match.Stage.FINAL).select_related("home", "away")
     )
-    finalists = seats.holding(Team.objects.filter(id__in=holders), TeamFinalSeat).prefetch_related(
+    finalists = seats.holding(Team.objects.filter(id__in=holders)).prefetch_related(
         "roster__player"
     )
     finalists = sorted(finalists, key=lambda t: t.final_seat_number)

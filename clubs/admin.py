@@ -2,10 +2,17 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from clubs import clock
-from clubs.admin_actions import DecisionFieldsMixin
+from clubs import clock, seats
+from clubs.admin_actions import (
+    DecisionFieldsMixin,
+    DecisionLogMixin,
+    ReasonActionsMixin,
+    WhyColumnMixin,
+    service_action,
+)
 from clubs.permissions import is_tk
 from clubs.services.season import CLAUSES
+from clubs.services.seats import answer_offer, give_up_seat
 
 from .models import (
     Club,
@@ -13,12 +20,14 @@ from .models import (
     Decision,
     DemoClock,
     District,
+    FinalSeat,
     Invitation,
     Membership,
     Player,
     ReigningChampion,
     Representation,
     Season,
+    SeatOffer,
 )
 
 
@@ -205,3 +214,122 @@ class ReigningChampionAdmin(admin.ModelAdmin):
 
     list_display = ["competition", "name", "won_in"]
     list_filter = ["competition__season"]
+
+
+class SeatOfferInline(WhyColumnMixin, admin.TabularInline):
+    """The chain's offers of a seat, read-only here: answers are recorded with the actions on
+    the offers (R-REPL-5: who recorded it, when)."""
+
+    model = SeatOffer
+    extra = 0
+    fields = [
+        "entry",
+        "offered_at",
+        "answer",
+        "answered_at",
+        "recorded_by",
+        "why",
+        "override_reason",
+    ]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(FinalSeat)
+class FinalSeatAdmin(WhyColumnMixin, ReasonActionsMixin, DecisionLogMixin, SimpleHistoryAdmin):
+    """R-ALLOC-*, R-TEAM-ADV-1, R-REPL-1..7, R-TEAM-REPL-1: the seats of both finals, kept by
+    the recompute and the decisions of ``clubs.services.seats``. "Lämna platsen" gives a seat
+    up (reason in the action bar's "Motivering" field); the recompute then offers it down the
+    chain. TK's other decisions on seats are taken on /tk/finalplatser/<competition>/."""
+
+    list_display = [
+        "competition",
+        "number",
+        "holder",
+        "origin_heat",
+        "source",
+        "status",
+        "why",
+    ]
+    list_filter = ["competition__season", "competition", "source", "status"]
+    list_select_related = ["competition__season", "origin_heat", *seats.HOLDER_NAMES]
+    fields = [
+        "competition",
+        "number",
+        "holder",
+        "origin_heat",
+        "source",
+        "status",
+        "key",
+        "replaces",
+        "closed_reason",
+        "why",
+        "decision_log",
+    ]
+    readonly_fields = fields
+    inlines = [SeatOfferInline]
+    actions = ["give_up_seats"]
+
+    give_up_seats = service_action(
+        give_up_seat,
+        description=_("Lämna valda platser (innehavaren avstår; ange motivering)"),
+        label=lambda seat: seat.holder_name,
+        each=lambda seat: _("Platsen för %(holder)s lämnad.") % {"holder": seat.holder_name},
+    )
+
+    def has_add_permission(self, request):
+        return False
+
+
+def _record_answer(answer, description):
+    """An action recording the answer to the selected offers (R-REPL-5)."""
+    return service_action(
+        answer_offer,
+        answer,
+        description=description,
+        with_reason=False,
+        label=lambda offer: offer.entry,
+        each=lambda offer: _("Svar registrerat för %(entry)s.") % {"entry": offer.entry},
+    )
+
+
+@admin.register(SeatOffer)
+class SeatOfferAdmin(WhyColumnMixin, DecisionLogMixin, SimpleHistoryAdmin):
+    """R-REPL-5, R-TEAM-REPL-1: every offer of a final seat with its answer, when, and who
+    recorded it. Answers are recorded with the actions "Tackat ja"/"Tackat nej"
+    (``clubs.services.seats.answer_offer``), as on /tk/."""
+
+    list_display = [
+        "seat",
+        "entry",
+        "offered_at",
+        "answer",
+        "answered_at",
+        "recorded_by",
+        "why",
+        "override_reason",
+    ]
+    list_filter = ["answer", "seat__competition"]
+    list_select_related = ["recorded_by", *seats.ENTRY_NAMES]
+    readonly_fields = [
+        "seat",
+        "entry",
+        "offered_at",
+        "answer",
+        "answered_at",
+        "recorded_by",
+        "why",
+        "override_reason",
+        "decision_log",
+    ]
+    exclude = ["reason", "reason_data"]
+    actions = ["record_accepted", "record_declined"]
+
+    record_accepted = _record_answer(SeatOffer.Answer.ACCEPTED, _("Registrera svar: tackat ja"))
+    record_declined = _record_answer(SeatOffer.Answer.DECLINED, _("Registrera svar: tackat nej"))
+
+    def has_add_permission(self, request):
+        return False

@@ -447,6 +447,16 @@ class Competition(models.Model):
         """``"teams"`` for DM Lag, ``"pairs"`` for a DM Par discipline."""
         return self.Kind.TEAMS if self.discipline == self.Discipline.TEAMS else self.Kind.PAIRS
 
+    @property
+    def specific(self):
+        """The pair or team competition this is (its child row; the row itself when it is one
+        already): its dates and windows, read from a seat's ``competition``."""
+        if type(self) is not Competition:
+            return self
+        return getattr(
+            self, "teamcompetition" if self.kind == self.Kind.TEAMS else "paircompetition"
+        )
+
 
 class Heat(models.Model):
     """A qualifier heat, pairs or teams: the parent of ``pairs.PairHeat`` and
@@ -574,17 +584,54 @@ class Explained(models.Model):
         return with_clause(text, data.get("clause") or "")
 
 
-class FinalSeatBase(Explained):
-    """A seat in a final, whatever the competition (issue 9, "one seat lifecycle"): where it
-    comes from (an allocation from a heat, a direct qualifier, a replacement, a direct final's
-    entry), where it stands (provisional, confirmed, vacated), the replacement chain's name for
-    it (``key``), the vacated seat a replacement's seat stands in for (``replaces``) and why it
-    is there (``reason``). Abstract: ``pairs.FinalSeat`` (holder: an entry, a direct qualifier
-    or a direct final's pair) and ``teams.TeamFinalSeat`` (holder: a team) add the competition,
-    the origin heat and the holder; ``HOLDER_FIELD`` names the holder's foreign key.
+class Entry(models.Model):
+    """A pair or a team entered in a competition (issue 20, "one entry, one seat, one offer"):
+    the parent of ``pairs.PairEntry`` (a pair in a heat, a direct qualifier, a pair entered
+    straight into a direct final) and ``teams.Team`` (multi-table inheritance, the child row
+    has the parent's primary key, as for :class:`Competition` and :class:`Heat`). A final
+    seat's holder and an offer's entry are this row whatever the discipline; its id is the
+    replacement chain's key for the entry."""
 
-    The lifecycle (``clubs.seats`` applies it for both): a seat is created provisional by the
-    recompute (allocation, direct) or confirmed by an accepted offer (replacement); it is
+    Kind = Competition.Kind  # an entry is of its competition's kind
+
+    kind = models.CharField(_("slag"), max_length=5, choices=Kind.choices, editable=False)
+
+    class Meta:
+        verbose_name = _("anmälan")
+        verbose_name_plural = _("anmälningar")
+
+    def __str__(self) -> str:
+        return str(self.specific)
+
+    def __eq__(self, other):
+        """One entry, one identity: the entry row and its pair entry or team (read through a
+        seat's holder or an offer's entry, or on their own) are the same entry."""
+        if isinstance(other, Entry) and self.pk is not None:
+            return self.pk == other.pk
+        return super().__eq__(other)
+
+    __hash__ = models.Model.__hash__
+
+    @property
+    def specific(self):
+        """The pair entry or the team this entry is (its child row; the row itself when it is
+        one already). Read from a seat or an offer, select ``holder__team`` and
+        ``holder__pairentry`` with it (:data:`clubs.seats.HOLDER_NAMES`)."""
+        if type(self) is not Entry:
+            return self
+        return getattr(self, "team" if self.kind == self.Kind.TEAMS else "pairentry")
+
+
+class FinalSeat(Explained):
+    """A seat in a final, pairs or teams (issue 9, "one seat lifecycle"; issue 20, one concrete
+    row): the competition, where it comes from (an allocation from a heat, a direct qualifier,
+    a replacement, a direct final's entry), where it stands (provisional, confirmed, vacated),
+    its holder (an :class:`Entry`: a pair entry or a team), the replacement chain's name for it
+    (``key``), the vacated seat a replacement's seat stands in for (``replaces``), the team
+    final's number on it (``number``) and why it is there (``reason``).
+
+    The lifecycle (``clubs.seats`` applies it for both finals): a seat is created provisional by
+    the recompute (allocation, direct) or confirmed by an accepted offer (replacement); it is
     confirmed when its holder's place is settled; it is vacated when its holder gives it up
     (R-REPL-1, R-TEAM-REPL-1) and then offered down the chain; a vacated or confirmed seat is
     never moved by a recompute (R-REPL-6)."""
@@ -609,17 +656,33 @@ class FinalSeatBase(Explained):
         ACCEPTED = "accepted", _("tackat ja")
         DECLINED = "declined", _("tackat nej")
         REPLACED = "replaced", _("ersatt")
+        EMPTY = "empty", _("lämnas tom")
 
-    #: The name of the concrete model's foreign key to the holder ("entry", "team").
-    HOLDER_FIELD = ""
-
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="final_seats", verbose_name=_("tävling")
+    )
+    origin_heat = models.ForeignKey(
+        Heat,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("kvalplats"),
+    )
+    holder = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="final_seats",
+        verbose_name=_("innehavare"),
+    )
     source = models.CharField(_("grund"), max_length=12, choices=Source.choices)
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.PROVISIONAL
     )
-    #: The replacement chain's name for the seat: its first holder's key (entry or team id),
-    #: "dq:<id>" for a pairs direct qualifier's reserved seat, "<venue>#<n>" for a seat its
-    #: venue could not fill.
+    #: The replacement chain's name for the seat: its first holder's key (the entry's id), or
+    #: "<venue>#<n>" for a seat its venue could not fill.
     key = models.CharField(_("platsens nyckel"), max_length=40, blank=True)
     #: For a replacement's seat: the vacated seat whose offer it accepted (R-REPL-5).
     replaces = models.ForeignKey(
@@ -630,16 +693,30 @@ class FinalSeatBase(Explained):
         related_name="replaced_by",
         verbose_name=_("ersätter"),
     )
+    #: The team final: the team's number in the final on this seat
+    #: (:func:`clubs.seats.number_seats`); a replacement takes the number of the seat it
+    #: replaces. Empty in a pairs final.
+    number = models.PositiveSmallIntegerField(_("lagnummer i finalen"), null=True, blank=True)
+    #: R-REPL-3, R-REPL-5: TK's reason for leaving the vacated seat empty (the chain asks
+    #: nobody for it); empty while the seat is to be filled.
+    closed_reason = models.TextField(_("TK:s beslut att lämna platsen tom"), blank=True)
+    history = HistoricalRecords()
 
     class Meta:
-        abstract = True
+        verbose_name = _("finalplats")
+        verbose_name_plural = _("finalplatser")
+        ordering = ["competition", "id"]
+
+    def __str__(self) -> str:
+        if self.holder_id is None:
+            return f"Ledig finalplats {self.chain_key}"
+        return f"Finalplats: {self.holder_name}"
 
     @property
     def holder_key(self) -> str | None:
         """The chain's name for the entry holding (or that held) the seat; None for a vacant
         seat nobody held."""
-        holder_id = getattr(self, f"{self.HOLDER_FIELD}_id", None)
-        return str(holder_id) if holder_id else None
+        return str(self.holder_id) if self.holder_id else None
 
     @property
     def chain_key(self) -> str:
@@ -649,19 +726,18 @@ class FinalSeatBase(Explained):
     @property
     def holder_name(self) -> str:
         """The holder as a person reads it (a team's name, a pair's two names)."""
-        holder = getattr(self, self.HOLDER_FIELD, None)
-        return str(holder) if holder is not None else self.chain_key
+        return str(self.holder) if self.holder_id else self.chain_key
 
     @property
     def is_held(self) -> bool:
         """Someone holds the seat now (who holds a seat: not vacated, with a holder)."""
-        return self.status != self.Status.VACATED and self.holder_key is not None
+        return self.status != self.Status.VACATED and self.holder_id is not None
 
     @property
     def is_decided(self) -> bool:
         """A recompute may not move the seat (R-REPL-6): it is confirmed, vacated or has been
         offered."""
-        return self.status != self.Status.PROVISIONAL and self.holder_key is not None
+        return self.status != self.Status.PROVISIONAL and self.holder_id is not None
 
     @property
     def state(self) -> str:
@@ -672,15 +748,18 @@ class FinalSeatBase(Explained):
         - *offered*: given up (or never filled), an offer of it waits for an answer (R-REPL-5);
         - *declined*: given up, no offer waiting and nobody in it yet (its holder gave it up,
           or the last team or pair asked said no; the chain or TK names the next);
+        - *empty*: given up, and TK decided not to fill it (R-REPL-3, ``closed_reason``);
         - *accepted*: a replacement's own seat: its holder accepted the offer (R-REPL-6);
         - *decided*: its holder's place is settled (confirmed, or offered before): a recompute
           no longer moves it (R-REPL-6);
         - *provisional*: it follows the standings."""
-        if self.status == self.Status.VACATED or self.holder_key is None:
+        if self.status == self.Status.VACATED or self.holder_id is None:
             if self.replaced_by.all():
                 return self.State.REPLACED
             if any(o.answer == SeatOffer.Answer.PENDING for o in self.offers.all()):
                 return self.State.OFFERED
+            if self.closed_reason:
+                return self.State.EMPTY
             return self.State.DECLINED
         if self.source == self.Source.REPLACEMENT:
             return self.State.ACCEPTED
@@ -695,17 +774,22 @@ class FinalSeatBase(Explained):
 
 
 class SeatOffer(Explained):
-    """R-REPL-5, R-TEAM-REPL-1: an offer of a final seat given up, to the entry the replacement
-    chain names: when, the answer, who recorded it, why it was made (``reason``: the chain's
-    step with its figures, or TK's departure) and TK's reason when it departs from the chain.
-    Abstract: ``pairs.Offer`` and ``teams.TeamFinalOffer`` add the seat (a foreign key to the
-    competition's :class:`FinalSeatBase` row) and the entry it is offered to."""
+    """R-REPL-5, R-TEAM-REPL-1: an offer of a final seat given up (``seat``), to the entry the
+    replacement chain names (``entry``, a pair entry or a team): when, the answer, who recorded
+    it, why it was made (``reason``: the chain's step with its figures, or TK's departure) and
+    TK's reason when it departs from the chain (``override_reason``)."""
 
     class Answer(models.TextChoices):
         PENDING = "pending", _("väntar på svar")
         ACCEPTED = "accepted", _("tackat ja")
         DECLINED = "declined", _("tackat nej")
 
+    seat = models.ForeignKey(
+        FinalSeat, on_delete=models.CASCADE, related_name="offers", verbose_name=_("finalplats")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="seat_offers", verbose_name=_("tillfrågad")
+    )
     offered_at = models.DateTimeField(_("erbjuden"))
     answer = models.CharField(
         _("svar"), max_length=10, choices=Answer.choices, default=Answer.PENDING
@@ -720,18 +804,20 @@ class SeatOffer(Explained):
         verbose_name=_("registrerad av"),
     )
     override_reason = models.TextField(_("TK:s avsteg (motivering)"), blank=True)
-
-    #: The name of the concrete model's foreign key to the entry asked ("entry", "team").
-    HOLDER_FIELD = ""
+    history = HistoricalRecords()
 
     class Meta:
-        abstract = True
+        verbose_name = _("erbjudande om finalplats")
+        verbose_name_plural = _("erbjudanden om finalplatser")
         ordering = ["offered_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.entry} ({self.get_answer_display()})"
 
     @property
     def entry_key(self) -> str:
         """The chain's name for the entry asked (its id)."""
-        return str(getattr(self, f"{self.HOLDER_FIELD}_id"))
+        return str(self.entry_id)
 
 
 class ReigningChampion(models.Model):

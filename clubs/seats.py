@@ -1,8 +1,7 @@
-"""One seat lifecycle for the pairs and the teams final (issue 9): the seat rows
-(:class:`clubs.models.FinalSeatBase`) and their offers (:class:`clubs.models.SeatOffer`) kept in
-step with the allocation and the replacement chain (``ubf.rules.replacement.run_chain``), the
-same way for ``pairs.FinalSeat`` / ``pairs.Offer`` and ``teams.TeamFinalSeat`` /
-``teams.TeamFinalOffer``.
+"""One seat lifecycle for the pairs and the teams final (issue 9, issue 20): the seat rows
+(:class:`clubs.models.FinalSeat`) and their offers (:class:`clubs.models.SeatOffer`), one
+concrete model each for both finals, kept in step with the allocation and the replacement chain
+(``ubf.rules.replacement.run_chain``); and who holds a seat, read from those rows alone.
 
 - :func:`chain_inputs`: what the stored seats tell the chain (offers, TK's overrides,
   withdrawals);
@@ -12,35 +11,45 @@ same way for ``pairs.FinalSeat`` / ``pairs.Offer`` and ``teams.TeamFinalSeat`` /
 - :func:`take_seat`: an accepted offer gives the entry a seat of its own (``replaces`` the
   vacated seat);
 - :func:`last_holding`: which seat row a replacement takes over (the vacated seat, or the seat
-  of the replacement that held it last).
+  of the replacement that held it last);
+- :func:`held`, :func:`with_seats`, :func:`holding`, :func:`holds_seat`: who holds a seat (a
+  seat row of the entry, not vacated), the one reading for every page, fee list, upload, API
+  field, reminder, recompute, the demo and the benchmarks.
 
-The competition-specific parts (which foreign key names the holder, a pairs direct qualifier
-that played a heat) come in as parameters; nothing here knows pairs or teams.
+A seat's holder and an offer's entry are a :class:`clubs.models.Entry` (the parent of the pair
+entry and of the team), whose id is the chain's key for it; nothing here knows pairs or teams
+beyond the names of the child rows a page selects for the holder's name (:data:`HOLDER_NAMES`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
-from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import translation
 
 from clubs import clock
-from clubs.models import FinalSeatBase
+from clubs.models import FinalSeat, SeatOffer
 from ubf.rules import replacement
 from ubf.rules.i18n import Message, gettext_noop
 
-Source = FinalSeatBase.Source
-Status = FinalSeatBase.Status
+Source = FinalSeat.Source
+Status = FinalSeat.Status
+
+#: What a seat row selects to name its holder (``FinalSeat.holder_name``): the team's name or
+#: the pair's two players, whichever the holder is (``clubs.models.Entry.specific``).
+HOLDER_NAMES = ("holder__team", "holder__pairentry__player1", "holder__pairentry__player2")
+#: The same for an offer's entry.
+ENTRY_NAMES = ("entry__team", "entry__pairentry__player1", "entry__pairentry__player2")
 
 #: Seats the recompute never creates or deletes: a replacement's own seat (made when it
 #: accepted) and a direct final's entry.
 _NOT_ALLOCATED = [Source.REPLACEMENT, Source.DIRECT_FINAL]
 
 
-def chain_inputs(seats: Iterable[FinalSeatBase], *, withdrawals: Iterable = ()) -> dict:
+def chain_inputs(seats: Iterable[FinalSeat], *, withdrawals: Iterable = ()) -> dict:
     """The recorded offers (in the order they were made), TK's offers out of the chain's
-    order (R-REPL-5) and the withdrawals (a vacated seat's holder, R-REPL-1, R-TEAM-REPL-1) as
+    order (R-REPL-5) and its seats left empty (R-REPL-3) and the withdrawals (a vacated seat's holder, R-REPL-1, R-TEAM-REPL-1) as
     :func:`ubf.rules.replacement.run_chain` takes them. ``seats`` have their ``offers``
     prefetched; ``withdrawals`` adds the ones the competition knows otherwise (a team that
     withdrew holding no seat row yet)."""
@@ -60,6 +69,8 @@ def chain_inputs(seats: Iterable[FinalSeatBase], *, withdrawals: Iterable = ()) 
             gone.setdefault(
                 seat.holder_key, replacement.Withdrawal(entry=seat.holder_key, reason=seat.reason)
             )
+        if seat.closed_reason:  # R-REPL-3: TK left it empty
+            overrides.append(replacement.Override(seat=key, entry=None, reason=seat.closed_reason))
     return {
         "offers": tuple(offers),
         "withdrawals": tuple(gone.values()),
@@ -96,8 +107,6 @@ def seat_reason(source: str, *, heat: str = "", n: int = 0, seats: int = 0) -> M
 
 
 def sync_seats(
-    seat_model: type[FinalSeatBase],
-    offer_model,
     *,
     competition,
     venue_heats: Mapping[str, object],
@@ -108,8 +117,6 @@ def sync_seats(
     step_reasons: Mapping[str, dict],
     provisional: bool,
     direct: Mapping[str, str | None],
-    holder_fields: Callable[[str], dict],
-    offer_fields: Callable[[str], dict],
     clauses: Mapping[str, str],
     withdrawn: Mapping[str, tuple[str, Message]] | None = None,
 ) -> None:
@@ -123,14 +130,14 @@ def sync_seats(
     names, with the chain's step as its reason (``step_reasons``: seat key → the labelled last
     step, ``{"clause", "message"}``). A replacement's seat is its own and is left alone.
 
-    ``holder_fields(key)`` gives a new seat's holder fields for a chain key;
-    ``offer_fields(key)`` a new offer's entry fields; ``clauses`` the clause of each source
+    A chain key that is an entry's id names the seat's holder (and an offer's entry); a seat its
+    venue cannot fill ("<venue>#<n>") has none. ``clauses``: the clause of each source
     ("allocation", "direct")."""
     withdrawn = withdrawn or {}
     heat_of_venue = dict(venue_heats)
     existing = {
         s.chain_key: s
-        for s in seat_model.objects.filter(competition=competition)
+        for s in FinalSeat.objects.filter(competition=competition)
         .exclude(source__in=_NOT_ALLOCATED)
         .prefetch_related("offers")
     }
@@ -172,7 +179,7 @@ def sync_seats(
             if newcomers:
                 wanted.pop(newcomers[-1], None)
     replacements = set(
-        seat_model.objects.filter(competition=competition, source=Source.REPLACEMENT)
+        FinalSeat.objects.filter(competition=competition, source=Source.REPLACEMENT)
         .exclude(status=Status.VACATED)
         .values_list("key", flat=True)
     )
@@ -187,20 +194,20 @@ def sync_seats(
             continue
         if key in replacements:  # already in the final on an accepted offer
             continue
-        fields = holder_fields(key)
-        seat = seat_model(
+        holder = int(key) if key.isdigit() else None
+        seat = FinalSeat(
             competition=competition,
             key=key,
             origin_heat=heat_of_venue.get(venue),
             source=source,
-            status=Status.PROVISIONAL if fields else Status.VACATED,
-            **fields,
+            status=Status.PROVISIONAL if holder else Status.VACATED,
+            holder_id=holder,
         )
         seat.explain(clause, why)
         seat.save()
     # R-TEAM-REPL-1: a holder that withdrew gives its seat up (its own replacement seat too).
     if withdrawn:
-        for seat in seat_model.objects.filter(competition=competition).exclude(
+        for seat in FinalSeat.objects.filter(competition=competition).exclude(
             status=Status.VACATED
         ):
             if seat.holder_key in withdrawn:
@@ -210,7 +217,7 @@ def sync_seats(
         return
     seats_by_key = {
         s.chain_key: s
-        for s in seat_model.objects.filter(competition=competition)
+        for s in FinalSeat.objects.filter(competition=competition)
         .exclude(source__in=_NOT_ALLOCATED)
         .prefetch_related("offers")
     }
@@ -220,44 +227,46 @@ def sync_seats(
             continue
         seat = seats_by_key[state.seat]
         pending = seat.pk in offered or any(
-            o.answer == offer_model.Answer.PENDING for o in seat.offers.all()
+            o.answer == SeatOffer.Answer.PENDING for o in seat.offers.all()
         )
         if pending:
             continue
         offered.add(seat.pk)
-        offer = offer_model(seat=seat, offered_at=clock.now(), **offer_fields(state.ask))
+        offer = SeatOffer(seat=seat, offered_at=clock.now(), entry_id=int(state.ask))
         step = step_reasons.get(state.seat)
         if step:
             offer.explain(f"{step['clause']}, R-REPL-5", step["message"])
         offer.save()
 
 
-def last_holding(seat: FinalSeatBase) -> FinalSeatBase:
+def last_holding(seat: FinalSeat) -> FinalSeat:
     """The seat row whose holder a replacement for ``seat`` (a vacated seat of the chain) takes
     over: the latest replacement's seat that stood in for it, else the seat itself."""
     latest = seat.replaced_by.order_by("-id").first()
     return latest or seat
 
 
-def take_seat(offer, *, when, **fields) -> FinalSeatBase:
+def take_seat(offer: SeatOffer, *, when) -> FinalSeat:
     """R-REPL-5, R-REPL-6: the entry that accepted ``offer`` holds a seat of its own from now
-    on, confirmed; the vacated seat and its offers stay as the chain's record. ``fields``: the
-    holder's foreign key (and what else the competition's seat keeps)."""
+    on, confirmed, with the number of the seat it replaces (the team final's); the vacated seat
+    and its offers stay as the chain's record."""
     vacated = offer.seat
-    seat = type(vacated)(
-        competition=vacated.competition,
+    previous = last_holding(vacated)
+    seat = FinalSeat(
+        competition_id=vacated.competition_id,
         key=offer.entry_key,
-        origin_heat=vacated.origin_heat,
+        origin_heat_id=vacated.origin_heat_id,
         replaces=vacated,
         source=Source.REPLACEMENT,
         status=Status.CONFIRMED,
-        **fields,
+        holder_id=offer.entry_id,
+        number=previous.number,
     )
     seat.explain(
         "R-REPL-5, R-REPL-6",
         Message(
             gettext_noop("Ersättare: tackade ja %(date)s till platsen efter %(seat)s"),
-            {"date": when.date().isoformat(), "seat": str(last_holding(vacated).holder_name)},
+            {"date": when.date().isoformat(), "seat": str(previous.holder_name)},
         ),
     )
     seat.save()
@@ -269,57 +278,57 @@ def tk_override_reason(reason: str) -> Message:
     return Message(gettext_noop("Erbjuden på TK:s beslut: %(reason)s"), {"reason": reason.strip()})
 
 
-def held(seat_model: type[FinalSeatBase], competition):
-    """Who holds a seat: the competition's seat rows that are not vacated (pairs: read by
-    ``pairs.selectors.final_seat_holders``; teams: by :func:`with_seats`)."""
-    return seat_model.objects.filter(competition=competition).exclude(status=Status.VACATED)
+#: A held seat: not vacated, with a holder (who holds a seat, for every reader).
+HELD = Q(holder__isnull=False) & ~Q(status=Status.VACATED)
 
 
-def with_seats(holders: QuerySet, seat_model: type[FinalSeatBase]) -> QuerySet:
-    """``holders`` (entries or teams) each with ``holds_final_seat`` (it holds a seat: a seat
-    row of it not vacated) and, where the seat has a number (the team final), the held seat's
-    ``final_seat_number``: the one reading of who is in the final, in the same query as the
+def held(competition) -> QuerySet:
+    """Who holds a seat: the competition's seat rows that are not vacated and have a holder
+    (``pairs.selectors.final_seat_holders`` reads the pairs final through it)."""
+    return FinalSeat.objects.filter(HELD, competition=competition)
+
+
+def held_by(holder) -> QuerySet:
+    """The seats ``holder`` (an entry, a pair entry or a team) holds: not vacated."""
+    return FinalSeat.objects.filter(HELD, holder=holder)
+
+
+def with_seats(holders: QuerySet) -> QuerySet:
+    """``holders`` (pair entries or teams) each with ``holds_final_seat`` (it holds a seat: a
+    seat row of it not vacated) and the held seat's ``final_seat_number`` (the team final's
+    number; empty for a pair): the one reading of who is in the final, in the same query as the
     holders themselves (pages, fees, reminders, uploads, the API, the recompute)."""
-    seat = (
-        seat_model.objects.filter(**{seat_model.HOLDER_FIELD: OuterRef("pk")})
-        .exclude(status=Status.VACATED)
-        .order_by("-id")
+    seat = held_by(OuterRef("pk")).order_by("-id")
+    return holders.annotate(
+        holds_final_seat=Exists(seat), final_seat_number=Subquery(seat.values("number")[:1])
     )
-    holders = holders.annotate(holds_final_seat=Exists(seat))
-    if any(f.name == "number" for f in seat_model._meta.concrete_fields):
-        holders = holders.annotate(final_seat_number=Subquery(seat.values("number")[:1]))
-    return holders
 
 
-def holding(holders: QuerySet, seat_model: type[FinalSeatBase]) -> QuerySet:
+def holding(holders: QuerySet) -> QuerySet:
     """Those of ``holders`` that hold a seat (see :func:`with_seats`)."""
-    return with_seats(holders, seat_model).filter(holds_final_seat=True)
+    return with_seats(holders).filter(holds_final_seat=True)
 
 
-def holds_seat(holder, seat_model: type[FinalSeatBase]) -> bool:
-    """Whether one entry or team holds a seat (the annotation if the row carries it)."""
+def holds_seat(holder) -> bool:
+    """Whether one entry (pair entry or team) holds a seat (the annotation if the row carries
+    it)."""
     if "holds_final_seat" in holder.__dict__:
         return holder.holds_final_seat
-    return (
-        seat_model.objects.filter(**{seat_model.HOLDER_FIELD: holder})
-        .exclude(status=Status.VACATED)
-        .exists()
-    )
+    return held_by(holder).exists()
 
 
-def number_seats(seat_model: type[FinalSeatBase], competition, order=None) -> None:
+def number_seats(competition, order=None) -> None:
     """The final's numbers on its held seats (the team final: a team's number in the final's
     schedule and files is its seat's). ``order`` (holder ids, number 1 first): the numbers a
     schedule drawn for the final gives, the other held seats the next free ones. Without it,
     held seats keep their numbers and a seat without one takes the next free number. A vacated
     seat keeps its number as the record; the replacement's seat takes it over (R-REPL-5)."""
-    rows = list(seat_model.objects.filter(competition=competition).order_by("id"))
+    rows = list(FinalSeat.objects.filter(competition=competition).order_by("id"))
     before = {s.pk: s.number for s in rows}
-    field = f"{seat_model.HOLDER_FIELD}_id"
     if order is not None:
         position = {holder: i for i, holder in enumerate(order, start=1)}
         for seat in rows:
-            seat.number = position.get(getattr(seat, field)) if seat.is_held else None
+            seat.number = position.get(seat.holder_id) if seat.is_held else None
     taken = {s.number for s in rows if s.number}
     number = 0
     for seat in rows:
@@ -331,13 +340,14 @@ def number_seats(seat_model: type[FinalSeatBase], competition, order=None) -> No
             taken.add(number)
     changed = [s for s in rows if s.number != before[s.pk]]
     if changed:
-        seat_model.objects.bulk_update(changed, ["number"])
+        FinalSeat.objects.bulk_update(changed, ["number"])
 
 
-def seat_rows_data(seat_rows: Iterable[FinalSeatBase]) -> list[dict]:
+def seat_rows_data(seat_rows: Iterable[FinalSeat]) -> list[dict]:
     """Every seat and its offers as data for a page (stored with the allocation run): the
     holder, where the seat comes from, where it stands and why (``reason_data``, rendered in
-    the reader's language), and each offer with its answer and why it was made."""
+    the reader's language), and each offer with its answer and why it was made. Select
+    :data:`HOLDER_NAMES` with the seats and :data:`ENTRY_NAMES` with their offers."""
     out = []
     for seat in seat_rows:
         out.append(
@@ -349,7 +359,7 @@ def seat_rows_data(seat_rows: Iterable[FinalSeatBase]) -> list[dict]:
                 "reason": seat.reason_data or {"template": seat.reason, "params": {}},
                 "offers": [
                     {
-                        "entry": _name(getattr(offer, offer.HOLDER_FIELD)),
+                        "entry": str(offer.entry),
                         "answer": _msgid(offer.Answer(offer.answer).label),
                         "reason": offer.reason_data or {"template": offer.reason, "params": {}},
                     }
@@ -364,10 +374,3 @@ def _msgid(label) -> str:
     """A choice's label as its msgid (Swedish), for data a page renders later (|rendered)."""
     with translation.override("sv"):
         return str(label)
-
-
-def _name(entry) -> str:
-    """An entry as a person reads it: a pair's two names, a team's name."""
-    if hasattr(entry, "player1"):
-        return f"{entry.player1.full_name} – {entry.player2.full_name}"
-    return str(entry)

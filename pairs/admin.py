@@ -5,22 +5,16 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from clubs.admin_actions import (
     DecisionFieldsMixin,
-    DecisionLogMixin,
     HeatChangeRequestAdmin,
     ReasonActionsMixin,
-    WhyColumnMixin,
     change_request_actions,
     service_action,
 )
 from clubs.i18n import render
-from pairs.services.decisions import decline_final_seat, record_offer_answer
 from pairs.services.heats import decide_heat_change, decide_pair_heat, invitation_problems
 
 from .models import (
-    DirectQualifier,
     ExternalQualifier,
-    FinalSeat,
-    Offer,
     PairCompetition,
     PairEntry,
     PairHeat,
@@ -121,21 +115,35 @@ class PairEntryAdmin(DecisionFieldsMixin, SimpleHistoryAdmin):
 
     list_display = [
         "__str__",
+        "competition",
+        "entered_as",
         "heat",
         "pair_number",
         "takes_part_in_qualifier",
+        "registered_on",
         "status",
         "struck_reason",
     ]
-    list_filter = ["heat__competition__discipline", "status", "takes_part_in_qualifier"]
+    list_filter = [
+        "competition__season",
+        "competition__discipline",
+        "entered_as",
+        "status",
+        "takes_part_in_qualifier",
+    ]
     search_fields = PLAYER_SEARCH
     autocomplete_fields = ["player1", "player2"]
-    list_select_related = ["player1", "player2", "heat"]
+    list_select_related = ["player1", "player2", "heat", "competition__season"]
 
     @admin.display(description=PairEntry._meta.get_field("status_reason").verbose_name)
     def struck_reason(self, obj):
-        """R-PAIR-KVAL-7: why the entry is struck (names the earlier heat)."""
-        if obj.status != PairEntry.Status.STRUCK:
+        """R-PAIR-KVAL-7: why the entry is struck (names the earlier heat); R-DIRECT-2, R-REPL-7:
+        why a direct qualifier forfeited or gave up its place."""
+        if obj.status not in (
+            PairEntry.Status.STRUCK,
+            PairEntry.Status.FORFEITED,
+            PairEntry.Status.DECLINED,
+        ):
             return ""
         text = obj.status_reason
         return text if len(text) <= 160 else text[:157] + "..."
@@ -146,105 +154,6 @@ class ReserveNoticeAdmin(SimpleHistoryAdmin):
     list_display = ["entry", "session", "replaced_player", "reserve", "notified_at"]
     autocomplete_fields = ["replaced_player", "reserve"]
     search_fields = ["reserve__mid", "replaced_player__mid"]
-
-
-@admin.register(DirectQualifier)
-class DirectQualifierAdmin(SimpleHistoryAdmin):
-    list_display = ["__str__", "registered_on", "status", "status_reason"]
-    list_filter = ["competition__season", "status"]
-    search_fields = PLAYER_SEARCH
-    autocomplete_fields = ["player1", "player2"]
-
-
-class OfferInline(WhyColumnMixin, admin.TabularInline):
-    """The chain's offers, read-only here: answers are recorded with the actions on Offers
-    (R-REPL-5: who recorded it, when)."""
-
-    model = Offer
-    extra = 0
-    fields = [
-        "entry",
-        "offered_at",
-        "answer",
-        "answered_at",
-        "recorded_by",
-        "why",
-        "override_reason",
-    ]
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-def _seat_holder(seat):
-    return seat.entry or seat.direct_qualifier
-
-
-@admin.register(FinalSeat)
-class FinalSeatAdmin(WhyColumnMixin, ReasonActionsMixin, DecisionLogMixin, SimpleHistoryAdmin):
-    """R-REPL-1..7: "Lämna platsen" gives a seat up through pairs.services.decisions (reason in
-    the action bar's "Motivering" field); the recompute then offers it down the chain."""
-
-    list_display = ["competition", "origin_heat", "entry", "source", "status", "why"]
-    list_filter = ["competition", "source", "status"]
-    raw_id_fields = ["entry", "direct_qualifier"]
-    inlines = [OfferInline]
-    readonly_fields = ["status", "why", "decision_log"]
-    exclude = ["reason", "reason_data"]
-    actions = ["decline_seats"]
-
-    decline_seats = service_action(
-        decline_final_seat,
-        description=_("Lämna valda platser (paret avstår; ange motivering)"),
-        label=_seat_holder,
-        each=lambda seat: _("Platsen för %(holder)s lämnad.") % {"holder": _seat_holder(seat)},
-    )
-
-
-def _record_answer(answer, description):
-    """An action recording the pairs' answer to the selected offers (R-REPL-5)."""
-    return service_action(
-        record_offer_answer,
-        answer,
-        description=description,
-        with_reason=False,
-        label=lambda offer: offer.entry,
-        each=lambda offer: _("Svar registrerat för %(entry)s.") % {"entry": offer.entry},
-    )
-
-
-@admin.register(Offer)
-class OfferAdmin(WhyColumnMixin, DecisionLogMixin, SimpleHistoryAdmin):
-    """R-REPL-5: every offer with its answer, when, and who recorded it. Answers are recorded
-    with the actions "Tackat ja"/"Tackat nej" (pairs.services.decisions.record_offer_answer)."""
-
-    list_display = [
-        "seat",
-        "entry",
-        "offered_at",
-        "answer",
-        "answered_at",
-        "recorded_by",
-        "why",
-        "override_reason",
-    ]
-    list_filter = ["answer"]
-    raw_id_fields = ["seat", "entry"]
-    readonly_fields = [
-        "answer",
-        "answered_at",
-        "recorded_by",
-        "why",
-        "override_reason",
-        "decision_log",
-    ]
-    exclude = ["reason", "reason_data"]
-    actions = ["record_accepted", "record_declined"]
-
-    record_accepted = _record_answer(Offer.Answer.ACCEPTED, "Registrera svar: tackat ja")
-    record_declined = _record_answer(Offer.Answer.DECLINED, "Registrera svar: tackat nej")
 
 
 @admin.register(PairHeatChangeRequest)

@@ -1,5 +1,6 @@
-"""DM Par: competitions per discipline, qualifier heats, entries, reserves, direct qualifiers,
-final seats and the offers of the replacement chain."""
+"""DM Par: competitions per discipline, qualifier heats, pair entries (in a heat, a direct
+qualifier, a pair entered straight into a direct final), reserves, SM partner declarations.
+Final seats and their offers are the core's (``clubs.FinalSeat``, ``clubs.SeatOffer``)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,11 @@ from simple_history.models import HistoricalRecords
 from clubs.models import (
     Club,
     Competition,
-    FinalSeatBase,
+    Entry,
     Heat,
     HeatChangeRequest,
     Player,
     Season,
-    SeatOffer,
 )
 from ubf.rules.types import Discipline, HeatType
 
@@ -108,16 +108,47 @@ class PairHeat(Heat):
         return {1: self.first_date}
 
 
-class PairEntry(models.Model):
-    """A pair in a heat, identified by the two players' MIDs and its number in the heat."""
+class PairEntry(Entry):
+    """A pair entered in a DM Par competition (a kind of :class:`clubs.models.Entry`, whose id
+    it has), identified by the two players' MIDs. ``entered_as`` says how:
+
+    - ``heat``: in a qualifier heat, with its number there (``heat``, ``pair_number``);
+    - ``direct``: last season's champions, directly qualified for the final and registered with
+      TK before the qualifying period ends (R-DIRECT-1/2; ``registered_on``);
+    - ``direct_final``: entered straight into a direct final, which has no heats (R-PAIR-DF-1).
+
+    ``competition`` is the heat's for a heat entry (set on save)."""
+
+    class EnteredAs(models.TextChoices):
+        HEAT = "heat", _("i kvalheat")
+        DIRECT = "direct", _("direktkvalificerat")
+        DIRECT_FINAL = "direct_final", _("till direktfinalen")
 
     class Status(models.TextChoices):
         ENTERED = "entered", _("anmält")
         STRUCK = "struck", _("struket (utom tävlan)")
         WITHDRAWN = "withdrawn", _("återtaget")
+        #: a direct qualifier that played a qualifier with another partner (R-DIRECT-2)
+        FORFEITED = "forfeited", _("förverkad")
+        #: a direct qualifier that gave its place up (R-REPL-7)
+        DECLINED = "declined", _("avstår")
 
+    competition = models.ForeignKey(
+        PairCompetition,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        verbose_name=_("tävling"),
+    )
+    entered_as = models.CharField(
+        _("anmält som"), max_length=12, choices=EnteredAs.choices, default=EnteredAs.HEAT
+    )
     heat = models.ForeignKey(
-        PairHeat, on_delete=models.CASCADE, related_name="entries", verbose_name=_("heat")
+        PairHeat,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="entries",
+        verbose_name=_("heat"),
     )
     player1 = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare 1")
@@ -129,6 +160,7 @@ class PairEntry(models.Model):
     takes_part_in_qualifier = models.BooleanField(
         _("deltar i DM-kvalet"), default=True, help_text=_("R-PAIR-KVAL-5: bronskval")
     )
+    registered_on = models.DateField(_("anmäld till TK"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.ENTERED
     )
@@ -152,10 +184,30 @@ class PairEntry(models.Model):
             models.CheckConstraint(
                 condition=~Q(player1=F("player2")), name="pair_of_two_different_players"
             ),
+            models.CheckConstraint(
+                condition=Q(entered_as="heat", heat__isnull=False)
+                | (~Q(entered_as="heat") & Q(heat__isnull=True)),
+                name="pair_entry_heat_iff_entered_in_heat",
+            ),
+            models.UniqueConstraint(
+                fields=["competition"],
+                condition=Q(entered_as="direct"),
+                name="one_direct_qualifier_per_pair_competition",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.player1.full_name} – {self.player2.full_name}"
+
+    def save(self, *args, **kwargs):
+        self.kind = Entry.Kind.PAIRS
+        if self.heat_id is not None and not self.competition_id:
+            self.competition_id = self.heat.competition_id
+        super().save(*args, **kwargs)
+
+    @property
+    def is_direct_qualifier(self) -> bool:
+        return self.entered_as == self.EnteredAs.DIRECT
 
 
 #: ``ReserveNotice.session`` for a reserve in the DM final (R-PAIR-RES-2). Heat sessions are
@@ -201,154 +253,6 @@ class ReserveNotice(models.Model):
             "player": self.replaced_player.full_name,
             "session": self.session,
         }
-
-
-class DirectQualifier(models.Model):
-    """R-DIRECT-1/2: last season's champions, registered before the qualifying period ends."""
-
-    class Status(models.TextChoices):
-        REGISTERED = "registered", _("anmäld")
-        FORFEITED = "forfeited", _("förverkad")
-        DECLINED = "declined", _("avstår")
-
-    competition = models.ForeignKey(
-        PairCompetition,
-        on_delete=models.CASCADE,
-        related_name="direct_qualifiers",
-        verbose_name=_("tävling"),
-    )
-    player1 = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare 1")
-    )
-    player2 = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("spelare 2")
-    )
-    registered_on = models.DateField(_("anmäld till TK"))
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.REGISTERED
-    )
-    status_reason = models.TextField(_("skäl"), blank=True)
-    history = HistoricalRecords()
-
-    class Meta:
-        verbose_name = _("direktkvalificerat par")
-        verbose_name_plural = _("direktkvalificerade par")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["competition"], name="one_direct_qualifier_per_pair_competition"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player1.full_name} – {self.player2.full_name} ({self.competition})"
-
-
-class FinalSeat(FinalSeatBase):
-    """A seat in a pairs final: from the allocation, a direct qualifier or the replacement chain.
-
-    Seats are recomputed from results, except that an accepted seat never moves (R-REPL-6).
-    The lifecycle and the chain's view are :class:`clubs.models.FinalSeatBase`'s; the holder
-    is an entry, a direct qualifier, or a pair entered straight into a direct final."""
-
-    HOLDER_FIELD = "entry"
-
-    competition = models.ForeignKey(
-        PairCompetition, on_delete=models.CASCADE, related_name="seats", verbose_name=_("tävling")
-    )
-    origin_heat = models.ForeignKey(
-        PairHeat,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("kvalplats"),
-    )
-    entry = models.ForeignKey(
-        PairEntry, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("par")
-    )
-    direct_qualifier = models.ForeignKey(
-        DirectQualifier,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        verbose_name=_("direktkvalificerat par"),
-    )
-    #: A pair entered straight into a direct final (R-PAIR-DF-1), which has no heats.
-    player1 = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("spelare 1"),
-    )
-    player2 = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("spelare 2"),
-    )
-    history = HistoricalRecords()
-
-    class Meta:
-        verbose_name = _("finalplats (par)")
-        verbose_name_plural = _("finalplatser (par)")
-
-    def __str__(self) -> str:
-        holder = self.entry or self.direct_qualifier or (self if self.player1_id else None)
-        if holder is None:
-            return f"Ledig finalplats {self.chain_key}"
-        return f"Finalplats: {holder.player1.full_name} – {holder.player2.full_name}"
-
-    @property
-    def chain_key(self) -> str:
-        """The replacement chain's name for the seat (see ``key``)."""
-        if self.key:
-            return self.key
-        if self.entry_id:
-            return str(self.entry_id)
-        return f"dq:{self.direct_qualifier_id}"
-
-    @property
-    def holder_name(self) -> str:
-        holder = self.entry or self.direct_qualifier or (self if self.player1_id else None)
-        if holder is None:
-            return self.chain_key
-        return f"{holder.player1.full_name} – {holder.player2.full_name}"
-
-    @property
-    def holder_key(self) -> str | None:
-        """The chain's name for the pair holding (or that held) the seat: its entry, else
-        its direct qualifier; None for a vacant seat nobody held."""
-        if self.entry_id:
-            return str(self.entry_id)
-        if self.direct_qualifier_id:
-            return f"dq:{self.direct_qualifier_id}"
-        if self.player1_id:
-            return self.key or None
-        return None
-
-
-class Offer(SeatOffer):
-    """R-REPL-5: an offer of a vacated seat in a pairs final, to a pair."""
-
-    HOLDER_FIELD = "entry"
-
-    seat = models.ForeignKey(
-        FinalSeat, on_delete=models.CASCADE, related_name="offers", verbose_name=_("finalplats")
-    )
-    entry = models.ForeignKey(PairEntry, on_delete=models.PROTECT, verbose_name=_("par"))
-    history = HistoricalRecords()
-
-    class Meta(SeatOffer.Meta):
-        verbose_name = _("erbjudande (par)")
-        verbose_name_plural = _("erbjudanden (par)")
-
-    def __str__(self) -> str:
-        pair = f"{self.entry.player1.full_name} – {self.entry.player2.full_name}"
-        return f"{pair} ({self.get_answer_display()})"
 
 
 class PairHeatChangeRequest(HeatChangeRequest):

@@ -12,11 +12,9 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from clubs import seats as seat_rows
-from clubs.models import Player, Representation
+from clubs.models import FinalSeat, Player, Representation
 from pairs.models import (
     FINAL_SESSION,
-    DirectQualifier,
-    FinalSeat,
     PairCompetition,
     PairEntry,
     ReserveNotice,
@@ -34,7 +32,7 @@ class SeatHolder:
     player's place."""
 
     seat: FinalSeat
-    holder: PairEntry | DirectQualifier | FinalSeat
+    holder: PairEntry
     registered: tuple[Player, Player]
     playing: tuple[Player, Player]
 
@@ -53,35 +51,28 @@ def final_seat_holders(competition: PairCompetition) -> list[SeatHolder]:
     """Every pair holding a seat (not vacated) in ``competition``'s final, in seat order, each
     once; in three queries whatever the size of the final."""
     final_notices = Prefetch(
-        "entry__reserve_notices",
+        "holder__pairentry__reserve_notices",
         queryset=ReserveNotice.objects.filter(session=FINAL_SESSION)
         .select_related("replaced_player", "reserve")
         .order_by("notified_at", "id"),
         to_attr="final_notices",
     )
     seats = (
-        seat_rows.held(FinalSeat, competition)
-        .select_related(
-            "entry__player1",
-            "entry__player2",
-            "direct_qualifier__player1",
-            "direct_qualifier__player2",
-            "player1",
-            "player2",
-        )
+        seat_rows.held(competition)
+        .select_related("holder__pairentry__player1", "holder__pairentry__player2")
         .prefetch_related(final_notices)
         .order_by("id")
     )
     out: list[SeatHolder] = []
-    seen: set[tuple[str, int]] = set()
+    seen: set[int] = set()
     for seat in seats:
         # a heat entry, a direct qualifier, or a pair entered straight into a direct final
-        holder = seat.entry or seat.direct_qualifier or (seat if seat.player1_id else None)
-        if holder is None or (holder._meta.label_lower, holder.pk) in seen:
+        holder = seat.holder.pairentry
+        if holder.pk in seen:
             continue
-        seen.add((holder._meta.label_lower, holder.pk))
+        seen.add(holder.pk)
         registered = (holder.player1, holder.player2)
-        swap = {n.replaced_player_id: n.reserve for n in getattr(seat.entry, "final_notices", [])}
+        swap = {n.replaced_player_id: n.reserve for n in getattr(holder, "final_notices", [])}
         playing = tuple(swap.get(p.pk, p) for p in registered)
         out.append(SeatHolder(seat, holder, registered, playing))
     return out

@@ -24,6 +24,7 @@ from portal.views import (
     tk_rulings,
     tk_sanctions,
     tk_season_data,
+    tk_seats,
     tk_semifinal,
     tk_short_heats,
 )
@@ -60,6 +61,11 @@ urlpatterns = [
     path("tk/avdrag/<int:pk>/hav/", tk.lift_penalty_view, name="tk_lift_penalty"),
     path("tk/lott/<int:competition_id>/", tk.draw_lot_view, name="tk_draw_lot"),
     path("tk/lott/<int:competition_id>/hand/", tk.hand_lot_view, name="tk_hand_lot"),
+    path(
+        "tk/finalplatser/<int:competition_id>/",
+        tk_seats.final_seats_view,
+        name="tk_final_seats",
+    ),
     path("tk/sanktioner/", tk_sanctions.sanctions_page, name="tk_sanctions"),
     path("tk/sanktioner/avdrag/", tk_sanctions.impose_penalty_view, name="tk_impose_penalty"),
     path("tk/sanktioner/diskvalificera/", tk_sanctions.disqualify_view, name="tk_disqualify"),

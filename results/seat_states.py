@@ -1,5 +1,5 @@
 """What a final place is, in words, for every public page and API field that shows one (issue 21):
-one reading of the seat rows (:class:`clubs.models.FinalSeatBase`, its :attr:`state`) and of the
+one reading of the seat rows (:class:`clubs.models.FinalSeat`, its :attr:`state`) and of the
 competition's heats, shared by DM Par and DM Lag.
 
 - "preliminärt, X heat kvar": the seat follows the standings and X heats of the competition are
@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Prefetch, Subquery
 from django.utils.translation import gettext, ngettext
 
-from clubs.models import FinalSeatBase, HeatStatus, SeatOffer
-from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
+from clubs import seats
+from clubs.models import FinalSeat, HeatStatus, SeatOffer
+from pairs.models import PairHeat
 from results.models import AllocationRun, StandingSnapshot
-from teams.models import TeamFinalOffer, TeamFinalSeat, TeamHeat
+from teams.models import TeamHeat
 
 PROVISIONAL = "provisional"
 QUALIFIED = "qualified"
@@ -73,10 +74,10 @@ class SeatWords:
         return self.text
 
 
-def _models(competition):
-    if isinstance(competition, PairCompetition):
-        return PairHeat, FinalSeat, Offer, StandingSnapshot.Scope.PAIR_HEAT
-    return TeamHeat, TeamFinalSeat, TeamFinalOffer, StandingSnapshot.Scope.TEAM_HEAT
+def _heats(competition):
+    if competition.kind == competition.Kind.PAIRS:
+        return PairHeat, StandingSnapshot.Scope.PAIR_HEAT
+    return TeamHeat, StandingSnapshot.Scope.TEAM_HEAT
 
 
 def heats_left(competition, run=None) -> int:
@@ -87,10 +88,10 @@ def heats_left(competition, run=None) -> int:
     stored = (run.explanation or {}).get("heats_left") if run else None
     if stored is not None:
         return int(stored)
-    heat_model, _seat, _offer, scope = _models(competition)
+    heat_model, scope = _heats(competition)
     done = StandingSnapshot.objects.filter(scope=scope, heat_id=OuterRef("pk"), provisional=False)
     return (
-        heat_model.objects.filter(competition=competition)
+        heat_model.objects.filter(competition_id=competition.pk)
         .exclude(status__in=[HeatStatus.REJECTED, HeatStatus.CANCELLED])
         .exclude(Exists(done))
         .count()
@@ -100,21 +101,17 @@ def heats_left(competition, run=None) -> int:
 def held_words(status: str, source: str, left: int) -> SeatWords:
     """A held seat's words from its status and source alone (a page that annotated them on
     the holder, no query): a replacement's or a confirmed seat is decided (R-REPL-6)."""
-    if source == FinalSeatBase.Source.DIRECT:
+    if source == FinalSeat.Source.DIRECT:
         return SeatWords(DIRECT)
-    if status == FinalSeatBase.Status.PROVISIONAL and source != FinalSeatBase.Source.REPLACEMENT:
+    if status == FinalSeat.Status.PROVISIONAL and source != FinalSeat.Source.REPLACEMENT:
         return SeatWords(PROVISIONAL, left) if left else SeatWords(QUALIFIED)
     return SeatWords(QUALIFIED)
 
 
-def annotate_held(holders, seat_model):
-    """``holders`` (entries or teams) with their held seat's ``final_seat_status`` and
+def annotate_held(holders):
+    """``holders`` (pair entries or teams) with their held seat's ``final_seat_status`` and
     ``final_seat_source`` (in the same query), for :func:`held_words`."""
-    seat = (
-        seat_model.objects.filter(**{seat_model.HOLDER_FIELD: OuterRef("pk")})
-        .exclude(status=FinalSeatBase.Status.VACATED)
-        .order_by("-id")
-    )
+    seat = seats.held_by(OuterRef("pk")).order_by("-id")
     return holders.annotate(
         final_seat_status=Subquery(seat.values("status")[:1]),
         final_seat_source=Subquery(seat.values("source")[:1]),
@@ -135,11 +132,11 @@ def pending_words(words: SeatWords, left: int) -> SeatWords:
     return words
 
 
-def seat_words(seat: FinalSeatBase, left: int, pending: frozenset = frozenset()) -> SeatWords:
-    """One seat's words (:attr:`clubs.models.FinalSeatBase.state` said in five words), ``left``
+def seat_words(seat: FinalSeat, left: int, pending: frozenset = frozenset()) -> SeatWords:
+    """One seat's words (:attr:`clubs.models.FinalSeat.state` said in five words), ``left``
     the competition's heats still to come (:func:`heats_left`), ``pending`` the holders waiting
     on a lot (:func:`lot_pending`). Reads ``offers`` (prefetch them for a list)."""
-    if seat.status == FinalSeatBase.Status.VACATED or seat.holder_key is None:
+    if seat.status == FinalSeat.Status.VACATED or seat.holder_key is None:
         # State.OFFERED; State.DECLINED and State.REPLACED both read "tackat nej" (its holder
         # gave it up or the last asked said no), so ``replaced_by`` need not be read
         pending_offer = any(o.answer == SeatOffer.Answer.PENDING for o in seat.offers.all())
@@ -158,11 +155,10 @@ def seat_reading(competition) -> tuple[int, frozenset]:
 
 
 def _seats(competition):
-    _heat, seat_model, offer_model, _scope = _models(competition)
     return list(
-        seat_model.objects.filter(competition=competition)
+        FinalSeat.objects.filter(competition=competition)
         .prefetch_related(
-            Prefetch("offers", queryset=offer_model.objects.order_by("offered_at", "id"))
+            Prefetch("offers", queryset=SeatOffer.objects.order_by("offered_at", "id"))
         )
         .order_by("id")
     )
@@ -189,21 +185,18 @@ def entry_states(competition) -> dict[int, SeatWords]:
     rows = _seats(competition)
     out: dict[int, SeatWords] = {}
     for seat in rows:
-        holder = getattr(seat, f"{seat.HOLDER_FIELD}_id", None)
-        if holder and seat.is_held:
-            out[holder] = seat_words(seat, left, pending)
+        if seat.is_held:
+            out[seat.holder_id] = seat_words(seat, left, pending)
     for seat in rows:
         for offer in seat.offers.all():
-            entry = getattr(offer, f"{offer.HOLDER_FIELD}_id")
             if offer.answer == offer.Answer.PENDING:
-                out.setdefault(entry, SeatWords(OFFERED))
+                out.setdefault(offer.entry_id, SeatWords(OFFERED))
     for seat in rows:
-        holder = getattr(seat, f"{seat.HOLDER_FIELD}_id", None)
-        if holder and seat.status == FinalSeatBase.Status.VACATED:
-            out.setdefault(holder, SeatWords(DECLINED))
+        if seat.holder_id and seat.status == FinalSeat.Status.VACATED:
+            out.setdefault(seat.holder_id, SeatWords(DECLINED))
         for offer in seat.offers.all():
             if offer.answer == offer.Answer.DECLINED:
-                out.setdefault(getattr(offer, f"{offer.HOLDER_FIELD}_id"), SeatWords(DECLINED))
+                out.setdefault(offer.entry_id, SeatWords(DECLINED))
     return out
 
 

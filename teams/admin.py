@@ -11,7 +11,6 @@ from clubs.admin_actions import (
     DecisionLogMixin,
     HeatChangeRequestAdmin,
     ReasonActionsMixin,
-    WhyColumnMixin,
     change_request_actions,
     service_action,
 )
@@ -25,7 +24,6 @@ from teams.services.decisions import (
     impose_penalty,
     penalty_problems,
     record_ruling,
-    record_team_offer_answer,
     revoke_walkover,
     ruling_problems,
     walkover_problems,
@@ -50,8 +48,6 @@ from .models import (
     Team,
     TeamCompetition,
     TeamEntryRequest,
-    TeamFinalOffer,
-    TeamFinalSeat,
     TeamHeat,
     TeamHeatChangeRequest,
     TeamHeatOrganiser,
@@ -172,9 +168,7 @@ class TeamAdmin(DecisionFieldsMixin, SimpleHistoryAdmin):
     list_select_related = ["heat", "captain"]
 
     def get_queryset(self, request):
-        return seats.with_seats(
-            with_roster_and_dm_columns(super().get_queryset(request)), TeamFinalSeat
-        )
+        return seats.with_seats(with_roster_and_dm_columns(super().get_queryset(request)))
 
     @admin.display(description=_("i finalen"), boolean=True, ordering="holds_final_seat")
     def finalist(self, obj):
@@ -504,82 +498,6 @@ class RulingAdmin(DecisionLogMixin, SimpleHistoryAdmin):
     def current_decision(self, obj):
         text = obj.lagkommission_decision or obj.jury_decision or obj.ruling
         return Truncator(text).chars(60)
-
-
-class TeamFinalOfferInline(WhyColumnMixin, admin.TabularInline):
-    """The chain's offers of a seat, read-only (answers are recorded on the offers)."""
-
-    model = TeamFinalOffer
-    extra = 0
-    fields = ["team", "offered_at", "answer", "answered_at", "recorded_by", "why"]
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(TeamFinalSeat)
-class TeamFinalSeatAdmin(WhyColumnMixin, DecisionLogMixin, SimpleHistoryAdmin):
-    """R-TEAM-ADV-1, R-TEAM-DIRECT-1, R-TEAM-REPL-1: the team final's seats, kept by the
-    recompute and the offer answers (a team gives its seat up by withdrawing)."""
-
-    list_display = ["competition", "number", "team", "origin_heat", "source", "status", "why"]
-    list_filter = ["competition", "source", "status"]
-    fields = [
-        "competition",
-        "number",
-        "team",
-        "origin_heat",
-        "source",
-        "status",
-        "key",
-        "replaces",
-        "why",
-        "decision_log",
-    ]
-    readonly_fields = fields
-    inlines = [TeamFinalOfferInline]
-
-    def has_add_permission(self, request):
-        return False
-
-
-@admin.register(TeamFinalOffer)
-class TeamFinalOfferAdmin(WhyColumnMixin, DecisionLogMixin, SimpleHistoryAdmin):
-    """R-TEAM-REPL-1: the offers of final seats given up; TK records each answer here."""
-
-    list_display = ["team", "seat", "offered_at", "answer", "answered_at", "recorded_by", "why"]
-    list_filter = ["answer", "competition"]
-    readonly_fields = [
-        "competition",
-        "seat",
-        "team",
-        "offered_at",
-        "answer",
-        "answered_at",
-        "recorded_by",
-        "why",
-        "decision_log",
-    ]
-    exclude = ["reason", "reason_data"]
-    actions = ["accepted", "declined"]
-
-    accepted = service_action(
-        record_team_offer_answer,
-        TeamFinalOffer.Answer.ACCEPTED,
-        description=_("Laget tackade ja"),
-        with_reason=False,
-    )
-    declined = service_action(
-        record_team_offer_answer,
-        TeamFinalOffer.Answer.DECLINED,
-        description=_("Laget tackade nej"),
-        with_reason=False,
-    )
-
-    def has_add_permission(self, request):
-        return False
 
 
 @admin.register(TeamHeatChangeRequest)

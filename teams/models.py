@@ -14,7 +14,7 @@ from clubs.models import (
     Club,
     Competition,
     Decided,
-    FinalSeatBase,
+    Entry,
     Heat,
     HeatChangeRequest,
     Player,
@@ -149,8 +149,9 @@ class TeamHeatOrganiser(models.Model):
         super().save(*args, **kwargs)
 
 
-class Team(models.Model):
-    """A team entered in a heat (R-TEAM-REG-2), or directly in the final (R-TEAM-DIRECT-1)."""
+class Team(Entry):
+    """A team entered in a heat (R-TEAM-REG-2), or directly in the final (R-TEAM-DIRECT-1): a
+    kind of :class:`clubs.models.Entry`, whose id it has (the id of ``/lag/lag/<id>/``)."""
 
     class Status(models.TextChoices):
         ENTERED = "entered", _("anmält")
@@ -204,12 +205,16 @@ class Team(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.kind = Entry.Kind.TEAMS
+        super().save(*args, **kwargs)
+
     @property
     def is_finalist(self) -> bool:
         """The team holds a seat in the final (:func:`clubs.seats.holds_seat`: a seat row of
         it not vacated; the ``holds_final_seat`` annotation of :func:`clubs.seats.with_seats`
         when the row was read with it)."""
-        return seats.holds_seat(self, TeamFinalSeat)
+        return seats.holds_seat(self)
 
 
 class RosterEntry(models.Model):
@@ -558,84 +563,6 @@ class Ruling(models.Model):
         return _("Domslut: %(match)s") % {"match": self.match}
 
 
-class TeamFinalSeat(FinalSeatBase):
-    """A seat in the DM Lag final (R-TEAM-ADV-1, R-TEAM-DIRECT-1, R-TEAM-REPL-1), on the same
-    lifecycle as a pairs seat (:class:`clubs.models.FinalSeatBase`): a qualifying place from a
-    heat, the champions' direct place, or a replacement's seat (``replaces`` the vacated seat
-    whose offer it accepted). ``number`` is the team's number in the final on this seat
-    (:func:`clubs.seats.number_seats`); a replacement takes the number of the seat it replaces.
-    Who is in the final is read from these rows alone (:func:`clubs.seats.with_seats`)."""
-
-    HOLDER_FIELD = "team"
-
-    competition = models.ForeignKey(
-        TeamCompetition,
-        on_delete=models.CASCADE,
-        related_name="final_seats",
-        verbose_name=_("tävling"),
-    )
-    origin_heat = models.ForeignKey(
-        TeamHeat,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("kvalplats"),
-    )
-    team = models.ForeignKey(
-        Team,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="final_seats",
-        verbose_name=_("lag"),
-    )
-    number = models.PositiveSmallIntegerField(_("lagnummer i finalen"), null=True, blank=True)
-    history = HistoricalRecords()
-
-    class Meta:
-        verbose_name = _("finalplats (lag)")
-        verbose_name_plural = _("finalplatser (lag)")
-        ordering = ["competition", "id"]
-
-    def __str__(self) -> str:
-        if self.team_id is None:
-            return f"Ledig finalplats {self.chain_key}"
-        return f"Finalplats: {self.team}"
-
-
-class TeamFinalOffer(SeatOffer):
-    """R-TEAM-REPL-1 / R-REPL-5: an offer of a final seat a team gave up, to the team the
-    replacement chain names. ``seat`` is the vacated :class:`TeamFinalSeat`; the chain's name
-    for it is ``seat.chain_key`` (:attr:`chain_key`)."""
-
-    HOLDER_FIELD = "team"
-
-    competition = models.ForeignKey(
-        TeamCompetition,
-        on_delete=models.CASCADE,
-        related_name="final_offers",
-        verbose_name=_("tävling"),
-    )
-    seat = models.ForeignKey(
-        TeamFinalSeat,
-        on_delete=models.CASCADE,
-        related_name="offers",
-        verbose_name=_("finalplats"),
-    )
-    team = models.ForeignKey(
-        Team, on_delete=models.PROTECT, related_name="final_offers", verbose_name=_("lag")
-    )
-    history = HistoricalRecords()
-
-    class Meta(SeatOffer.Meta):
-        verbose_name = _("erbjudande (lagfinal)")
-        verbose_name_plural = _("erbjudanden (lagfinal)")
-
-    def __str__(self) -> str:
-        return f"{self.team} ({self.get_answer_display()})"
-
-
 class RosterChangeRequest(Decided):
     """R-TEAM-2, R-GEN-3: a roster change or a line-up that the captain (or whoever manages
     the team's heat) can no longer make directly because its window has closed
@@ -725,10 +652,6 @@ class RosterChangeRequestPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ({self.get_role_display()})"
-
-    @property
-    def chain_key(self) -> str:
-        return self.seat.chain_key
 
 
 class TeamEntryRequest(Decided):

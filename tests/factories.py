@@ -6,14 +6,22 @@ from decimal import Decimal
 import factory
 from django.contrib.auth import get_user_model
 
-from clubs.models import Club, ClubOfficial, District, Membership, Player, Representation, Season
+from clubs.models import (
+    Club,
+    ClubOfficial,
+    District,
+    FinalSeat,
+    Membership,
+    Player,
+    Representation,
+    Season,
+)
 from pairs.models import PairCompetition, PairEntry, PairHeat
 from teams.models import (
     Match,
     RosterEntry,
     Team,
     TeamCompetition,
-    TeamFinalSeat,
     TeamHeat,
     TeamHeatOrganiser,
 )
@@ -201,25 +209,25 @@ class TeamFactory(factory.django.DjangoModelFactory):
             seat_in_final(self, None if extracted is True else int(extracted))
 
 
-def seat_in_final(team, number: int | None = None) -> TeamFinalSeat:
+def seat_in_final(team, number: int | None = None) -> FinalSeat:
     """A seat in the DM Lag final for ``team``, as the recompute's allocation creates it (a
     provisional seat of its heat, saying why), with its number in the final. Who is in the
     final is read from these rows only (``clubs.seats.with_seats``)."""
     from clubs import seats
 
-    seat = TeamFinalSeat(
+    seat = FinalSeat(
         competition_id=team.competition_id,
         key=str(team.pk),
-        team=team,
+        holder=team,
         origin_heat_id=team.heat_id,
-        source=TeamFinalSeat.Source.ALLOCATION,
+        source=FinalSeat.Source.ALLOCATION,
         number=number,
     )
     heat = team.heat.name if team.heat_id else ""
     seat.explain("R-TEAM-ADV-1", seats.seat_reason(seat.source, heat=heat, n=1, seats=1))
     seat.save()
     if number is None:
-        seats.number_seats(TeamFinalSeat, team.competition_id)
+        seats.number_seats(team.competition_id)
     return seat
 
 
@@ -331,6 +339,4 @@ def final_teams(competition, **filters) -> list[Team]:
     them), each with its ``final_seat_number``."""
     from clubs import seats
 
-    return list(
-        seats.holding(Team.objects.filter(competition=competition, **filters), TeamFinalSeat)
-    )
+    return list(seats.holding(Team.objects.filter(competition=competition, **filters)))

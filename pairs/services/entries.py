@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from clubs import clock, seats, windows
 from clubs.locks import lock_competition, lock_row
-from clubs.models import HeatStatus, Player, Representation
+from clubs.models import FinalSeat, HeatStatus, Player, Representation
 from clubs.permissions import can_act_for_club, can_manage_pair_heat, is_tk
 from clubs.recompute import request_recompute
 from clubs.selectors import lookup_players, normalise_mid, player_infos
@@ -41,15 +41,12 @@ from clubs.services.base import (
 )
 from pairs.models import (
     FINAL_SESSION,
-    DirectQualifier,
     ExternalQualifier,
-    FinalSeat,
     PairCompetition,
     PairEntry,
     PairHeat,
     ReserveNotice,
     SmPartnerDeclaration,
-    pair_key,
 )
 from pairs.selectors import final_seat_holders
 from ubf.rules.eligibility import (
@@ -96,7 +93,7 @@ class PairEntryOutcome:
     entry: PairEntry
     warnings: list[Violation] = field(default_factory=list)
     struck: bool = False
-    forfeited: list[DirectQualifier] = field(default_factory=list)
+    forfeited: list[PairEntry] = field(default_factory=list)
 
 
 @dataclass
@@ -252,20 +249,22 @@ def restrike_discipline(competition: PairCompetition, *, user=None) -> list[Stri
     return changes
 
 
-def _forfeit_direct_places(competition: PairCompetition, *, user) -> list[DirectQualifier]:
+def _forfeit_direct_places(competition: PairCompetition, *, user) -> list[PairEntry]:
     """R-DIRECT-2: a registered direct qualifier whose player played (or is entered to play) a
     qualifier with another partner, even as a reserve, forfeits the direct place."""
     out = []
     entries = [q for q in qualifier_entries(competition) if not q.entry_id.startswith("ext")]
-    for dq in DirectQualifier.objects.filter(
-        competition=competition, status=DirectQualifier.Status.REGISTERED
+    for dq in PairEntry.objects.filter(
+        competition=competition,
+        entered_as=PairEntry.EnteredAs.DIRECT,
+        status=PairEntry.Status.ENTERED,
     ).select_related("player1", "player2"):
         status = direct_place_status(
             {dq.player1.mid, dq.player2.mid}, competition.discipline, entries
         )
         if not status.forfeited:
             continue
-        dq.status = DirectQualifier.Status.FORFEITED
+        dq.status = PairEntry.Status.FORFEITED
         dq.status_reason = "R-DIRECT-2: " + " ".join(v.message_sv for v in status.violations)
         dq.save(update_fields=["status", "status_reason"])
         record_decision(
@@ -285,14 +284,14 @@ def _forfeit_direct_places(competition: PairCompetition, *, user) -> list[Direct
 
 def _apply_season_rules(
     competition: PairCompetition, *, user
-) -> tuple[list[StrikeChange], list[DirectQualifier]]:
+) -> tuple[list[StrikeChange], list[PairEntry]]:
     return restrike_discipline(competition, user=user), _forfeit_direct_places(
         competition, user=user
     )
 
 
 def _consequence_warnings(
-    changes: list[StrikeChange], forfeited: list[DirectQualifier], entry: PairEntry
+    changes: list[StrikeChange], forfeited: list[PairEntry], entry: PairEntry
 ) -> list[Violation]:
     """The warnings of the season's rules after ``entry`` was entered or given a reserve: its own
     strike as the rule words it ("har redan kvalspelat", R-PAIR-KVAL-7); ANOTHER entry struck
@@ -654,7 +653,7 @@ def notify_reserve(
     if entry.status == PairEntry.Status.WITHDRAWN:
         violations.append(error(clause, gettext_noop("Paret har återtagit sin anmälan.")))
     if final:
-        if not seats.holds_seat(entry, FinalSeat):
+        if not seats.holds_seat(entry):
             violations.append(
                 error(
                     "R-PAIR-RES-2",
@@ -785,7 +784,7 @@ def register_direct_qualifier(
     mid2,
     *,
     champion_mids: Iterable[str] | None = None,
-) -> DirectQualifier:
+) -> PairEntry:
     """R-DIRECT-1: TK registers last season's champions as directly qualified for the final:
     the discipline allows it (not Dam), the registration comes no later than the last day of
     the qualifying period (the final's date for a direct final), and the pair is intact
@@ -804,7 +803,9 @@ def register_direct_qualifier(
     violations += check_direct_qualifier(
         competition.discipline, champions, [m1, m2], clock.today(), deadline, rules=rules
     )
-    if DirectQualifier.objects.filter(competition=competition).exists():
+    if PairEntry.objects.filter(
+        competition=competition, entered_as=PairEntry.EnteredAs.DIRECT
+    ).exists():
         violations.append(
             error(
                 "R-DIRECT-1",
@@ -822,8 +823,9 @@ def register_direct_qualifier(
     )
     violations += list(status.violations)
     warnings = raise_on_errors(violations)
-    dq = DirectQualifier.objects.create(
+    dq = PairEntry.objects.create(
         competition=competition,
+        entered_as=PairEntry.EnteredAs.DIRECT,
         player1=players[m1],
         player2=players[m2],
         registered_on=clock.today(),
@@ -1030,11 +1032,16 @@ def enter_direct_final_pair(user, competition: PairCompetition, mid1, mid2) -> F
             )
         )
     warnings_ = raise_on_errors(violations)
-    seat = FinalSeat(
+    entry = PairEntry.objects.create(
         competition=competition,
-        key=f"df:{pair_key(m1, m2)}",
+        entered_as=PairEntry.EnteredAs.DIRECT_FINAL,
         player1=players[m1],
         player2=players[m2],
+        registered_on=clock.today(),
+    )
+    seat = FinalSeat(
+        competition=competition,
+        holder=entry,
         source=FinalSeat.Source.DIRECT_FINAL,
         status=FinalSeat.Status.CONFIRMED,
     )
@@ -1049,3 +1056,23 @@ def enter_direct_final_pair(user, competition: PairCompetition, mid1, mid2) -> F
     flag_warnings("pairs.direct_final.entered", seat, warnings_, user=user, season=season)
     request_recompute(competition.pk)
     return seat
+
+
+def on_seat_given_up(sender, *, seat, reason, **kwargs) -> None:
+    """R-REPL-7 (:data:`clubs.services.seats.seat_given_up`): a direct qualifier that gives its
+    seat up gives its direct place up: the pair entered as a direct qualifier is marked so
+    (``declined``, with the reason), whether it holds the seat itself or through the heat
+    entry it played together (R-ALLOC-2). Other seats change nothing here."""
+    if seat.source != FinalSeat.Source.DIRECT or seat.competition.kind != PairEntry.Kind.PAIRS:
+        return
+    holder = PairEntry.objects.get(pk=seat.holder_id)
+    players = [holder.player1_id, holder.player2_id]
+    for dq in PairEntry.objects.filter(
+        competition_id=seat.competition_id,
+        entered_as=PairEntry.EnteredAs.DIRECT,
+        player1_id__in=players,
+        player2_id__in=players,
+    ):
+        dq.status = PairEntry.Status.DECLINED
+        dq.status_reason = reason
+        dq.save(update_fields=["status", "status_reason"])

@@ -16,17 +16,18 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch
 from django.http import Http404
 
-from clubs.models import FinalSeatBase
-from pairs.models import FinalSeat, Offer, PairCompetition, PairHeat
+from clubs import seats
+from clubs.models import FinalSeat, SeatOffer
+from pairs.models import PairCompetition, PairHeat
 from pairs.selectors import SeatHolder, final_seat_holders
 from portal.selectors.par import HeatView, _heat_view
 from portal.selectors.tk_lots import standing_lot_notes
 from results.models import AllocationRun, Lot, StandingSnapshot
 from results.seat_states import DECLINED, OFFERED, SeatWords, heats_left, seat_words
 from results.services.lots import PAIR_FINAL, undrawn_keys
-from teams.models import Match, TeamFinalOffer, TeamFinalSeat, TeamHeat, TeamHeatOrganiser
+from teams.models import Match, TeamHeat, TeamHeatOrganiser
 
-Status = FinalSeatBase.Status
+Status = FinalSeat.Status
 
 
 @dataclass
@@ -35,7 +36,7 @@ class SeatLine:
     holds it or was offered it. ``offers`` in the order they were made (who was asked, when,
     the answer); ``now`` the name of whoever holds the seat today ("" when nobody yet)."""
 
-    seat: FinalSeatBase
+    seat: FinalSeat
     holder: str
     offers: list
     now: str = ""
@@ -92,9 +93,9 @@ class RowView:
 
     row: dict
     key: int | None
-    seat: FinalSeatBase | None = None
+    seat: FinalSeat | None = None
     reserve: Reserve | None = None
-    gave_up: FinalSeatBase | None = None
+    gave_up: FinalSeat | None = None
     #: the entry's final place in words (``results.seat_states``): "preliminärt, X heat kvar",
     #: "kvalificerat", "direktkvalificerat", "tillfrågat som ersättare", "tackat nej"
     words: SeatWords | None = None
@@ -111,9 +112,9 @@ class HeatPage:
     #: the heat's row of the allocation (``AllocationRun.explanation["venues"]``)
     venue: dict | None = None
     #: entry id → the seat it holds from this heat
-    qualified: dict[int, FinalSeatBase] = field(default_factory=dict)
+    qualified: dict[int, FinalSeat] = field(default_factory=dict)
     #: entry id → the seat it gave up (R-REPL-1, R-TEAM-REPL-1)
-    gave_up: dict[int, FinalSeatBase] = field(default_factory=dict)
+    gave_up: dict[int, FinalSeat] = field(default_factory=dict)
     reserves: list[Reserve] = field(default_factory=list)
     seats: list[SeatLine] = field(default_factory=list)
     lots: list = field(default_factory=list)
@@ -145,22 +146,7 @@ class HeatPage:
         return len((self.run.explanation or {}).get("direct", [])) if self.run else 0
 
 
-def _entry_id(seat: FinalSeatBase) -> int | None:
-    return getattr(seat, f"{seat.HOLDER_FIELD}_id", None)
-
-
-def _offer_entry_id(offer) -> int:
-    return getattr(offer, f"{offer.HOLDER_FIELD}_id")
-
-
-def _offer_name(offer) -> str:
-    entry = getattr(offer, offer.HOLDER_FIELD)
-    if hasattr(entry, "player1"):
-        return f"{entry.player1.full_name} – {entry.player2.full_name}"
-    return str(entry)
-
-
-def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> HeatPage:
+def _heat_page(page: HeatPage, seat_rows: list[FinalSeat], row_key: str) -> HeatPage:
     """What the pairs and the team heat page share: the heat's seats, its reserves in order,
     the chain's offers and the allocation's sentences about the heat, from the stored rows."""
     heat = page.heat
@@ -172,17 +158,17 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> 
     )
     by_id = {s.id: s for s in seat_rows}
     for seat in seat_rows:
-        holder = _entry_id(seat)
+        holder = seat.holder_id
         offers = sorted(seat.offers.all(), key=lambda o: (o.offered_at, o.id))
         from_here = seat.origin_heat_id == heat.id
-        concerns = from_here or holder in here or any(_offer_entry_id(o) in here for o in offers)
+        concerns = from_here or holder in here or any(o.entry_id in here for o in offers)
         if seat.is_held and holder in here:
             page.qualified[holder] = seat
         elif seat.status == Status.VACATED and holder in here:
             page.gave_up[holder] = seat
         if not concerns:
             continue
-        if seat.source == FinalSeatBase.Source.REPLACEMENT and seat.replaces_id in by_id:
+        if seat.source == FinalSeat.Source.REPLACEMENT and seat.replaces_id in by_id:
             continue  # shown with the seat it replaces
         now = ""
         if seat.is_held:
@@ -202,7 +188,7 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> 
                 from_here=from_here,
             )
         )
-    asked = {_offer_entry_id(o) for s in seat_rows for o in s.offers.all()}
+    asked = {o.entry_id for s in seat_rows for o in s.offers.all()}
     if page.run and not page.run.provisional:
         queue = sorted(
             (
@@ -231,9 +217,9 @@ def _heat_page(page: HeatPage, seat_rows: list[FinalSeatBase], row_key: str) -> 
     offered: dict[int, SeatWords] = {}
     for o in (o for seat in seat_rows for o in seat.offers.all()):
         if o.answer == o.Answer.PENDING:
-            offered[_offer_entry_id(o)] = SeatWords(OFFERED)
+            offered[o.entry_id] = SeatWords(OFFERED)
         elif o.answer == o.Answer.DECLINED:
-            offered.setdefault(_offer_entry_id(o), SeatWords(DECLINED))
+            offered.setdefault(o.entry_id, SeatWords(DECLINED))
     page.table = [
         RowView(
             row=r,
@@ -288,6 +274,18 @@ def _names(message: dict, label: str) -> bool:
     return False
 
 
+def competition_seats(competition) -> list[FinalSeat]:
+    """The competition's seats with their holders' and their offers' names, in two queries."""
+    return list(
+        FinalSeat.objects.filter(competition=competition)
+        .select_related(*seats.HOLDER_NAMES)
+        .prefetch_related(
+            Prefetch("offers", queryset=SeatOffer.objects.select_related(*seats.ENTRY_NAMES))
+        )
+        .order_by("id")
+    )
+
+
 def pair_heat_page(heat_id: int) -> HeatPage:
     """/par/kval/<id>/: a pairs heat's standing (both sessions of a two-session heat), who
     holds a seat from it, its reserves, its share of the final and the chain (7 queries)."""
@@ -304,24 +302,7 @@ def pair_heat_page(heat_id: int) -> HeatPage:
         scope=StandingSnapshot.Scope.PAIR_HEAT, heat=heat
     ).first()
     run = AllocationRun.objects.filter(competition=competition).first()
-    seat_rows = list(
-        FinalSeat.objects.filter(competition=competition)
-        .select_related(
-            "entry__player1",
-            "entry__player2",
-            "direct_qualifier__player1",
-            "direct_qualifier__player2",
-            "player1",
-            "player2",
-        )
-        .prefetch_related(
-            Prefetch(
-                "offers",
-                queryset=Offer.objects.select_related("entry__player1", "entry__player2"),
-            )
-        )
-        .order_by("id")
-    )
+    seat_rows = competition_seats(competition)
     # The venue lots (R-ALLOC-5) and the lots inside tables (R-PAIR-TIE-1) in one read.
     all_lots = list(
         Lot.objects.filter(kind=Lot.Kind.PAIRS, competition=competition)
@@ -356,14 +337,7 @@ def team_heat_page(heat_id: int) -> HeatPage:
         scope=StandingSnapshot.Scope.TEAM_HEAT, heat=heat
     ).first()
     run = AllocationRun.objects.filter(competition=competition).first()
-    seat_rows = list(
-        TeamFinalSeat.objects.filter(competition=competition)
-        .select_related("team")
-        .prefetch_related(
-            Prefetch("offers", queryset=TeamFinalOffer.objects.select_related("team"))
-        )
-        .order_by("id")
-    )
+    seat_rows = competition_seats(competition)
     # The venue lots (R-ALLOC-5) and the lots inside tables (R-TEAM-TIE-1) in one read.
     all_lots = list(
         Lot.objects.filter(kind=Lot.Kind.TEAMS, competition=competition)
@@ -465,7 +439,7 @@ def pair_final_page(competition_id: int) -> FinalPage:
     holders = final_seat_holders(competition)
     by_heat: dict[int | None, list[SeatHolder]] = {}
     for h in holders:
-        heat_id = h.seat.origin_heat_id or getattr(h.holder, "heat_id", None)
+        heat_id = h.seat.origin_heat_id or h.holder.heat_id
         by_heat.setdefault(heat_id if heat_id in heats else None, []).append(h)
     groups = [FinalGroup(heats[i], by_heat[i]) for i in heats if i in by_heat]
     if None in by_heat:

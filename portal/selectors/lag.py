@@ -45,7 +45,6 @@ from teams.models import (
     SemifinalChoice,
     Team,
     TeamCompetition,
-    TeamFinalSeat,
     TeamHeat,
     TeamHeatOrganiser,
 )
@@ -274,10 +273,9 @@ def lag_page(season: Season | None = None) -> LagPage:
     page.final_live = final_started and not all(m.status in DONE for m in final_matches)
     page.recent_matches = _recent(matches)
     teams = list(
-        annotate_held(
-            seats.with_seats(Team.objects.filter(competition=competition), TeamFinalSeat),
-            TeamFinalSeat,
-        ).order_by("number", "name")
+        annotate_held(seats.with_seats(Team.objects.filter(competition=competition))).order_by(
+            "number", "name"
+        )
     )
     page.final_teams = sorted(
         (t for t in teams if t.holds_final_seat),
@@ -465,11 +463,7 @@ def team_page(team_id: int) -> TeamPage:
     answers of the SM semifinal's choosing where it stands, R-TEAM-SEMI-1). Raises Http404."""
     team = (
         annotate_held(
-            seats.with_seats(
-                Team.objects.select_related("competition__season", "heat", "captain"),
-                TeamFinalSeat,
-            ),
-            TeamFinalSeat,
+            seats.with_seats(Team.objects.select_related("competition__season", "heat", "captain"))
         )
         .filter(pk=team_id)
         .first()

@@ -17,11 +17,11 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clubs import clock, windows
+from clubs import clock, seats, windows
 from clubs.i18n import render
-from clubs.models import Decided, HeatStatus, Membership, Season
+from clubs.models import Decided, FinalSeat, HeatStatus, Membership, Season, SeatOffer
 from clubs.services.flags import open_flags
-from pairs.models import Offer, PairCompetition, PairHeat, PairHeatChangeRequest
+from pairs.models import PairCompetition, PairHeat, PairHeatChangeRequest
 from portal.selectors.direct_finals import direct_final_rows
 from results.models import AllocationRun, StandingSnapshot
 from results.services.lots import standing_ties
@@ -35,11 +35,11 @@ from teams.models import (
     RosterChangeRequest,
     Team,
     TeamCompetition,
-    TeamFinalOffer,
     TeamHeat,
     TeamHeatChangeRequest,
     WalkOver,
 )
+from ubf.rules import replacement
 from ubf.rules.eligibility import unpaid_deadline
 from ubf.rules.heats import too_few_teams_at_close
 
@@ -378,47 +378,76 @@ def _lots(season) -> list[Item]:
 
 
 def _offers(season) -> list[Item]:
+    """R-REPL-5, R-TEAM-REPL-1: the offers of final seats waiting for the answer, pairs and
+    teams alike (one ``clubs.SeatOffer``), answered here (``clubs.services.seats``)."""
     items = []
-    for offer in Offer.objects.filter(
-        seat__competition__season=season, answer=Offer.Answer.PENDING
+    for offer in SeatOffer.objects.filter(
+        seat__competition__season=season, answer=SeatOffer.Answer.PENDING
     ).select_related(
-        "seat__competition__season", "entry__player1", "entry__player2", "entry__heat"
+        "seat__competition__season",
+        "seat__competition__paircompetition",
+        "seat__competition__teamcompetition",
+        "entry__pairentry__heat",
+        *seats.ENTRY_NAMES,
     ):
         competition = offer.seat.competition
+        pair = competition.kind == competition.Kind.PAIRS
+        heat = offer.entry.pairentry.heat if pair else None
         items.append(
             Item(
-                title=f"{competition}: {offer.entry.player1.full_name} – "
-                f"{offer.entry.player2.full_name}",
-                clause="R-REPL-5",
+                title=f"{competition}: {offer.entry}",
+                clause="R-REPL-5" if pair else "R-TEAM-REPL-1",
                 url=_admin_url(offer),
-                action="pair_offer",
+                action="seat_offer",
                 pk=offer.pk,
-                deadline=windows.seat_answer_window(competition).closes,
+                deadline=windows.seat_answer_window(competition.specific).closes,
                 facts=[
-                    _("Kvalheat: %(heat)s") % {"heat": offer.entry.heat.name},
+                    *([_("Kvalheat: %(heat)s") % {"heat": heat.name}] if heat else []),
                     _("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())},
-                    *([offer.reason_text()] if offer.reason else []),  # why this pair
-                ],
-            )
-        )
-    for offer in TeamFinalOffer.objects.filter(
-        competition__season=season, answer=TeamFinalOffer.Answer.PENDING
-    ).select_related("competition__season", "team"):
-        items.append(
-            Item(
-                title=f"{offer.competition}: {offer.team}",
-                clause="R-TEAM-REPL-1",
-                url=_admin_url(offer),
-                action="team_offer",
-                pk=offer.pk,
-                deadline=windows.seat_answer_window(offer.competition).closes,
-                facts=[
-                    _("Erbjuden %(day)s") % {"day": _d(offer.offered_at.date())},
-                    *([offer.reason_text()] if offer.reason else []),  # why this team
+                    *([offer.reason_text()] if offer.reason else []),  # why this pair or team
                 ],
             )
         )
     return _by_deadline(items)
+
+
+def _seats_tk_decides(season) -> list[Item]:
+    """R-REPL-3: the seats of the season's finals that the chain has nobody left to ask for
+    (the allocation's stored chain), none of them left empty yet: TK decides on the final's
+    seat page. Two queries."""
+    runs = {
+        r.competition_id: r
+        for r in AllocationRun.objects.filter(competition__season=season).select_related(
+            "competition__season"
+        )
+    }
+    waiting = {
+        (run_id, c["seat"]): c
+        for run_id, run in runs.items()
+        for c in (run.explanation or {}).get("chain", [])
+        if c.get("status") == replacement.TK_DECIDES
+    }
+    if not waiting:
+        return []
+    items = []
+    for seat in FinalSeat.objects.filter(
+        competition_id__in={k[0] for k in waiting}, closed_reason=""
+    ).order_by("id"):
+        chain = waiting.get((seat.competition_id, seat.chain_key))
+        if chain is None:
+            continue
+        competition = runs[seat.competition_id].competition
+        url = reverse("portal:tk_final_seats", args=[seat.competition_id])
+        steps = chain.get("steps") or []
+        items.append(
+            Item(
+                title=f"{competition}: {seat}",
+                clause="R-REPL-3",
+                url=f"{url}#plats-{seat.pk}",
+                facts=[render(steps[-1]["message"])] if steps else [],
+            )
+        )
+    return items
 
 
 def _missing_lineups(season) -> list[Item]:
@@ -707,6 +736,7 @@ def tk_queue(season: Season | None = None) -> list[Group]:
         Group("sanctions", _("Begärda bestraffningar"), _sanctions(season)),
         Group("unpaid", _("Obetalda spelare som spelat (14 dagar)"), _unpaid_fielded(season)),
         Group("offers", _("Erbjudna finalplatser utan svar"), _offers(season)),
+        Group("final_seats", _("Finalplatser där TK avgör"), _seats_tk_decides(season)),
         Group("semifinal", _("Val av SM-semifinalort"), _semifinal(season)),
         Group("lineups", _("Spelade matcher utan laguppställning"), _missing_lineups(season)),
         Group(

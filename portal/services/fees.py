@@ -37,7 +37,7 @@ from clubs.spreadsheets import safe_cell, text_cells
 from pairs.models import PairEntry
 from pairs.selectors import final_seat_holders
 from portal.models import FeeStatus
-from teams.models import Lineup, Match, Team, TeamFinalSeat, WalkOver
+from teams.models import Lineup, Match, Team, WalkOver
 from ubf.rules import fees as fee_rules
 from ubf.rules.fees import FeeLine, kr
 from ubf.rules.i18n import gettext_noop
@@ -326,7 +326,7 @@ def team_final_fee_list(competition) -> FeeList:
     season = competition.season
     rules = season.rules()
     teams = list(
-        seats.holding(competition.teams.all(), TeamFinalSeat)
+        seats.holding(competition.teams.all())
         .exclude(status=Team.Status.WITHDRAWN)
         .order_by("final_seat_number", "name")
     )
@@ -491,7 +491,7 @@ def mark_fee(
 ) -> FeeStatus:
     """R-TEAM-FEE-1 (collected by the heat responsible and passed to UBF), R-PAIR-FEE-1: mark
     a payer's fee as collected and/or passed to UBF. ``obj`` is the payer of a fee row (a
-    PairEntry, Team or DirectQualifier); dates left None keep what was marked before. The heat
+    pair entry, in a heat, directly qualified or in a direct final, or a team); dates left None keep what was marked before. The heat
     responsible marks their own heat, TK any list. Dates may not lie in the future, and a fee
     is passed to UBF no earlier than it was collected."""
     if kind not in KINDS:

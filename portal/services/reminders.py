@@ -61,7 +61,6 @@ from clubs.models import (
 from clubs.permissions import TK_GROUP
 from clubs.services.heats import direct_final_decided, direct_final_needed
 from pairs.models import (
-    FinalSeat,
     PairCompetition,
     PairEntry,
     PairHeat,
@@ -71,7 +70,7 @@ from pairs.models import (
 from pairs.services import heats as pair_heats
 from pairs.services.heats import invitation_problems
 from portal.models import ReminderLog
-from teams.models import Lineup, Team, TeamCompetition, TeamFinalSeat, TeamHeat
+from teams.models import Lineup, Team, TeamCompetition, TeamHeat
 from teams.services import heats as team_heats
 from teams.services.heats import team_heat_entry_check
 from ubf.rules.eligibility import (
@@ -443,7 +442,7 @@ def _protest_deadlines(season: Season, today: date) -> Iterator[Reminder]:
     if competition is None:
         return
     finalists = list(
-        seats.holding(competition.teams.all(), TeamFinalSeat)
+        seats.holding(competition.teams.all())
         .exclude(status=Team.Status.WITHDRAWN)
         .select_related("captain_user")
         .order_by("final_seat_number", "name")
@@ -504,15 +503,14 @@ def _sm_partners(season: Season, today: date) -> Iterator[Reminder]:
         step = current_step(_before(final, PARTNER_REMINDER_DAYS), today)
         if step is None:
             continue
-        held = (
-            seats.held(FinalSeat, competition)
-            .filter(entry__isnull=False)
-            .select_related("entry__player1", "entry__player2")
+        held = seats.held(competition).select_related(
+            "holder__pairentry__player1", "holder__pairentry__player2"
         )
         finalists = {}
         for seat in held:
-            finalists[seat.entry.player1] = seat.entry.player2
-            finalists[seat.entry.player2] = seat.entry.player1
+            pair = seat.holder.pairentry
+            finalists[pair.player1] = pair.player2
+            finalists[pair.player2] = pair.player1
         if not finalists:
             continue
         declared = set(

@@ -335,8 +335,8 @@ def enter_direct_final_view(request, competition_id: int):
                 request,
                 _("%(p1)s – %(p2)s är anmälda till %(competition)s.")
                 % {
-                    "p1": seat.player1.full_name,
-                    "p2": seat.player2.full_name,
+                    "p1": seat.holder.player1.full_name,
+                    "p2": seat.holder.player2.full_name,
                     "competition": competition,
                 },
             )

@@ -22,15 +22,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import clock
-from clubs.models import Competition, Season
+from clubs.models import Competition, Season, SeatOffer
 from clubs.models import Decision as AuditRow
 from clubs.permissions import is_tk
 from clubs.services.base import ServiceError
 from clubs.services.flags import decide_flag
 from clubs.services.season import configure_season, current_values
+from clubs.services.seats import answer_offer
 from clubs.spreadsheets import safe_cell
-from pairs.models import Offer, PairHeat, PairHeatChangeRequest
-from pairs.services.decisions import record_offer_answer
+from pairs.models import PairHeat, PairHeatChangeRequest
 from pairs.services.heats import decide_heat_change as decide_pair_heat_change
 from pairs.services.heats import decide_pair_heat
 from portal.forms import SeasonConfigForm
@@ -44,7 +44,6 @@ from teams.models import (
     Penalty,
     RosterChangeRequest,
     TeamCompetition,
-    TeamFinalOffer,
     TeamHeat,
     TeamHeatChangeRequest,
     WalkOver,
@@ -56,13 +55,12 @@ from teams.services.decisions import (
     lift_penalty,
     revoke_walkover,
 )
-from teams.services.decisions.final_offers import record_team_offer_answer
 from teams.services.heats import decide_heat_change as decide_team_heat_change
 from teams.services.heats import decide_team_heat
 
 
 def _answer(yes: bool) -> str:
-    return Offer.Answer.ACCEPTED if yes else Offer.Answer.DECLINED
+    return SeatOffer.Answer.ACCEPTED if yes else SeatOffer.Answer.DECLINED
 
 
 @dataclass(frozen=True)
@@ -133,22 +131,9 @@ DECISIONS: dict[str, Decision] = {
         gettext_lazy("hanterad: åtgärdas"),
         gettext_lazy("hanterad: ingen åtgärd"),
     ),
-    "pair_offer": Decision(
-        Offer,
-        lambda user, offer, yes, reason: record_offer_answer(
-            user, offer, _answer(yes), reason=reason
-        ),
-        "offers",
-        gettext_lazy("Tackade ja"),
-        gettext_lazy("Tackade nej"),
-        gettext_lazy("svaret registrerat: tackade ja"),
-        gettext_lazy("svaret registrerat: tackade nej"),
-    ),
-    "team_offer": Decision(
-        TeamFinalOffer,
-        lambda user, offer, yes, reason: record_team_offer_answer(
-            user, offer, _answer(yes), reason=reason
-        ),
+    "seat_offer": Decision(
+        SeatOffer,
+        lambda user, offer, yes, reason: answer_offer(user, offer, _answer(yes), reason=reason),
         "offers",
         gettext_lazy("Tackade ja"),
         gettext_lazy("Tackade nej"),
@@ -176,6 +161,12 @@ def queue(request):
         "portal/tk_queue.html",
         {
             "groups": groups,
+            # R-REPL-3, R-REPL-5: each final's seats and offers, where TK decides on them
+            "finals": list(
+                Competition.objects.filter(season=season).select_related("season").order_by("id")
+            )
+            if season
+            else [],
             "total": sum(len(g.items) for g in groups if g.waiting),
             "today": clock.today(),
             "team_competition": TeamCompetition.objects.filter(season=season).first()

@@ -51,7 +51,7 @@ from clubs.services.base import (
     require_open_season,
 )
 from clubs.services.season import CLAUSES
-from pairs.models import DirectQualifier, PairCompetition
+from pairs.models import PairCompetition, PairEntry
 from results.models import StandingSnapshot
 from teams.models import RosterEntry, Team, TeamCompetition
 from ubf.rules.dates import next_season_name, same_weekday_next_year
@@ -396,9 +396,9 @@ def awaiting_champions(season: Season) -> list[AwaitingChampion]:
         )
     )
     pair_done = set(
-        DirectQualifier.objects.filter(competition__season=season).values_list(
-            "competition_id", flat=True
-        )
+        PairEntry.objects.filter(
+            competition__season=season, entered_as=PairEntry.EnteredAs.DIRECT
+        ).values_list("competition_id", flat=True)
     )
     team_done = set(
         Team.objects.filter(competition__season=season, is_direct_qualifier=True)

@@ -60,7 +60,7 @@ from results.models import (
     pair_key,
 )
 from results.recompute import ask_again_if_pending
-from teams.models import BoardResult, Match, Team, TeamCompetition, TeamFinalSeat, TeamHeat
+from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
 from ubf.rules.eligibility import check_session_entry
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import UBF
@@ -962,7 +962,7 @@ class _TeamMatches(_Target):
             scheduled = Match.objects.filter(competition=competition, stage=Match.Stage.FINAL)
             self.teams = {
                 str(t.final_seat_number): t
-                for t in seats.holding(Team.objects.filter(competition=competition), TeamFinalSeat)
+                for t in seats.holding(Team.objects.filter(competition=competition))
                 if t.final_seat_number is not None
             }
             target = {"competition": competition, "heat": None}

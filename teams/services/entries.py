@@ -24,7 +24,15 @@ from django.db.models import Count, Exists, OuterRef, Q
 
 from clubs import clock, seats, windows
 from clubs.locks import lock_row
-from clubs.models import UBF_DISTRICT_CODE, HeatStatus, Player, Representation, Season
+from clubs.models import (
+    UBF_DISTRICT_CODE,
+    Entry,
+    FinalSeat,
+    HeatStatus,
+    Player,
+    Representation,
+    Season,
+)
 from clubs.permissions import can_manage_team, can_manage_team_heat, is_tk
 from clubs.recompute import request_recompute
 from clubs.selectors import (
@@ -55,7 +63,6 @@ from teams.models import (
     RosterEntry,
     Team,
     TeamCompetition,
-    TeamFinalSeat,
     TeamHeat,
 )
 from teams.services.decisions.common import _has_started, _plays_elsewhere
@@ -436,18 +443,18 @@ def _check_team_data(
     )
 
 
-def _direct_seat(team: Team) -> TeamFinalSeat:
+def _direct_seat(team: Team) -> FinalSeat:
     """R-TEAM-DIRECT-1: last season's champions registered by TK hold the final's direct seat
     from now on (the recompute keeps it), with the next free number of the final."""
-    seat = TeamFinalSeat(
+    seat = FinalSeat(
         competition_id=team.competition_id,
         key=str(team.id),
-        team=team,
-        source=TeamFinalSeat.Source.DIRECT,
+        holder=team,
+        source=FinalSeat.Source.DIRECT,
     )
-    seat.explain("R-TEAM-DIRECT-1", seats.seat_reason(TeamFinalSeat.Source.DIRECT))
+    seat.explain("R-TEAM-DIRECT-1", seats.seat_reason(FinalSeat.Source.DIRECT))
     seat.save()
-    seats.number_seats(TeamFinalSeat, team.competition)
+    seats.number_seats(team.competition_id)
     return seat
 
 
@@ -1407,18 +1414,14 @@ def withdraw_team(user, team: Team, *, reason: str) -> Team:
     team.save(update_fields=["status", "status_reason"])
     # R-TEAM-REPL-1: the seat it holds is given up now, as a pair's is (the recompute offers it
     # down the chain, and vacates it too if it was not yet held when the team withdrew).
-    held = list(seats.held(TeamFinalSeat, team.competition).filter(team=team))
-    for seat in held:
-        seat_services.give_up(
-            seat,
-            "R-TEAM-REPL-1",
-            Message(
-                gettext_noop(
-                    "Lämnad: %(team)s har dragit sig ur (%(why)s); platsen erbjuds vidare"
-                ),
-                {"team": team.name, "why": team.status_reason},
-            ),
-        )
+    held = seat_services.give_up_held(
+        team,
+        "R-TEAM-REPL-1",
+        Message(
+            gettext_noop("Lämnad: %(team)s har dragit sig ur (%(why)s); platsen erbjuds vidare"),
+            {"team": team.name, "why": team.status_reason},
+        ),
+    )
     record_decision(
         "teams.team.withdrawn",
         team,
@@ -1430,3 +1433,18 @@ def withdraw_team(user, team: Team, *, reason: str) -> Team:
     )
     request_recompute(team.competition_id)
     return team
+
+
+def on_seat_taken(sender, *, offer, seat, replaced, **kwargs) -> None:
+    """R-TEAM-REPL-1 (:data:`clubs.services.seats.seat_taken`): a team that accepted the offer of
+    a final seat takes the replaced team's place in the final's matches not yet played (it
+    already has its number, the seat's). A pairs final has no matches."""
+    if replaced is None or offer.seat.competition.kind != Entry.Kind.TEAMS:
+        return
+    for side in ("home", "away"):
+        Match.objects.filter(
+            competition_id=seat.competition_id,
+            stage=Match.Stage.FINAL,
+            status=Match.Status.SCHEDULED,
+            **{f"{side}_id": replaced},
+        ).update(**{f"{side}_id": seat.holder_id})

@@ -46,7 +46,6 @@ from teams.models import (
     Match,
     Team,
     TeamCompetition,
-    TeamFinalSeat,
     TeamHeat,
 )
 from ubf.rules.heats import half_minutes, team_heat_board_violations
@@ -198,9 +197,7 @@ def _heat_teams(heat: TeamHeat) -> list[ScheduleTeam]:
 def _final_teams(competition: TeamCompetition) -> list[ScheduleTeam]:
     """The teams holding a seat, numbered by their seats (R-TEAM-FINAL-1); a held seat
     without a number yet is numbered when the schedule is saved."""
-    holders = list(
-        seats.holding(Team.objects.filter(competition=competition), TeamFinalSeat).order_by("id")
-    )
+    holders = list(seats.holding(Team.objects.filter(competition=competition)).order_by("id"))
     out = [ScheduleTeam(t.final_seat_number, t) for t in holders if t.final_seat_number]
     taken = {t.number for t in out}
     number = 0
@@ -523,7 +520,7 @@ def save_final_schedule(
     pk = competition.pk if isinstance(competition, TeamCompetition) else competition
     lock_competition(pk)
     competition = TeamCompetition.objects.select_related("season").get(pk=pk)
-    seats.number_seats(TeamFinalSeat, competition)
+    seats.number_seats(competition)
     teams = _final_teams(competition)
     rules = competition.season.rules()
     default = final_boards(len(teams), rules) or rules.match_max_boards

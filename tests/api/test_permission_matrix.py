@@ -24,8 +24,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import get_resolver
 from django.utils import timezone
 
-from pairs.models import FinalSeat, Offer, PairEntry
-from teams.models import TeamFinalOffer, TeamFinalSeat
+from clubs.models import FinalSeat, SeatOffer
+from pairs.models import PairEntry
 from tests.factories import MatchFactory, PairHeatFactory, TeamFactory, member, users_by_role
 from tests.results.test_uploads import data
 
@@ -88,15 +88,13 @@ def world():
     ]
     when = timezone.make_aware(datetime(2017, 3, 1, 12))
     pair_seat = FinalSeat.objects.create(
-        competition=pair_heat.competition, entry=entries[0], source="allocation", status="vacated"
+        competition=pair_heat.competition, holder=entries[0], source="allocation", status="vacated"
     )
-    pair_offer = Offer.objects.create(seat=pair_seat, entry=entries[1], offered_at=when)
-    team_seat = TeamFinalSeat.objects.create(
-        competition=team.competition, team=rival, source="allocation", status="vacated"
+    pair_offer = SeatOffer.objects.create(seat=pair_seat, entry=entries[1], offered_at=when)
+    team_seat = FinalSeat.objects.create(
+        competition=team.competition, holder=rival, source="allocation", status="vacated"
     )
-    team_offer = TeamFinalOffer.objects.create(
-        competition=team.competition, seat=team_seat, team=team, offered_at=when
-    )
+    team_offer = SeatOffer.objects.create(seat=team_seat, entry=team, offered_at=when)
     ids = {
         "season": season.pk,
         "team_competition": team.competition_id,

@@ -12,7 +12,7 @@ from datetime import datetime
 import pytest
 from django.utils import timezone
 
-from teams.models import TeamFinalOffer, TeamFinalSeat
+from clubs.models import FinalSeat, SeatOffer
 from tests.factories import ClubFactory, PairHeatFactory, TeamFactory, TeamHeatFactory
 from tests.portal.test_lag_pages import ROUNDS, _final
 from ubf.rules.i18n import Message
@@ -119,10 +119,10 @@ def test_allocation_with_its_explanation_in_both_languages(api, world):
 def test_final_seats_holders_and_the_replacement_chain(api, world):
     heat, teams, *_ = world
     competition = heat.competition
-    TeamFinalSeat.objects.filter(competition=competition).delete()  # the world's own seats
-    seat_a = TeamFinalSeat(
+    FinalSeat.objects.filter(competition=competition).delete()  # the world's own seats
+    seat_a = FinalSeat(
         competition=competition,
-        team=teams["A"],
+        holder=teams["A"],
         source="allocation",
         status="confirmed",
         origin_heat=heat,
@@ -135,14 +135,13 @@ def test_final_seats_holders_and_the_replacement_chain(api, world):
         ),
     )
     seat_a.save()
-    seat_b = TeamFinalSeat.objects.create(
-        competition=competition, team=teams["B"], source="allocation", status="vacated", number=2
+    seat_b = FinalSeat.objects.create(
+        competition=competition, holder=teams["B"], source="allocation", status="vacated", number=2
     )
     reserve = TeamFactory(heat=heat, name="Lag E")
-    TeamFinalOffer.objects.create(
-        competition=competition,
+    SeatOffer.objects.create(
         seat=seat_b,
-        team=reserve,
+        entry=reserve,
         offered_at=timezone.make_aware(datetime(2017, 2, 20, 12)),
     )
     held = results(api.get(f"/api/v1/final-seats/teams/?competition={competition.pk}&held=true"))

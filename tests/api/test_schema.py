@@ -33,9 +33,10 @@ from schemathesis.specs.openapi.checks import (
 
 from api.services import create_token
 from clubs import clock
-from pairs.models import FinalSeat, Offer, PairEntry
+from clubs.models import FinalSeat, SeatOffer
+from pairs.models import PairEntry
 from results.models import AllocationRun, StandingSnapshot
-from teams.models import Team, TeamFinalOffer, TeamFinalSeat
+from teams.models import Team
 from tests.api.test_final_push import ROUND_3
 from tests.api.test_reads import world  # noqa: F401  (the fixture's data to read)
 from tests.factories import (
@@ -121,16 +122,17 @@ def reach(world, tk):  # noqa: F811
     entries = list(PairEntry.objects.filter(heat=howell_heat).order_by("pk")[:2])
     when = timezone.make_aware(datetime(2017, 3, 1, 12))
     pair_seat = FinalSeat.objects.create(
-        competition=howell_heat.competition, entry=entries[0], source="allocation", status="vacated"
+        competition=howell_heat.competition,
+        holder=entries[0],
+        source="allocation",
+        status="vacated",
     )
-    pair_offer = Offer.objects.create(seat=pair_seat, entry=entries[1], offered_at=when)
+    pair_offer = SeatOffer.objects.create(seat=pair_seat, entry=entries[1], offered_at=when)
     team_a, team_b = teams["A"], teams["B"]
-    team_seat = TeamFinalSeat.objects.create(
-        competition=final_heat.competition, team=team_b, source="allocation", status="vacated"
+    team_seat = FinalSeat.objects.create(
+        competition=final_heat.competition, holder=team_b, source="allocation", status="vacated"
     )
-    team_offer = TeamFinalOffer.objects.create(
-        competition=final_heat.competition, seat=team_seat, team=team_a, offered_at=when
-    )
+    team_offer = SeatOffer.objects.create(seat=team_seat, entry=team_a, offered_at=when)
     # a team heat with a responsible user, and a team of it with a match, for the entries
     responsible = UserFactory()
     entry_heat = TeamHeatFactory(competition=final_heat.competition, responsible_user=responsible)

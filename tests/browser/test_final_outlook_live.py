@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from api.services import create_token
 from clubs import clock, seats
-from teams.models import Match, Team, TeamCompetition, TeamFinalSeat
+from teams.models import Match, Team, TeamCompetition
 from tests.api.conftest import with_token
 from ubf.rules.vp import victory_points
 
@@ -38,7 +38,7 @@ def _round_8_csv() -> bytes:
     """Round 8 as a scoring program writes it: every home team wins by 5 IMPs."""
     lines = [b"round;home;away;imps_home;imps_away;vp_home;vp_away;boards"]
     number = {  # each team's number in the final, from its seat row
-        t.id: t.final_seat_number for t in seats.with_seats(Team.objects.all(), TeamFinalSeat)
+        t.id: t.final_seat_number for t in seats.with_seats(Team.objects.all())
     }
     for m in Match.objects.filter(stage="final", round=8):
         vh, va = victory_points(30, 25, m.boards)

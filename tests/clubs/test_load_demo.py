@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from clubs.models import Club, ClubOfficial, Membership, Player, Representation, Season
-from pairs.models import DirectQualifier, PairCompetition, PairHeat
+from pairs.models import PairCompetition, PairEntry, PairHeat
 from teams.models import Match, RosterEntry, Team, TeamCompetition, TeamHeat, TeamHeatOrganiser
 from tests.factories import final_teams
 from ubf.demo.season import PASSWORDS, boards_per_match, build_plan
@@ -194,7 +194,9 @@ def test_pair_heats_and_entries(demo):
     assert 1 <= out_of_district <= 2
     for counts in played.values():  # R-PAIR-KVAL-7: one qualifier per player and discipline
         assert max(counts.values()) == 1
-    dqs = {dq.competition.discipline: dq for dq in DirectQualifier.objects.all()}
+    dqs = {
+        dq.competition.discipline: dq for dq in PairEntry.objects.filter(entered_as="direct").all()
+    }
     assert set(dqs) == {"mixed", "open"}
     for discipline, dq in dqs.items():
         assert dq.registered_on < dq.competition.qualifying_end  # R-DIRECT-1

@@ -31,10 +31,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs import clock
-from clubs.models import Decision
+from clubs.models import Decision, FinalSeat, SeatOffer
 from clubs.services.base import ServiceError
-from pairs.models import FinalSeat, Offer, PairEntry, PairHeat
-from pairs.services.decisions import record_offer_answer
+from clubs.services.seats import answer_offer
+from pairs.models import PairEntry, PairHeat
 from pairs.services.entries import enter_pair
 from pairs.services.heats import register_pair_heat
 from results.models import ResultUpload
@@ -203,14 +203,14 @@ def world():
     seat = FinalSeat.objects.create(
         competition=pair_comp,
         origin_heat=pair_heat,
-        entry=holder,
+        holder=holder,
         source=FinalSeat.Source.ALLOCATION,
         status=FinalSeat.Status.VACATED,
     )
     nxt = PairEntryFactory(
         heat=pair_heat, player1=member(season, club), player2=member(season, club)
     )
-    offer = Offer.objects.create(
+    offer = SeatOffer.objects.create(
         seat=seat, entry=nxt, offered_at=timezone.make_aware(datetime(2017, 4, 1, 10, 0))
     )
     return {
@@ -298,7 +298,7 @@ def _do(action: str, w: dict, user):
             filed_on=clock.today(),
         )
     if action == "svara på erbjuden finalplats":
-        return record_offer_answer(user, w["offer"], Offer.Answer.ACCEPTED, reason=REASON)
+        return answer_offer(user, w["offer"], SeatOffer.Answer.ACCEPTED, reason=REASON)
     raise AssertionError(action)
 
 
@@ -313,7 +313,7 @@ def _snapshot():
         Dispensation.objects.count(),
         ResultUpload.objects.count(),
         Decision.objects.count(),
-        sorted(Offer.objects.values_list("pk", "answer")),
+        sorted(SeatOffer.objects.values_list("pk", "answer")),
     )
 
 

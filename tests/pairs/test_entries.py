@@ -7,16 +7,15 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 
 from clubs import clock
-from clubs.models import Decision
+from clubs.models import Decision, FinalSeat
 from clubs.services.base import ServiceError
 from pairs.models import (
-    DirectQualifier,
     ExternalQualifier,
-    FinalSeat,
     PairEntry,
     ReserveNotice,
     SmPartnerDeclaration,
 )
+from pairs.selectors import final_seat_holders
 from pairs.services.entries import (
     FINAL_SESSION,
     declare_sm_partner,
@@ -40,7 +39,7 @@ from tests.factories import (
 from tests.factories import world_member as p
 from ubf.rules.violations import Severity
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
@@ -68,7 +67,7 @@ def snapshot():
         PairEntry.objects.count(),
         ReserveNotice.objects.count(),
         SmPartnerDeclaration.objects.count(),
-        list(DirectQualifier.objects.values_list("status", flat=True)),
+        list(PairEntry.objects.filter(entered_as="direct").values_list("status", flat=True)),
         Decision.objects.count(),
     )
 
@@ -199,7 +198,7 @@ def test_r_pair_kval_6_no_new_pair_at_the_second_session(w):
     assert "R-PAIR-KVAL-6" in msg
 
 
-def test_r_pair_kval_7_second_qualifier_is_accepted_but_struck(w, recompute_calls):
+def test_r_pair_kval_7_second_qualifier_is_accepted_but_struck(w):
     a, b, c = p(w), p(w), p(w)
     first = enter_pair(w.official, w.early, a.mid, b.mid)
     second = enter_pair(w.official, w.heat, a.mid, c.mid)
@@ -243,7 +242,7 @@ def test_r_pair_kval_7_restrike_after_dates_change(w):
 def test_r_direct_1_tk_registers_last_seasons_champions(w, recompute_calls):
     a, b = p(w), p(w)
     dq = register_direct_qualifier(w.tk, w.comp, a.mid, b.mid)
-    assert dq.status == DirectQualifier.Status.REGISTERED
+    assert dq.status == PairEntry.Status.ENTERED
     assert dq.registered_on == date(2017, 1, 10)
     assert Decision.objects.filter(action="pairs.direct_qualifier.registered").count() == 1
     recompute_calls.assert_called_with(competition_id=w.comp.pk)
@@ -265,18 +264,23 @@ def test_r_direct_1_refusals(w):
     assert "R-DIRECT-1" in msg and "2017-03-31" in msg
 
 
-def test_r_direct_2_playing_with_another_partner_forfeits_the_direct_place(w, recompute_calls):
+def test_r_direct_2_playing_with_another_partner_forfeits_the_direct_place(w, decide):
+    """Through the real recompute: the champions hold the final's direct seat once TK has
+    registered them (R-DIRECT-1); when one of them enters a qualifier with another partner the
+    place is forfeited and the seat is gone from the final (R-DIRECT-2)."""
     a, b, c = p(w), p(w), p(w)
-    dq = register_direct_qualifier(w.tk, w.comp, a.mid, b.mid)
-    recompute_calls.reset_mock()
-    out = enter_pair(w.official, w.heat, a.mid, c.mid)
+    dq = decide(register_direct_qualifier, w.tk, w.comp, a.mid, b.mid)
+    assert [h.holder for h in final_seat_holders(w.comp)] == [dq]
+    assert FinalSeat.objects.get(holder=dq).source == FinalSeat.Source.DIRECT
+    out = decide(enter_pair, w.official, w.heat, a.mid, c.mid)
     dq.refresh_from_db()
-    assert dq.status == DirectQualifier.Status.FORFEITED
+    assert dq.status == PairEntry.Status.FORFEITED
     assert "R-DIRECT-2" in dq.status_reason and "Kval Uppsala" in dq.status_reason
     assert out.forfeited == [dq]
     assert "R-DIRECT-2" in [v.clause for v in out.warnings]
     assert Decision.objects.filter(action="pairs.direct_qualifier.forfeited").count() == 1
-    recompute_calls.assert_any_call(competition_id=w.comp.pk)
+    assert final_seat_holders(w.comp) == []
+    assert not FinalSeat.objects.filter(holder=dq).exists()
 
 
 def test_r_direct_2_playing_together_keeps_the_direct_place(w):
@@ -284,7 +288,7 @@ def test_r_direct_2_playing_together_keeps_the_direct_place(w):
     dq = register_direct_qualifier(w.tk, w.comp, a.mid, b.mid)
     out = enter_pair(w.official, w.heat, a.mid, b.mid)
     dq.refresh_from_db()
-    assert dq.status == DirectQualifier.Status.REGISTERED and out.forfeited == []
+    assert dq.status == PairEntry.Status.ENTERED and out.forfeited == []
 
 
 def test_r_direct_2_even_as_a_reserve(w):
@@ -293,7 +297,7 @@ def test_r_direct_2_even_as_a_reserve(w):
     entry = enter_pair(w.official, w.heat, c.mid, d.mid).entry
     notify_reserve(w.official, entry, session=1, replaced_mid=d.mid, reserve_mid=a.mid)
     dq.refresh_from_db()
-    assert dq.status == DirectQualifier.Status.FORFEITED
+    assert dq.status == PairEntry.Status.FORFEITED
 
 
 # --- reserves --------------------------------------------------------------------------
@@ -359,7 +363,7 @@ def test_r_pair_res_2_final_reserve_must_not_have_played_a_qualifier(w):
     a, b, c, d, fresh = p(w), p(w), p(w), p(w), p(w)
     entry = enter_pair(w.official, w.heat, a.mid, b.mid).entry
     enter_pair(w.official, w.early, c.mid, d.mid)
-    FinalSeat.objects.create(competition=w.comp, entry=entry, source="allocation")
+    FinalSeat.objects.create(competition=w.comp, holder=entry, source="allocation")
     with pytest.raises(PermissionDenied):  # an official of a club neither player represents
         notify_reserve(
             ClubOfficialFactory().user,
@@ -407,7 +411,7 @@ def test_r_pair_res_4_sm_partner_declaration(w):
     a, b, c, stranger = p(w), p(w), p(w), p(w)
     first = enter_pair(w.official, w.early, a.mid, b.mid).entry
     enter_pair(w.official, w.heat, a.mid, c.mid)  # struck, but a played it with c
-    FinalSeat.objects.create(competition=w.comp, entry=first, source="allocation")
+    FinalSeat.objects.create(competition=w.comp, holder=first, source="allocation")
     # No declaration: the DM final line-up goes on.
     choice = sm_partner_of(w.comp, a)
     assert (choice.partner, choice.reason) == (b.mid, "dm_final")
@@ -507,7 +511,7 @@ def test_r_pair_res_5_no_reserve_can_be_notified_for_an_sm_stage(w):
     (R-PAIR-RES-2), so a notice for any other session is refused and nothing is saved."""
     a, b, fresh = p(w), p(w), p(w)
     entry = enter_pair(w.official, w.heat, a.mid, b.mid).entry
-    FinalSeat.objects.create(competition=w.comp, entry=entry, source="allocation")
+    FinalSeat.objects.create(competition=w.comp, holder=entry, source="allocation")
     with clock.frozen("2017-01-10 10:00"):
         msg = refused(
             notify_reserve, w.tk, entry, session=3, replaced_mid=b.mid, reserve_mid=fresh.mid

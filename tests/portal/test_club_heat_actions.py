@@ -9,8 +9,9 @@ from datetime import date, timedelta
 import pytest
 
 from clubs import clock
-from clubs.models import Decision, HeatStatus
+from clubs.models import Decision, HeatStatus, SeatOffer
 from pairs.models import PairEntry, PairHeat, PairHeatChangeRequest
+from results.services.recompute import recompute_team_competition
 from teams.models import Team, TeamHeat
 from tests.factories import (
     ClubFactory,
@@ -22,9 +23,11 @@ from tests.factories import (
     TeamCompetitionFactory,
     TeamFactory,
     TeamHeatFactory,
+    final_teams,
 )
+from tests.results.test_allocation_teams import heat_with
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recompute")]
+pytestmark = pytest.mark.django_db
 
 # The pair competition's heat registration deadline is 1 Dec 2016 (tests.factories), its
 # qualifying period 1 Jan – 31 Mar 2017; the heat is on 10 Feb 2017.
@@ -194,6 +197,31 @@ def test_r_team_repl_1_withdrawing_a_team_needs_a_reason(client, s):
         )
     assert f"Laget {team.name} är återtaget." in done.content.decode()
     assert Team.objects.get(pk=team.pk).status == Team.Status.WITHDRAWN
+
+
+def test_r_team_repl_1_a_finalist_withdrawn_on_the_page_is_replaced_by_the_next_team(
+    client, tk, django_capture_on_commit_callbacks
+):
+    """Heats of 6 and 4 teams, all played: 10 qualifying teams, an 8-team final, 8·6/10 = 4.8
+    and 8·4/10 = 3.2, whole 4 + 3, the last seat to the larger fraction: 5 / 3 (R-TEAM-ADV-1).
+    The big heat's winners withdraw on the heat's page; the real recompute offers their seat
+    to the big heat's 6th, its nearest eliminated team (R-TEAM-REPL-1, R-REPL-1), and the public
+    heat page says so."""
+    comp = TeamCompetitionFactory()
+    big, big_teams = heat_with(comp, 6)
+    _small, _small_teams = heat_with(comp, 4)
+    recompute_team_competition(comp.id)
+    assert big_teams[0] in final_teams(comp) and big_teams[5] not in final_teams(comp)
+    client.force_login(tk)
+    with clock.frozen("2016-12-01"), django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            page(big),
+            {"action": "withdraw", "entry": big_teams[0].pk, "withdraw-reason": "Två sjuka"},
+        )
+    assert SeatOffer.objects.get(answer="pending").entry == big_teams[5]
+    assert big_teams[0] not in final_teams(comp)
+    heat_page = client.get(f"/lag/kval/{big.pk}/").content.decode()
+    assert "lämnade sin plats" in heat_page and "tillfrågat som ersättare" in heat_page
 
 
 def test_team_heat_moved_before_its_deadline_keeps_its_length(client, s):

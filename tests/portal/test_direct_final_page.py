@@ -5,7 +5,8 @@ rules forbid with the clause and saves nothing, and says when entry closes."""
 import pytest
 
 from clubs import clock
-from pairs.models import FinalSeat
+from clubs.models import FinalSeat
+from pairs.models import PairEntry
 from tests.factories import (
     ClubFactory,
     ClubOfficialFactory,
@@ -62,7 +63,9 @@ def test_official_enters_two_women_of_the_club_and_sees_them_listed(client, dam)
     assert "Britt Ek – Cecilia Lind är anmälda" in html
     assert "Anmälda par (1)" in html
     seat = FinalSeat.objects.get(competition=competition)
-    assert {seat.player1, seat.player2} == {a, b}
+    pair = seat.holder.pairentry  # R-PAIR-DF-1: a pair entry of its own, entered as such
+    assert {pair.player1, pair.player2} == {a, b}
+    assert pair.entered_as == PairEntry.EnteredAs.DIRECT_FINAL and pair.heat is None
     assert seat.source == FinalSeat.Source.DIRECT_FINAL
 
 

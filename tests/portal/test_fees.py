@@ -12,9 +12,10 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from clubs import clock
+from clubs.models import FinalSeat
 from clubs.selectors import player_info
 from clubs.services.base import ServiceError
-from pairs.models import DirectQualifier, FinalSeat, PairEntry
+from pairs.models import PairEntry
 from portal.models import FeeStatus
 from portal.services import fees
 from teams.models import Lineup, Team
@@ -109,17 +110,18 @@ def test_r_pair_fee_1_final_fee_for_seat_holders_and_direct_qualifiers():
     heat = PairHeatFactory(competition=competition)
     seated = PairEntryFactory(heat=heat)
     gone = PairEntryFactory(heat=heat)
-    FinalSeat.objects.create(competition=competition, entry=seated, source="allocation")
+    FinalSeat.objects.create(competition=competition, holder=seated, source="allocation")
     FinalSeat.objects.create(
-        competition=competition, entry=gone, source="allocation", status="vacated"
+        competition=competition, holder=gone, source="allocation", status="vacated"
     )
-    dq = DirectQualifier.objects.create(
+    dq = PairEntry.objects.create(
+        entered_as="direct",
         competition=competition,
         player1=member(season=season, max_pin=1),
         player2=member(season=season),
         registered_on=date(2017, 2, 1),
     )
-    FinalSeat.objects.create(competition=competition, direct_qualifier=dq, source="direct")
+    FinalSeat.objects.create(competition=competition, holder=dq, source="direct")
     result = fees.pair_final_fee_list(competition)
     assert {r.obj for r in result.rows} == {seated, dq}
     assert result.total == Decimal("800")  # no subsidy outside Dam

@@ -26,10 +26,11 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from clubs.models import FinalSeat
 from portal.selectors import outlook
 from results.models import StandingSnapshot
 from results.services.recompute import recompute_team_competition
-from teams.models import Match, Team, TeamFinalSeat
+from teams.models import Match, Team
 from tests.factories import TeamHeatFactory
 from tests.portal.test_lag_pages import ROUNDS, _final, _round_robin, _text
 
@@ -177,7 +178,7 @@ def test_query_counts_do_not_grow_with_the_teams(client):
     )
     assert "Vad behöver laget?" in client.get("/lag/final/").content.decode()
 
-    TeamFinalSeat.objects.all().delete()  # the small final's teams leave it
+    FinalSeat.objects.all().delete()  # the small final's teams leave it
     Match.objects.all().delete()
     StandingSnapshot.objects.all().delete()
     big_heat = TeamHeatFactory(competition=heat.competition)

@@ -12,7 +12,8 @@ from datetime import date
 import pytest
 
 from clubs import clock
-from pairs.models import FINAL_SESSION, FinalSeat, PairEntry, ReserveNotice
+from clubs.models import FinalSeat
+from pairs.models import FINAL_SESSION, PairEntry, ReserveNotice
 from tests.factories import (
     ClubFactory,
     ClubOfficialFactory,
@@ -51,7 +52,7 @@ def final_world():
     theirs = pair(heat, sala, ("Cia", "Lund"), ("Dan", "Lund"), "2")
     played = pair(other_heat, fyris, ("Gun", "Ås"), ("Hans", "Ås"), "1")
     for entry in (ours, theirs):
-        FinalSeat.objects.create(competition=comp, entry=entry, source="allocation")
+        FinalSeat.objects.create(competition=comp, holder=entry, source="allocation")
     fresh = member(season=season, club=fyris, first_name="Erik", last_name="Berg")
     official = ClubOfficialFactory(club=fyris).user
     return comp, ours, theirs, played, fresh, official

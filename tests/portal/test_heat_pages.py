@@ -15,11 +15,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from clubs import clock
-from pairs.models import FinalSeat, Offer
-from pairs.services.decisions import decline_final_seat, record_offer_answer
+from clubs.models import FinalSeat, SeatOffer
+from clubs.services.seats import answer_offer, give_up_seat
 from results.services.recompute import recompute_pair_competition, recompute_team_competition
 from results.services.uploads import upload_pair_final
-from teams.models import TeamFinalOffer
 from teams.services.entries import withdraw_team
 from tests.factories import PairCompetitionFactory, TeamCompetitionFactory, TeamFactory
 from tests.results.test_allocation_teams import heat_with
@@ -89,11 +88,11 @@ def test_r_alloc_3_pair_heat_page_marks_the_qualified_and_explains_the_share(cli
 
 def test_r_repl_1_withdrawal_and_accepted_offer_on_the_heat_page(client, three_heats, tk):
     comp, _a, (b, b_entries), _c, _dq = three_heats
-    seat = FinalSeat.objects.get(competition=comp, entry=b_entries[0])
-    decline_final_seat(tk, seat, reason="Sjukdom")
+    seat = FinalSeat.objects.get(competition=comp, holder=b_entries[0])
+    give_up_seat(tk, seat, reason="Sjukdom")
     recompute_pair_competition(comp.id)
     # R-REPL-1: B's nearest eliminated pair, its 5th, is asked for B's seat
-    offer = Offer.objects.get(seat=seat, answer="pending")
+    offer = SeatOffer.objects.get(seat=seat, answer="pending")
     assert offer.entry == b_entries[4]
     cache.clear()
     waiting = text(client, f"/par/kval/{b.id}/")
@@ -101,7 +100,7 @@ def test_r_repl_1_withdrawal_and_accepted_offer_on_the_heat_page(client, three_h
     assert f"{name(b_entries[4])} 20 feb 10:00 väntar på svar" in chain
     assert "Platsen har ingen innehavare just nu." in chain
 
-    record_offer_answer(tk, offer, "accepted")
+    answer_offer(tk, offer, "accepted")
     recompute_pair_competition(comp.id)
     cache.clear()
     page = text(client, f"/par/kval/{b.id}/")
@@ -183,8 +182,8 @@ def test_r_team_adv_1_team_heat_page_marks_finalists_and_the_chain(client, lag_s
 
     withdraw_team(tk, a_teams[0], reason="Två spelare sjuka")
     recompute_team_competition(comp.id)
-    offer = TeamFinalOffer.objects.get(competition=comp, answer="pending")
-    assert offer.team == a_teams[3]  # R-REPL-1: A's 4th is asked
+    offer = SeatOffer.objects.get(seat__competition=comp, answer="pending")
+    assert offer.entry == a_teams[3]  # R-REPL-1: A's 4th is asked
     cache.clear()
     page = text(client, f"/lag/kval/{a.id}/")
     chain = page.split("Platserna och ersättarkedjan")[1]

@@ -24,6 +24,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from clubs.models import FinalSeat
 from results.services.recompute import recompute_team_competition
 from teams.models import BoardResult, Lineup, Match
 from tests.factories import ClubFactory, DistrictFactory, TeamFactory, TeamHeatFactory, member
@@ -358,9 +359,8 @@ def test_query_count_stays_fixed_as_teams_rounds_and_boards_grow(client):
         "match": _queries(client, f"/lag/match/{small_matches[('A', 'D')].pk}/"),
     }
     # Twice the teams, more than twice the rounds, ten times the boards, and line-ups.
-    from teams.models import TeamFinalSeat
 
-    TeamFinalSeat.objects.all().delete()
+    FinalSeat.objects.all().delete()
     Match.objects.all().delete()
     big_heat = TeamHeatFactory(competition=small_heat.competition)
     big, big_matches = _final(

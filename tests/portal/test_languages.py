@@ -71,7 +71,7 @@ ADMIN_SKIPPED_SUFFIXES = ("_add", "_delete", "_history", "_simple_history")
 NO_DEMO_ROW = {
     "clubs.decision",
     "clubs.democlock",
-    "teams.teamfinaloffer",
+    "clubs.seatoffer",
     "teams.rosterchangerequest",
     "results.pairfinalresult",
     # django-axes' logs (no add form) and the API's tokens and stored answers
@@ -315,6 +315,7 @@ def _pages() -> dict[str, tuple[str | None, str]]:
         "portal:tk_mp_table": ("tk", reverse("portal:tk_mp_table")),
         "portal:tk_register": ("tk", reverse("portal:tk_register")),
         "portal:tk_sanctions": ("tk", reverse("portal:tk_sanctions")),
+        "portal:tk_final_seats": ("tk", reverse("portal:tk_final_seats", args=[pair_comp.pk])),
         "portal:tk_next_season": ("tk", reverse("portal:tk_next_season")),
         "portal:tk_invite": ("tk", reverse("portal:tk_invite")),
         "portal:tk_semifinal": ("tk", reverse("portal:tk_semifinal")),
@@ -504,6 +505,7 @@ PAGE_NAMES = [
     "portal:tk_season",
     "portal:tk_register",
     "portal:tk_sanctions",
+    "portal:tk_final_seats",
     "portal:tk_next_season",
     "portal:tk_invite",
     "portal:club_invite",

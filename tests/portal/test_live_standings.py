@@ -15,6 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from clubs import clock
+from clubs.models import FinalSeat
 from results.models import RecomputeStatus
 from results.services.recompute import recompute_team_competition
 from teams.models import Match
@@ -150,9 +151,8 @@ def test_the_fragments_query_count_stays_fixed_as_the_final_grows(client):
     _unplay_last_round(heat.competition_id)
     client.get("/lag/final/")
     small = _queries(client, "/lag/final/")
-    from teams.models import TeamFinalSeat
 
-    TeamFinalSeat.objects.all().delete()
+    FinalSeat.objects.all().delete()
     Match.objects.all().delete()
     big_heat = TeamHeatFactory(competition=heat.competition)
     _final(big_heat, "ABCDEFGH", _round_robin("ABCDEFGH"), boards_per_match=10, prefix="Stor ")

@@ -17,8 +17,7 @@ from __future__ import annotations
 import pytest
 
 from clubs import clock
-from clubs.models import Decision
-from pairs.models import FinalSeat
+from clubs.models import Decision, FinalSeat
 from results.models import Lot, StandingSnapshot
 from results.services.lots import pair_heat_standing, standing_ties
 from tests.factories import UserFactory
@@ -58,7 +57,7 @@ def z_holders(comp, z) -> set[int]:
     return set(
         FinalSeat.objects.filter(competition=comp, origin_heat=z)
         .exclude(status=FinalSeat.Status.VACATED)
-        .values_list("entry", flat=True)
+        .values_list("holder", flat=True)
     )
 
 

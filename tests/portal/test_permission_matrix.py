@@ -132,6 +132,9 @@ WORKPLACE = [
     Row("portal:tk_award_walkover", "post", TK),
     Row("portal:tk_revoke_walkover", "post", TK),
     Row("portal:tk_lift_penalty", "post", TK),
+    # R-REPL-3, R-REPL-5: a final's seats and TK's decisions on them (an empty POST is refused)
+    Row("portal:tk_final_seats", "get", TK),
+    Row("portal:tk_final_seats", "post", TK),
     Row("portal:tk_sanctions", "get", TK),
     Row("portal:tk_impose_penalty", "post", TK),
     Row("portal:tk_disqualify", "post", TK),
@@ -359,6 +362,7 @@ def _setup_roles() -> tuple[dict, dict]:
         "portal:tk_award_walkover": reverse("portal:tk_award_walkover"),
         "portal:tk_revoke_walkover": reverse("portal:tk_revoke_walkover", args=[walkover.pk]),
         "portal:tk_lift_penalty": reverse("portal:tk_lift_penalty", args=[penalty.pk]),
+        "portal:tk_final_seats": reverse("portal:tk_final_seats", args=[pair_comp.pk]),
         "portal:tk_sanctions": reverse("portal:tk_sanctions"),
         "portal:tk_impose_penalty": reverse("portal:tk_impose_penalty"),
         "portal:tk_disqualify": reverse("portal:tk_disqualify"),

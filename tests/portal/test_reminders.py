@@ -9,9 +9,9 @@ from django.conf import settings as django_settings
 from django.contrib.auth.models import Group
 
 from clubs import clock
-from clubs.models import Membership
+from clubs.models import FinalSeat, Membership
 from clubs.services.heats import decide_direct_final
-from pairs.models import FinalSeat, PairEntry, ReserveNotice, SmPartnerDeclaration
+from pairs.models import PairEntry, ReserveNotice, SmPartnerDeclaration
 from pairs.services.heats import PAIR_HEATS
 from portal.models import ReminderLog
 from portal.services.reminders import send_due_reminders
@@ -362,8 +362,8 @@ def pairs_final(season):
     ReserveNotice.objects.create(
         entry=other, replaced_player=t, reserve=u, notified_at="2017-02-09T12:00:00Z"
     )
-    FinalSeat.objects.create(competition=competition, entry=final_entry, source="allocation")
-    FinalSeat.objects.create(competition=competition, entry=other, source="allocation")
+    FinalSeat.objects.create(competition=competition, holder=final_entry, source="allocation")
+    FinalSeat.objects.create(competition=competition, holder=other, source="allocation")
     return competition, p, s
 
 

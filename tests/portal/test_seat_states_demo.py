@@ -21,8 +21,9 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from clubs import clock, seats
-from pairs.models import FinalSeat, Offer, PairCompetition, PairEntry, PairHeat
-from teams.models import Team, TeamCompetition, TeamFinalSeat, TeamHeat
+from clubs.models import FinalSeat, SeatOffer
+from pairs.models import PairCompetition, PairEntry, PairHeat
+from teams.models import Team, TeamCompetition, TeamHeat
 from tests.portal.test_lag_pages import _text
 from ubf.rules.i18n import Message
 
@@ -77,7 +78,7 @@ def _mixed():
 def test_lag_finalists_are_provisional_with_four_heats_left(demo_client):
     # R-TEAM-ADV-1, R-ALLOC-5: ten teams within the final places, none of them "in the final".
     competition = TeamCompetition.objects.get(season__is_current=True)
-    held = seats.holding(Team.objects.filter(competition=competition), TeamFinalSeat).count()
+    held = seats.holding(Team.objects.filter(competition=competition)).count()
     html = _get(demo_client, "/lag/")
     assert held == 10
     assert html.count(FOUR_LEFT) >= held
@@ -99,7 +100,7 @@ def test_team_page_of_a_team_whose_heat_is_still_played_says_provisional(demo_cl
 def test_team_heat_page_says_provisional(demo_client):
     heat = TeamHeat.objects.get(name="Lagkval Enköping")
     html = _get(demo_client, f"/lag/kval/{heat.pk}/")
-    seats_from_heat = TeamFinalSeat.objects.filter(origin_heat=heat).count()
+    seats_from_heat = FinalSeat.objects.filter(origin_heat=heat).count()
     assert seats_from_heat >= 1
     assert html.count(f"Inom finalplatserna: {FOUR_LEFT}") == seats_from_heat
     assert "I finalen:" not in html
@@ -129,7 +130,7 @@ def test_mixed_seats_are_qualified_and_the_champions_direct(demo_client):
     assert html.count("direktkvalificerat") >= 1
     assert html.replace("direktkvalificerat", "").count("kvalificerat") >= allocated
     heat_html = _get(demo_client, f"/par/kval/{heats[0].pk}/")
-    from_heat = FinalSeat.objects.filter(origin_heat=heats[0], entry__isnull=False).count()
+    from_heat = FinalSeat.objects.filter(origin_heat=heats[0], holder__isnull=False).count()
     assert from_heat and heat_html.count("I finalen: kvalificerat") == from_heat
     rows = demo_client.get(f"/api/v1/final-seats/pairs/?competition={competition.pk}").json()
     rows = rows.get("results", rows)
@@ -146,14 +147,14 @@ def test_mixed_seats_are_qualified_and_the_champions_direct(demo_client):
 def _give_up_and_offer(competition, heat):
     """The last seat from ``heat`` given up (R-REPL-1) and offered to a pair of the heat
     without a seat (R-REPL-5)."""
-    seat = FinalSeat.objects.filter(origin_heat=heat, entry__isnull=False).order_by("-id").first()
+    seat = FinalSeat.objects.filter(origin_heat=heat, holder__isnull=False).order_by("-id").first()
     seat.vacate("R-REPL-1", Message("Paret lämnade platsen"))
     seat.save()
     holders = set(
-        FinalSeat.objects.filter(competition=competition).values_list("entry_id", flat=True)
+        FinalSeat.objects.filter(competition=competition).values_list("holder_id", flat=True)
     )
     asked = PairEntry.objects.filter(heat=heat).exclude(pk__in=holders).order_by("pk").first()
-    offer = Offer.objects.create(seat=seat, entry=asked, offered_at=clock.now())
+    offer = SeatOffer.objects.create(seat=seat, entry=asked, offered_at=clock.now())
     return seat, offer
 
 
@@ -168,7 +169,7 @@ def test_offered_and_declined_on_the_heat_page_and_the_api(demo_client):
     )
     # the pair asked is a reserve of the heat: its row says it
     assert "tillfrågat som ersättare" in _get(demo_client, f"/par/kval/{heats[0].pk}/")
-    offer.answer = Offer.Answer.DECLINED
+    offer.answer = SeatOffer.Answer.DECLINED
     offer.save()
     cache.clear()
     rows = demo_client.get(f"/api/v1/final-seats/pairs/?competition={competition.pk}").json()
@@ -179,9 +180,9 @@ def test_offered_and_declined_on_the_heat_page_and_the_api(demo_client):
 def test_accepted_replacement_is_qualified(demo_client):
     competition, heats = _mixed()
     seat, offer = _give_up_and_offer(competition, heats[0])
-    offer.answer = Offer.Answer.ACCEPTED
+    offer.answer = SeatOffer.Answer.ACCEPTED
     offer.save()
-    mine = seats.take_seat(offer, when=clock.now(), entry=offer.entry)
+    mine = seats.take_seat(offer, when=clock.now())
     rows = demo_client.get(f"/api/v1/final-seats/pairs/?competition={competition.pk}").json()
     rows = {r["id"]: r for r in rows.get("results", rows)}
     assert (rows[mine.pk]["state"], rows[mine.pk]["state_display"]) == (

@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from clubs import clock
-from clubs.models import HeatStatus
-from pairs.models import FinalSeat, Offer
+from clubs.models import FinalSeat, HeatStatus, SeatOffer
+from clubs.services.seats import give_up_seat
+from results.services.recompute import recompute_pair_competition
 from teams.models import Dispensation
 from tests.factories import (
     ClubFactory,
@@ -25,13 +26,9 @@ from tests.factories import (
     UserFactory,
     member,
 )
+from tests.results.test_recompute_pairs import heat_with_results
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _no_recompute(recompute):
-    return recompute
 
 
 @pytest.fixture
@@ -91,9 +88,9 @@ def test_a_requested_dispensation_and_a_pending_seat_offer_wait_for_tk(tk):
     heat = PairHeatFactory(competition=comp, name="Kval Enköping")
     holder, asked = PairEntryFactory(heat=heat), PairEntryFactory(heat=heat)
     seat = FinalSeat.objects.create(
-        competition=comp, entry=holder, source=FinalSeat.Source.ALLOCATION
+        competition=comp, holder=holder, source=FinalSeat.Source.ALLOCATION
     )
-    Offer.objects.create(seat=seat, entry=asked, offered_at=timezone.now())
+    SeatOffer.objects.create(seat=seat, entry=asked, offered_at=timezone.now())
     html = tk.get("/tk/").content.decode()
     disp = section(html, "dispensations")
     assert disp.count("list-group-item") == 1  # the granted one is decided
@@ -102,7 +99,7 @@ def test_a_requested_dispensation_and_a_pending_seat_offer_wait_for_tk(tk):
     offers = section(html, "offers")
     assert asked.player1.full_name in offers and "Kvalheat: Kval Enköping" in offers
     assert "R-REPL-5" in offers
-    assert f"/admin/pairs/offer/{Offer.objects.get().pk}/change/" in offers
+    assert f"/admin/clubs/seatoffer/{SeatOffer.objects.get().pk}/change/" in offers
     assert "Inget väntar." in section(html, "heat_changes")
 
 
@@ -214,22 +211,29 @@ def test_tk_grants_a_seventh_player_from_the_queue(tk):
     assert RosterEntry.objects.filter(team=team, player=player, is_extra=True).exists()
 
 
-def test_tk_records_a_declined_seat_offer_from_the_queue(tk):
-    season = SeasonFactory()
-    comp = PairCompetitionFactory(season=season)
-    heat = PairHeatFactory(competition=comp)
-    seat = FinalSeat.objects.create(
-        competition=comp, entry=PairEntryFactory(heat=heat), source=FinalSeat.Source.ALLOCATION
-    )
-    asked = PairEntryFactory(heat=heat)
-    with clock.frozen("2017-03-30"):
-        offer = Offer.objects.create(seat=seat, entry=asked, offered_at=clock.now())
-    with clock.frozen("2017-04-01"):
-        page = decide(tk, "pair_offer", offer.pk, "no").content.decode()
-    assert f"{asked.player1.full_name} – {asked.player2.full_name}" in page
+def test_tk_records_a_declined_seat_offer_from_the_queue_and_the_chain_moves_on(
+    tk, django_capture_on_commit_callbacks
+):
+    """One heat of 30 pairs: a 28-pair final, the heat's first 28 seated (R-ALLOC-1). Its
+    winners give their seat up; the real recompute offers it to the 29th (R-REPL-1), whose no
+    TK records from the queue; the recompute then asks the 30th, and the queue says so."""
+    comp = PairCompetitionFactory(season=SeasonFactory())
+    _heat, entries = heat_with_results(comp, 30)
+    recompute_pair_competition(comp.id)
+    seat = FinalSeat.objects.get(holder=entries[0])
+    with clock.frozen("2017-03-30"), django_capture_on_commit_callbacks(execute=True):
+        give_up_seat(UserFactory(is_superuser=True), seat, reason="Återbud")
+    offer = SeatOffer.objects.get(answer=SeatOffer.Answer.PENDING)
+    assert offer.entry == entries[28]
+    with clock.frozen("2017-04-01"), django_capture_on_commit_callbacks(execute=True):
+        page = decide(tk, "seat_offer", offer.pk, "no").content.decode()
+    assert str(entries[28]) in page
     assert "alert-success" in page and "svaret registrerat: tackade nej." in page
     offer.refresh_from_db()
-    assert offer.answer == Offer.Answer.DECLINED
+    assert offer.answer == SeatOffer.Answer.DECLINED
+    with clock.frozen("2017-04-01"):
+        offers = section(tk.get("/tk/").content.decode(), "offers")
+    assert str(entries[29]) in offers and str(entries[28]) not in offers
 
 
 def test_only_tk_decides(client):

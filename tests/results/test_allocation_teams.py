@@ -4,6 +4,8 @@ import itertools
 
 import pytest
 
+from clubs.models import SeatOffer
+from clubs.services.seats import answer_offer
 from results.models import AllocationRun, Lot
 from results.services.recompute import recompute_team_competition
 from teams.models import Match, Team
@@ -137,8 +139,6 @@ def test_r_team_repl_1_withdrawn_finalist_seat_offered_to_the_next_of_its_heat()
 def test_r_team_repl_1_offers_recorded_and_the_chain_moves_on():
     from django.utils import timezone
 
-    from teams.models import TeamFinalOffer
-    from teams.services.decisions import record_team_offer_answer
     from tests.factories import UserFactory
 
     tk = UserFactory(username="tk-offers", is_superuser=True, is_staff=True)
@@ -154,21 +154,21 @@ def test_r_team_repl_1_offers_recorded_and_the_chain_moves_on():
         competition=comp, stage="final", round=1, home=holder, away=rival, boards=24
     )
     recompute_team_competition(comp.id)
-    offer = TeamFinalOffer.objects.get(competition=comp, answer="pending")
-    assert offer.team == big_teams[5]  # R-REPL-1: its own heat's nearest eliminated team
+    offer = SeatOffer.objects.get(seat__competition=comp, answer="pending")
+    assert offer.entry_id == big_teams[5].pk  # R-REPL-1: its own heat's nearest eliminated team
     # The test runs on today's date, after the final's first day (R-REPL-5): TK gives a reason.
     late = "Svaret kom in per telefon före finalen."
-    record_team_offer_answer(tk, offer, "declined", reason=late)
+    answer_offer(tk, offer, "declined", reason=late)
     recompute_team_competition(comp.id)
-    nxt = TeamFinalOffer.objects.get(competition=comp, answer="pending")
-    assert nxt.team == small_teams[3]  # R-REPL-2: then the other heat's nearest
-    record_team_offer_answer(tk, nxt, "accepted", answered_at=timezone.now(), reason=late)
+    nxt = SeatOffer.objects.get(seat__competition=comp, answer="pending")
+    assert nxt.entry_id == small_teams[3].pk  # R-REPL-2: then the other heat's nearest
+    answer_offer(tk, nxt, "accepted", answered_at=timezone.now(), reason=late)
     recompute_team_competition(comp.id)
-    assert not TeamFinalOffer.objects.filter(competition=comp, answer="pending").exists()
-    (seated,) = [t for t in final_teams(comp) if t.id == nxt.team_id]
+    assert not SeatOffer.objects.filter(seat__competition=comp, answer="pending").exists()
+    (seated,) = [t for t in final_teams(comp) if t.id == nxt.entry_id]
     assert seated.final_seat_number == 1  # the number of the team it replaces
     final_match.refresh_from_db()
-    assert final_match.home_id == nxt.team_id  # takes the place in the unplayed matches
+    assert final_match.home_id == nxt.entry_id  # takes the place in the unplayed matches
     from clubs.models import Decision
 
-    assert Decision.objects.filter(action="teams.final_offer.accepted", decided_by=tk).exists()
+    assert Decision.objects.filter(action="teams.offer.accepted", decided_by=tk).exists()

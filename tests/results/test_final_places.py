@@ -10,15 +10,15 @@ from datetime import date
 import pytest
 
 from clubs import clock
-from pairs.models import DirectQualifier, FinalSeat, Offer
+from clubs.models import FinalSeat, SeatOffer
+from clubs.services.seats import answer_offer, give_up_seat, override_offer
+from pairs.models import PairEntry
 from pairs.selectors import final_seat_holders
-from pairs.services.decisions import decline_final_seat, record_offer_answer
 from portal.services.fees import pair_final_fee_list
 from results.models import AllocationRun
 from results.services.allocation import venue_key
 from results.services.recompute import recompute_pair_competition, recompute_team_competition
-from teams.models import Team, TeamFinalOffer
-from teams.services.decisions import record_team_offer_answer
+from teams.models import Team
 from teams.services.entries import withdraw_team
 from tests.factories import (
     PairCompetitionFactory,
@@ -52,17 +52,22 @@ def named_heat(comp, name, n):
 def direct_qualifier(comp, players=None):
     season = comp.season
     p1, p2 = players or (member(season=season), member(season=season))
-    return DirectQualifier.objects.create(
-        competition=comp, player1=p1, player2=p2, registered_on=date(2016, 12, 1)
+    return PairEntry.objects.create(
+        competition=comp,
+        entered_as=PairEntry.EnteredAs.DIRECT,
+        player1=p1,
+        player2=p2,
+        registered_on=date(2016, 12, 1),
     )
 
 
 def holders(comp) -> set[int]:
-    return {h.holder.pk for h in final_seat_holders(comp) if h.seat.entry_id}
+    """The heat entries holding a seat (a direct qualifier that played no heat left out)."""
+    return {h.holder.pk for h in final_seat_holders(comp) if h.holder.heat_id}
 
 
-def pending_offer(comp) -> Offer:
-    return Offer.objects.get(seat__competition=comp, answer=Offer.Answer.PENDING)
+def pending_offer(comp) -> SeatOffer:
+    return SeatOffer.objects.get(seat__competition=comp, answer=SeatOffer.Answer.PENDING)
 
 
 @pytest.fixture
@@ -86,8 +91,8 @@ def test_r_repl_7_a_direct_qualifier_that_gives_up_its_seat_starts_the_chain(sea
     before = holders(comp)
     assert len(before) == 27
 
-    seat = FinalSeat.objects.get(competition=comp, direct_qualifier=dq)
-    decline_final_seat(tk, seat, reason="Kan inte spela finalen")
+    seat = FinalSeat.objects.get(competition=comp, holder=dq)
+    give_up_seat(tk, seat, reason="Kan inte spela finalen")
     recompute_pair_competition(comp.id)
 
     # nobody loses a seat: the venues keep 3 / 4 / 20 ...
@@ -95,24 +100,22 @@ def test_r_repl_7_a_direct_qualifier_that_gives_up_its_seat_starts_the_chain(sea
     assert holders(comp) == before
     # ... and the freed seat is offered by closeness (R-REPL-7, R-REPL-2): A's 4th 4 - 2.571
     # = 1.43, B's 5th 5 - 4.500 = 0.50, C's 21st 21 - 19.929 = 1.07: B's 5th pair first.
-    assert pending_offer(comp).entry == b_entries[4]
+    assert pending_offer(comp).entry_id == b_entries[4].pk
 
 
 def test_r_repl_5_a_replacement_that_accepts_holds_a_seat_of_its_own_and_pays_for_it(
     season_of_three, tk
 ):
     comp, _a, (_b, b_entries), _c, dq = season_of_three
-    decline_final_seat(
-        tk, FinalSeat.objects.get(competition=comp, direct_qualifier=dq), reason="Återbud"
-    )
+    give_up_seat(tk, FinalSeat.objects.get(competition=comp, holder=dq), reason="Återbud")
     recompute_pair_competition(comp.id)
     offer = pending_offer(comp)
-    record_offer_answer(tk, offer, Offer.Answer.ACCEPTED)
+    answer_offer(tk, offer, SeatOffer.Answer.ACCEPTED)
     recompute_pair_competition(comp.id)
 
     assert b_entries[4].pk in holders(comp)
     assert len(final_seat_holders(comp)) == 28  # 27 venue seats and the replacement
-    assert not Offer.objects.filter(answer=Offer.Answer.PENDING).exists()
+    assert not SeatOffer.objects.filter(answer=SeatOffer.Answer.PENDING).exists()
     payers = [row.payer for row in pair_final_fee_list(comp).rows]
     replacement = b_entries[4]
     assert any(replacement.player1.full_name in p for p in payers)
@@ -124,17 +127,15 @@ def test_r_repl_6_a_replacement_that_withdraws_in_turn_is_replaced_by_the_next_i
     season_of_three, tk
 ):
     comp, (_a, a_entries), (_b, b_entries), (_c, c_entries), dq = season_of_three
-    decline_final_seat(
-        tk, FinalSeat.objects.get(competition=comp, direct_qualifier=dq), reason="Återbud"
-    )
+    give_up_seat(tk, FinalSeat.objects.get(competition=comp, holder=dq), reason="Återbud")
     recompute_pair_competition(comp.id)
-    record_offer_answer(tk, pending_offer(comp), Offer.Answer.ACCEPTED)
+    answer_offer(tk, pending_offer(comp), SeatOffer.Answer.ACCEPTED)
     recompute_pair_competition(comp.id)
-    own = FinalSeat.objects.get(competition=comp, entry=b_entries[4])
-    decline_final_seat(tk, own, reason="Sjukdom")
+    own = FinalSeat.objects.get(competition=comp, holder=b_entries[4])
+    give_up_seat(tk, own, reason="Sjukdom")
     recompute_pair_competition(comp.id)
     # next by closeness after B's 5th (0.50): C's 21st (1.07), then A's 4th (1.43)
-    assert pending_offer(comp).entry == c_entries[20]
+    assert pending_offer(comp).entry_id == c_entries[20].pk
     assert b_entries[4].pk not in holders(comp)
 
 
@@ -155,13 +156,15 @@ def test_r_alloc_2_a_direct_qualifier_that_played_a_heat_has_a_seat_and_can_give
     assert len(final_seat_holders(comp)) == 28
     assert champions.pk in seated and a_entries[16].pk in seated
     assert a_entries[17].pk not in seated
-    seat = FinalSeat.objects.get(competition=comp, entry=champions)
-    assert seat.direct_qualifier == dq and seat.source == FinalSeat.Source.DIRECT
+    seat = FinalSeat.objects.get(competition=comp, holder=champions)
+    assert seat.source == FinalSeat.Source.DIRECT
 
-    decline_final_seat(tk, seat, reason="Avstår")
+    give_up_seat(tk, seat, reason="Avstår")
     recompute_pair_competition(comp.id)
+    dq.refresh_from_db()  # the champions gave their direct place up (R-REPL-7's record)
+    assert dq.status == PairEntry.Status.DECLINED and dq.status_reason == "Avstår"
     # R-REPL-1: the seat's venue is A: its nearest eliminated pair, A's 18th, is asked first
-    assert pending_offer(comp).entry == a_entries[17]
+    assert pending_offer(comp).entry_id == a_entries[17].pk
     assert len(final_seat_holders(comp)) == 27
 
 
@@ -178,12 +181,12 @@ def test_r_alloc_6_a_seat_its_venue_cannot_fill_is_offered(tk):
     recompute_pair_competition(comp.id)
 
     assert seats_by_heat(comp)[0] == {"D": 2, "X": 25}
-    vacant = FinalSeat.objects.get(competition=comp, entry=None, direct_qualifier=None)
+    vacant = FinalSeat.objects.get(competition=comp, holder=None)
     assert vacant.status == FinalSeat.Status.VACATED
-    assert pending_offer(comp).entry == x_entries[25]
+    assert pending_offer(comp).entry_id == x_entries[25].pk
     # the final: 25 from X, D's other pair, the champions = 27 held, one seat being offered
     assert len(final_seat_holders(comp)) == 27
-    record_offer_answer(tk, pending_offer(comp), Offer.Answer.ACCEPTED)
+    answer_offer(tk, pending_offer(comp), SeatOffer.Answer.ACCEPTED)
     recompute_pair_competition(comp.id)
     assert len(final_seat_holders(comp)) == 28
 
@@ -232,8 +235,8 @@ def test_r_team_repl_1_champions_who_withdraw_leave_the_heats_seats_as_they_were
     # closeness and equal shares: the venue key decides (R-REPL-2)
     key = {h.name: venue_key(o.club_id for o in h.organisers.all()) for h in (b, c)}
     first = b_teams[3] if key["B"] < key["C"] else c_teams[3]
-    offer = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
-    assert offer.team == first
+    offer = SeatOffer.objects.get(seat__competition=comp, answer=SeatOffer.Answer.PENDING)
+    assert offer.entry_id == first.pk
 
 
 def test_r_team_repl_1_a_qualified_team_that_withdraws_is_replaced_and_stays_out(lag_season, tk):
@@ -241,9 +244,9 @@ def test_r_team_repl_1_a_qualified_team_that_withdraws_is_replaced_and_stays_out
     leaver = a_teams[0]
     withdraw_team(tk, leaver, reason="Två spelare sjuka")
     recompute_team_competition(comp.id)
-    offer = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
-    assert offer.team == a_teams[3]  # R-REPL-1: its own heat's nearest eliminated team
-    record_team_offer_answer(tk, offer, TeamFinalOffer.Answer.ACCEPTED)
+    offer = SeatOffer.objects.get(seat__competition=comp, answer=SeatOffer.Answer.PENDING)
+    assert offer.entry_id == a_teams[3].pk  # R-REPL-1: its own heat's nearest eliminated team
+    answer_offer(tk, offer, SeatOffer.Answer.ACCEPTED)
     recompute_team_competition(comp.id)
 
     chain = {s["seat"]: s for s in AllocationRun.objects.get(competition=comp).explanation["chain"]}
@@ -253,10 +256,10 @@ def test_r_team_repl_1_a_qualified_team_that_withdraws_is_replaced_and_stays_out
     # a second withdrawal: the chain asks a team that is not in the final already
     withdraw_team(tk, b_teams[0], reason="Återbud")
     recompute_team_competition(comp.id)
-    nxt = TeamFinalOffer.objects.get(competition=comp, answer=TeamFinalOffer.Answer.PENDING)
-    assert nxt.team == b_teams[3]
+    nxt = SeatOffer.objects.get(seat__competition=comp, answer=SeatOffer.Answer.PENDING)
+    assert nxt.entry_id == b_teams[3].pk
     finalists = {t.id for t in final_teams(comp)}
-    assert nxt.team_id not in finalists and a_teams[3].id in finalists
+    assert nxt.entry_id not in finalists and a_teams[3].id in finalists
 
 
 def test_withdrawing_a_team_needs_a_reason_and_the_right_to_speak_for_it(lag_season, tk):
@@ -461,21 +464,20 @@ def test_r_repl_5_an_offer_tk_made_by_hand_survives_the_recompute(season_of_thre
     see above), who declines. Before the chain asks again, TK offers the seat to heat A's 4th
     pair with a reason. Recomputing keeps TK's offer (no second offer for the seat); when A's
     4th declines, the chain asks C's 21st (closeness 21 - 19.929 = 1.07)."""
-    from pairs.services.decisions import override_offer
 
     comp, (_a, a_entries), (_b, b_entries), (_c, c_entries), dq = season_of_three
-    seat = FinalSeat.objects.get(competition=comp, direct_qualifier=dq)
-    decline_final_seat(tk, seat, reason="Återbud")
+    seat = FinalSeat.objects.get(competition=comp, holder=dq)
+    give_up_seat(tk, seat, reason="Återbud")
     recompute_pair_competition(comp.id)
-    record_offer_answer(tk, pending_offer(comp), Offer.Answer.DECLINED)  # B's 5th
+    answer_offer(tk, pending_offer(comp), SeatOffer.Answer.DECLINED)  # B's 5th
     override_offer(tk, seat, a_entries[3], "Paret har bekräftat att det kan spela")
     recompute_pair_competition(comp.id)
     recompute_pair_competition(comp.id)
-    assert pending_offer(comp).entry == a_entries[3]  # TK's offer stands, and is the only one
+    assert pending_offer(comp).entry_id == a_entries[3].pk  # TK's offer stands, and is the only one
     assert pending_offer(comp).override_reason
-    record_offer_answer(tk, pending_offer(comp), Offer.Answer.DECLINED)
+    answer_offer(tk, pending_offer(comp), SeatOffer.Answer.DECLINED)
     recompute_pair_competition(comp.id)
-    assert pending_offer(comp).entry == c_entries[20]
+    assert pending_offer(comp).entry_id == c_entries[20].pk
 
 
 def test_r_pair_df_1_pairs_enter_a_direct_final_pay_its_fee_and_are_in_its_upload(tk):
@@ -521,3 +523,66 @@ def test_r_pair_df_1_pairs_enter_a_direct_final_pay_its_fee_and_are_in_its_uploa
     with clock.frozen("2017-04-22 20:00"):  # the final's evening
         upload_pair_final(tk, comp, data=write_usebio_pairs(event), filename="dam.xml")
     assert PairFinalResult.objects.filter(competition=comp).count() == 6
+
+
+# --- R-REPL-3: nobody left in the chain, TK decides ---------------------------------------------
+
+
+@pytest.fixture
+def everyone_seated(tk):
+    """Heat A (silver, 10 pairs) and heat B (bronze, 6 pairs, 4 of them declared for the
+    qualifier): 14 qualifying pairs (R-ALLOC-1, R-PAIR-KVAL-5), fewer than 28, so all 14 go on:
+    10 seats from A, 4 from B (14·10/14 and 14·4/14). A seat given up then has nobody left to
+    ask: every qualifying pair holds a seat (R-REPL-3)."""
+    comp = PairCompetitionFactory(discipline="open")
+    _a, a_entries = heat_with_results(comp, 10)
+    _b, b_entries = heat_with_results(comp, 6, heat_type="bronze", declared=4)
+    recompute_pair_competition(comp.id)
+    assert seats_by_heat(comp)[0] == {_a.name: 10, _b.name: 4}
+    seat = FinalSeat.objects.get(competition=comp, holder=a_entries[0])
+    give_up_seat(tk, seat, reason="Kan inte spela")
+    recompute_pair_competition(comp.id)
+    return comp, seat, a_entries, b_entries
+
+
+def _chain_status(comp, seat) -> str:
+    chain = AllocationRun.objects.get(competition=comp).explanation["chain"]
+    return next(c["status"] for c in chain if c["seat"] == seat.chain_key)
+
+
+def test_r_repl_3_nobody_left_tk_gives_the_seat_to_a_pair_of_its_choice(everyone_seated, tk):
+    comp, seat, _a_entries, b_entries = everyone_seated
+    assert _chain_status(comp, seat) == "tk_decides"
+    assert not SeatOffer.objects.filter(seat=seat).exists()
+    assert len(final_seat_holders(comp)) == 13
+
+    # B's 5th pair did not declare for the qualifier: the chain never asks it, TK may.
+    override_offer(tk, seat, b_entries[4], "Ingen kvar i kedjan; paret spelade heat B")
+    recompute_pair_competition(comp.id)
+    offer = pending_offer(comp)
+    assert offer.entry_id == b_entries[4].pk and offer.override_reason
+    answer_offer(tk, offer, SeatOffer.Answer.ACCEPTED)
+    recompute_pair_competition(comp.id)
+    assert b_entries[4].pk in holders(comp)
+    assert len(final_seat_holders(comp)) == 14
+
+
+def test_r_repl_3_tk_leaves_the_seat_empty_with_a_reason(everyone_seated, tk):
+    from clubs.services.base import ServiceError
+    from clubs.services.seats import leave_seat_empty
+
+    comp, seat, _a_entries, b_entries = everyone_seated
+    leave_seat_empty(tk, seat, "Finalen spelas med 13 par")
+    recompute_pair_competition(comp.id)
+    seat.refresh_from_db()
+    assert seat.state == FinalSeat.State.EMPTY and seat.closed_reason
+    assert _chain_status(comp, seat) == "closed"
+    assert not SeatOffer.objects.filter(seat=seat).exists()
+    assert len(final_seat_holders(comp)) == 13
+    with pytest.raises(ServiceError) as refused:
+        leave_seat_empty(tk, seat, "igen")
+    assert "R-REPL-3" in str(refused.value)
+    # TK may still fill it later: the offer opens the seat again.
+    override_offer(tk, seat, b_entries[5], "Ett par har anmält sig")
+    seat.refresh_from_db()
+    assert seat.closed_reason == "" and pending_offer(comp).entry_id == b_entries[5].pk

@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs import clock
-from pairs.models import DirectQualifier, FinalSeat, Offer
+from clubs.models import FinalSeat, SeatOffer
+from clubs.services.seats import answer_offer, give_up_seat
+from pairs.models import PairEntry
 from pairs.selectors import final_seat_holders
-from pairs.services.decisions import decline_final_seat, record_offer_answer
 from results.models import AllocationRun
 from results.services.recompute import recompute_pair_competition
 from tests.factories import PairCompetitionFactory, UserFactory, member
@@ -38,7 +39,7 @@ season_shape = st.fixed_dictionaries(
 
 def holders_by_entry(comp) -> dict[str, FinalSeat]:
     return {
-        h.seat.chain_key if h.seat.entry_id is None else str(h.seat.entry_id): h.seat
+        h.seat.chain_key if h.seat.holder_id is None else str(h.seat.holder_id): h.seat
         for h in final_seat_holders(comp)
     }
 
@@ -61,8 +62,12 @@ def test_the_final_stays_whole_whatever_the_season_does(shape):
                 p1, p2 = e.player1, e.player2
             else:
                 p1, p2 = member(season=comp.season), member(season=comp.season)
-            DirectQualifier.objects.create(
-                competition=comp, player1=p1, player2=p2, registered_on=date(2016, 12, 1)
+            PairEntry.objects.create(
+                entered_as="direct",
+                competition=comp,
+                player1=p1,
+                player2=p2,
+                registered_on=date(2016, 12, 1),
             )
         recompute_pair_competition(comp.id)
         size = (
@@ -75,25 +80,27 @@ def test_the_final_stays_whole_whatever_the_season_does(shape):
         gone: set[int] = set()
         for action, pick in shape["steps"]:
             held = list(final_seat_holders(comp))
-            pending = list(Offer.objects.filter(seat__competition=comp, answer="pending"))
+            pending = list(SeatOffer.objects.filter(seat__competition=comp, answer="pending"))
             if action == "decline" and held:
                 seat = held[pick % len(held)].seat
-                if seat.entry_id:
-                    gone.add(seat.entry_id)
-                decline_final_seat(tk, seat, reason="Återbud")
+                if seat.holder_id:
+                    gone.add(seat.holder_id)
+                give_up_seat(tk, seat, reason="Återbud")
             elif action in ("accept", "refuse") and pending:
                 offer = pending[pick % len(pending)]
-                answer = Offer.Answer.ACCEPTED if action == "accept" else Offer.Answer.DECLINED
-                record_offer_answer(tk, offer, answer)
-                if answer == Offer.Answer.ACCEPTED:
+                answer = (
+                    SeatOffer.Answer.ACCEPTED if action == "accept" else SeatOffer.Answer.DECLINED
+                )
+                answer_offer(tk, offer, answer)
+                if answer == SeatOffer.Answer.ACCEPTED:
                     accepted.add(offer.entry_id)
             else:
                 continue
             recompute_pair_competition(comp.id)
 
             held = final_seat_holders(comp)
-            held_entries = [h.seat.entry_id for h in held if h.seat.entry_id]
-            open_offers = list(Offer.objects.filter(seat__competition=comp, answer="pending"))
+            held_entries = [h.seat.holder_id for h in held if h.seat.holder_id]
+            open_offers = list(SeatOffer.objects.filter(seat__competition=comp, answer="pending"))
             # no pair holds two seats, and the final never grows
             assert len(held_entries) == len(set(held_entries))
             # every seat is held or has its open offer, unless nobody is left to ask (TK)
@@ -108,7 +115,9 @@ def test_the_final_stays_whole_whatever_the_season_does(shape):
                 if offer.pk not in asked:
                     assert offer.entry_id not in {
                         o.entry_id
-                        for o in Offer.objects.filter(seat__competition=comp).exclude(pk=offer.pk)
+                        for o in SeatOffer.objects.filter(seat__competition=comp).exclude(
+                            pk=offer.pk
+                        )
                     }
                     asked.add(offer.pk)
             # one open offer per seat at most

@@ -3,7 +3,7 @@ sequence of withdrawals, acceptances and refusals recorded through the services,
 keeps its size (finalists plus open offers, or TK's turn when nobody is left), no team is asked
 twice, a team already in the final is never asked, and a team that accepted stays in the final
 until it withdraws; a team that withdrew is never marked for the final without its seat being
-on offer (the chain remembers the withdrawal). The seat rows (teams.TeamFinalSeat) say the
+on offer (the chain remembers the withdrawal). The seat rows (teams.FinalSeat) say the
 same: each seat is held by one team or vacated with its offer open."""
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs import clock
+from clubs.models import FinalSeat, SeatOffer
+from clubs.services.seats import answer_offer
 from results.models import AllocationRun
 from results.services.recompute import recompute_team_competition
-from teams.models import Team, TeamFinalOffer, TeamFinalSeat
-from teams.services.decisions import record_team_offer_answer
+from teams.models import Team
 from teams.services.entries import withdraw_team
 from tests.factories import TeamCompetitionFactory, UserFactory, final_teams
 from tests.results.test_allocation_teams import heat_with
@@ -52,7 +53,7 @@ def test_the_team_final_stays_whole_whatever_the_season_does(shape):
         accepted: set[int] = set()
         for action, pick in shape["steps"]:
             finalists = final_teams(comp, status=Team.Status.ENTERED)
-            pending = list(TeamFinalOffer.objects.filter(competition=comp, answer="pending"))
+            pending = list(SeatOffer.objects.filter(seat__competition=comp, answer="pending"))
             if action == "withdraw" and finalists:
                 team = finalists[pick % len(finalists)]
                 withdraw_team(tk, team, reason="Återbud")
@@ -60,15 +61,15 @@ def test_the_team_final_stays_whole_whatever_the_season_does(shape):
             elif action in ("accept", "refuse") and pending:
                 offer = pending[pick % len(pending)]
                 answer = "accepted" if action == "accept" else "declined"
-                record_team_offer_answer(tk, offer, answer, reason="Svar per telefon")
+                answer_offer(tk, offer, answer, reason="Svar per telefon")
                 if answer == "accepted":
-                    accepted.add(offer.team_id)
+                    accepted.add(offer.entry_id)
             else:
                 continue
             recompute_team_competition(comp.id)
 
             seated = {t.id for t in final_teams(comp, status=Team.Status.ENTERED)}
-            open_offers = list(TeamFinalOffer.objects.filter(competition=comp, answer="pending"))
+            open_offers = list(SeatOffer.objects.filter(seat__competition=comp, answer="pending"))
             chain = AllocationRun.objects.get(competition=comp).explanation["chain"]
             waiting_for_tk = sum(1 for c in chain if c["status"] in ("tk_decides", "closed"))
             assert len(seated) + len(open_offers) + waiting_for_tk == size
@@ -79,17 +80,17 @@ def test_the_team_final_stays_whole_whatever_the_season_does(shape):
             # the seat rows say the same (one seat lifecycle, issue 9): every seat of the final
             # is held by exactly one team or is vacated with one open offer or TK's turn; the
             # teams holding a seat are the finalists; an accepted team holds a confirmed seat
-            held = list(TeamFinalSeat.objects.filter(competition=comp).exclude(status="vacated"))
-            holders = [seat.team_id for seat in held]
+            held = list(FinalSeat.objects.filter(competition=comp).exclude(status="vacated"))
+            holders = [seat.holder_id for seat in held]
             assert len(holders) == len(set(holders))  # nobody holds two seats
             assert set(holders) == seated
             assert len(held) + len(open_offers) + waiting_for_tk == size
-            confirmed = {seat.team_id for seat in held if seat.status == "confirmed"}
+            confirmed = {seat.holder_id for seat in held if seat.status == "confirmed"}
             assert accepted <= confirmed
             for offer in open_offers:
                 assert offer.seat.status == "vacated" and offer.seat.source != "replacement"
-            asked = [o.team_id for o in TeamFinalOffer.objects.filter(competition=comp)]
+            asked = [o.entry_id for o in SeatOffer.objects.filter(seat__competition=comp)]
             assert len(asked) == len(set(asked))  # nobody is asked twice
             for offer in open_offers:
-                assert offer.team_id not in seated
+                assert offer.entry_id not in seated
         transaction.set_rollback(True)

@@ -17,7 +17,7 @@ from django.core.management import call_command
 from clubs.models import Membership, ReigningChampion, Representation, Season
 from clubs.services.base import ServiceError
 from clubs.services.season import configure_season
-from pairs.models import DirectQualifier, PairCompetition
+from pairs.models import PairCompetition, PairEntry
 from results.models import Lot, StandingSnapshot
 from results.services.lots import lot_precedence
 from results.services.next_season import awaiting_champions, create_next_season, plan_next_season
@@ -120,7 +120,8 @@ def test_next_season_from_2016_2017(season, tk):
     assert champions["open"].name == "A – B" and len(champions["open"].mids) == 2
     assert len(champions["teams"].mids) == 3
     assert [a.registered for a in awaiting_champions(new)] == [False, False]
-    DirectQualifier.objects.create(
+    PairEntry.objects.create(
+        entered_as="direct",
         competition=open_,
         player1_id=RosterEntry.objects.filter(team__name="Fyris").first().player_id,
         player2_id=RosterEntry.objects.filter(team__name="Fyris").last().player_id,
@@ -188,13 +189,13 @@ def test_tk_registers_the_reigning_pair_through_the_direct_qualifier_service(sea
     with clock.frozen("2018-01-10 10:00"):
         refused = client.post("/tk/nasta-sasong/", {"register_champion": champion.pk})
         assert refused.status_code == 400
-        assert not DirectQualifier.objects.exists()
+        assert not PairEntry.objects.filter(entered_as="direct").exists()
         Membership.objects.filter(season=new, player__mid__in=champion.mids).update(
             paid_on=date(2017, 9, 1)
         )
         done = client.post("/tk/nasta-sasong/", {"register_champion": champion.pk}, follow=True)
     assert "De regerande mästarna är anmälda." in done.content.decode()
-    dq = DirectQualifier.objects.get()
+    dq = PairEntry.objects.filter(entered_as="direct").get()
     assert dq.competition_id == champion.competition_id
     assert sorted([dq.player1.mid, dq.player2.mid]) == sorted(champion.mids)
     assert [a.registered for a in awaiting_champions(new) if a.champion == champion] == [True]

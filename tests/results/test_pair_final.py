@@ -11,7 +11,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from clubs import clock
-from pairs.models import FINAL_SESSION, DirectQualifier, FinalSeat, PairEntry
+from clubs.models import FinalSeat
+from pairs.models import FINAL_SESSION, PairEntry
 from pairs.selectors import final_seat_holders
 from pairs.services.entries import notify_reserve
 from portal.services.fees import pair_final_fee_list
@@ -103,12 +104,16 @@ def build_final(event, *, outside_ranks=(), mixed_ranks=(), sm_places=2, tables=
             for pl, club in zip(pair.players, clubs, strict=True)
         )
         if pair.number == str(N_PAIRS):
-            dq = DirectQualifier.objects.create(
-                competition=comp, player1=p1, player2=p2, registered_on=date(2017, 1, 5)
+            dq = PairEntry.objects.create(
+                entered_as="direct",
+                competition=comp,
+                player1=p1,
+                player2=p2,
+                registered_on=date(2017, 1, 5),
             )
             FinalSeat.objects.create(
                 competition=comp,
-                direct_qualifier=dq,
+                holder=dq,
                 source=FinalSeat.Source.DIRECT,
                 status=FinalSeat.Status.CONFIRMED,
             )
@@ -116,7 +121,7 @@ def build_final(event, *, outside_ranks=(), mixed_ranks=(), sm_places=2, tables=
         entry = PairEntry.objects.create(heat=heat, player1=p1, player2=p2, pair_number=pair.number)
         FinalSeat.objects.create(
             competition=comp,
-            entry=entry,
+            holder=entry,
             source=FinalSeat.Source.ALLOCATION,
             status=FinalSeat.Status.CONFIRMED,
         )
@@ -267,7 +272,7 @@ def test_unknown_mid_is_refused_naming_the_mids(tk):
 def test_vacated_seat_holder_is_not_in_the_final(tk):
     event = simulated_final()
     comp = build_final(event)
-    seat = FinalSeat.objects.get(competition=comp, entry__pair_number="1")
+    seat = FinalSeat.objects.get(competition=comp, holder__pairentry__pair_number="1")
     seat.status = FinalSeat.Status.VACATED
     seat.save()
     before = counts()

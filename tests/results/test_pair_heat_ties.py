@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from pairs.models import FinalSeat
+from clubs.models import FinalSeat
 from results.models import AllocationRun, StandingSnapshot
 from tests.factories import UserFactory
 from tests.results._bronze_heat import bronze_season, east_west_totals
@@ -55,7 +55,7 @@ def test_r_pair_tie_1_a_bronze_heats_published_order_is_the_one_its_seats_follow
     }
     assert venues["Bronskval Z"]["seats"] == 2 and venues["X"]["seats"] == 26
     seated = set(
-        FinalSeat.objects.filter(competition=comp, origin_heat=z).values_list("entry", flat=True)
+        FinalSeat.objects.filter(competition=comp, origin_heat=z).values_list("holder", flat=True)
     )
     assert seated == {entries["1"].pk, a}
     assert [h["entry"] for h in venues["Bronskval Z"]["next"]][:2] == [str(b), str(entries["5"].pk)]

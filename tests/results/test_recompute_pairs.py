@@ -8,7 +8,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from pairs.models import DirectQualifier, FinalSeat, Offer, PairEntry
+from clubs.models import FinalSeat, SeatOffer
+from pairs.models import PairEntry
 from results.models import AllocationRun, PairResult, ResultUpload, StandingSnapshot
 from results.services.recompute import recompute_pair_competition
 from tests.factories import PairCompetitionFactory, PairHeatFactory, accepted_upload, member
@@ -57,7 +58,7 @@ def test_r_alloc_1_and_3_final_size_and_shares():
     assert seats == {a.name: 18, b.name: 14}  # 18.29 and 13.71 -> 18 + 14 (R-ALLOC-3)
     assert FinalSeat.objects.filter(competition=comp).count() == 32
     holders = set(
-        FinalSeat.objects.filter(competition=comp, origin_heat=a).values_list("entry", flat=True)
+        FinalSeat.objects.filter(competition=comp, origin_heat=a).values_list("holder", flat=True)
     )
     assert holders == {e.id for e in a_entries[:18]}  # R-ALLOC-6: heat ranking order
     snap = StandingSnapshot.objects.get(scope="pair_heat", heat=a)
@@ -87,7 +88,7 @@ def test_struck_pairs_and_undeclared_bronze_pairs_do_not_count():
     _, run = seats_by_heat(comp)
     assert run.qualifying_entries == 39 + 20
     assert run.final_size == 28  # 59 < 61
-    held = set(FinalSeat.objects.filter(competition=comp).values_list("entry", flat=True))
+    held = set(FinalSeat.objects.filter(competition=comp).values_list("holder", flat=True))
     assert s_entries[0].id not in held  # struck, passed over
     assert not held & {e.id for e in b_entries[20:]}  # undeclared bronze pairs never qualify
     snap = StandingSnapshot.objects.get(scope="pair_heat", heat=silver)
@@ -99,7 +100,8 @@ def test_r_alloc_2_direct_qualifier_takes_a_seat_first():
     heat_with_results(comp, 40)
     heat_with_results(comp, 30)
     season = comp.season
-    DirectQualifier.objects.create(
+    PairEntry.objects.create(
+        entered_as="direct",
         competition=comp,
         player1=member(season=season),
         player2=member(season=season),
@@ -117,22 +119,22 @@ def test_r_repl_1_and_2_declined_seat_offered_down_the_chain():
     a, a_entries = heat_with_results(comp, 40)
     b, b_entries = heat_with_results(comp, 30)
     recompute_pair_competition(comp.id)
-    seat = FinalSeat.objects.get(competition=comp, entry=a_entries[0])
+    seat = FinalSeat.objects.get(competition=comp, holder=a_entries[0])
     seat.status = "vacated"
     seat.save()
     recompute_pair_competition(comp.id)
-    offer = Offer.objects.get(seat=seat)
+    offer = SeatOffer.objects.get(seat=seat)
     assert offer.entry == a_entries[18]  # R-REPL-1: the nearest eliminated pair of its own heat
     offer.answer = "declined"
     offer.answered_at = timezone.now()
     offer.save()
     recompute_pair_competition(comp.id)
-    pending = Offer.objects.get(seat=seat, answer="pending")
+    pending = SeatOffer.objects.get(seat=seat, answer="pending")
     assert pending.entry == b_entries[14]  # R-REPL-2: then the other venue's nearest
     pending.answer = "accepted"
     pending.save()
     recompute_pair_competition(comp.id)
-    assert not Offer.objects.filter(seat=seat, answer="pending").exists()
+    assert not SeatOffer.objects.filter(seat=seat, answer="pending").exists()
 
 
 def test_r_repl_6_accepted_seat_never_moves_when_results_change():
@@ -140,14 +142,14 @@ def test_r_repl_6_accepted_seat_never_moves_when_results_change():
     a, a_entries = heat_with_results(comp, 40)
     heat_with_results(comp, 30)
     recompute_pair_competition(comp.id)
-    seat = FinalSeat.objects.get(competition=comp, entry=a_entries[17])
+    seat = FinalSeat.objects.get(competition=comp, holder=a_entries[17])
     FinalSeat.objects.filter(pk=seat.pk).update(status="confirmed")
     # a correction moves pair 18 below the cut
     PairResult.objects.filter(entry=a_entries[17]).update(percentage=Decimal("1"))
     recompute_pair_competition(comp.id)
-    assert FinalSeat.objects.filter(pk=seat.pk, entry=a_entries[17], status="confirmed").exists()
+    assert FinalSeat.objects.filter(pk=seat.pk, holder=a_entries[17], status="confirmed").exists()
     assert FinalSeat.objects.filter(competition=comp).count() == 32  # the final keeps its size
-    assert not FinalSeat.objects.filter(entry=a_entries[18]).exists()
+    assert not FinalSeat.objects.filter(holder=a_entries[18]).exists()
 
 
 def test_provisional_while_a_heat_has_no_results():
@@ -157,7 +159,7 @@ def test_provisional_while_a_heat_has_no_results():
     recompute_pair_competition(comp.id)
     _, run = seats_by_heat(comp)
     assert run.provisional is True
-    assert not Offer.objects.exists()
+    assert not SeatOffer.objects.exists()
 
 
 def test_incremental_recompute_of_one_heat_equals_the_full_recompute():
@@ -189,7 +191,8 @@ def test_r_pair_4_sm_quota_basis_is_computed_and_shown_on_the_par_page(client):
         status="struck", status_reason="R-PAIR-KVAL-7"
     )
     season = comp.season
-    DirectQualifier.objects.create(
+    PairEntry.objects.create(
+        entered_as="direct",
         competition=comp,
         player1=member(season=season),
         player2=member(season=season),
@@ -215,7 +218,8 @@ def test_r_pair_4_champions_who_played_a_heat_are_counted_once():
     # 6 pairs in a silver heat, the first of them the reigning champions: 6, not 7.
     comp = PairCompetitionFactory(discipline="mixed")
     _, entries = heat_with_results(comp, 6)
-    DirectQualifier.objects.create(
+    PairEntry.objects.create(
+        entered_as="direct",
         competition=comp,
         player1=entries[0].player1,
         player2=entries[0].player2,

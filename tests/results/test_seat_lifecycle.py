@@ -15,6 +15,8 @@ import itertools
 import pytest
 
 from clubs import clock
+from clubs.models import FinalSeat, SeatOffer
+from clubs.services.seats import answer_offer, override_offer
 from portal.selectors.lag import lag_page
 from results.models import AllocationRun, StandingSnapshot
 from results.services.uploads import upload_team_results
@@ -78,12 +80,10 @@ def upload(django_capture_on_commit_callbacks, user, heat, data):
 
 def held(competition) -> set[str]:
     """The teams that hold a seat, as the seat rows say (not vacated, with a team)."""
-    from teams.models import TeamFinalSeat
-
     return set(
-        TeamFinalSeat.objects.filter(competition=competition, team__isnull=False)
+        FinalSeat.objects.filter(competition=competition, holder__isnull=False)
         .exclude(status="vacated")
-        .values_list("team__name", flat=True)
+        .values_list("holder__team__name", flat=True)
     )
 
 
@@ -174,43 +174,41 @@ def test_r_repl_5_tk_offers_a_team_seat_out_of_the_chains_order_and_the_states_f
     nearest eliminated team); A6 declines; TK offers the seat to B4 out of the chain's order,
     with a reason; B4 accepts and plays with A1's number."""
     from clubs.services.base import ServiceError
-    from teams.models import TeamFinalOffer, TeamFinalSeat
-    from teams.services.decisions import override_team_offer, record_team_offer_answer
     from teams.services.entries import withdraw_team
 
     competition, _big, big_teams, _small, small_teams = final_of_eight
     a1, a6, b4 = big_teams[0], big_teams[5], small_teams[3]
-    seat = TeamFinalSeat.objects.get(competition=competition, team=a1)
-    assert seat.state == TeamFinalSeat.State.PROVISIONAL
+    seat = FinalSeat.objects.get(competition=competition, holder=a1)
+    assert seat.state == FinalSeat.State.PROVISIONAL
     number = seat.number
     with clock.frozen(DAY), django_capture_on_commit_callbacks(execute=True):
         withdraw_team(tk, a1, reason="Två spelare sjuka")
     seat.refresh_from_db()
-    offer = TeamFinalOffer.objects.get(seat=seat, answer="pending")
-    assert offer.team == a6 and seat.state == TeamFinalSeat.State.OFFERED
+    offer = SeatOffer.objects.get(seat=seat, answer="pending")
+    assert offer.entry_id == a6.pk and seat.state == FinalSeat.State.OFFERED
     with clock.frozen(DAY), pytest.raises(ServiceError) as refused:
-        override_team_offer(tk, seat, b4, reason="Styrelsens beslut")
+        override_offer(tk, seat, b4, reason="Styrelsens beslut")
     assert "väntar på svar" in str(refused.value)  # one offer at a time (R-REPL-5)
 
     with clock.frozen(DAY):  # the answer, before the recompute moves the chain on
-        record_team_offer_answer(tk, offer, "declined")
-    assert seat.state == TeamFinalSeat.State.DECLINED
+        answer_offer(tk, offer, "declined")
+    assert seat.state == FinalSeat.State.DECLINED
     with clock.frozen(DAY), pytest.raises(ServiceError) as refused:
-        override_team_offer(tk, seat, small_teams[0], reason="Styrelsens beslut")
+        override_offer(tk, seat, small_teams[0], reason="Styrelsens beslut")
     assert "har redan en finalplats" in str(refused.value)
     with clock.frozen(DAY), pytest.raises(ServiceError):
-        override_team_offer(tk, seat, b4, reason=" ")  # TK always gives a reason
+        override_offer(tk, seat, b4, reason=" ")  # TK always gives a reason
     with clock.frozen(DAY), django_capture_on_commit_callbacks(execute=True):
-        tk_offer = override_team_offer(tk, seat, b4, reason="B4 närmast enligt TK:s beslut")
-    assert TeamFinalOffer.objects.get(seat=seat, answer="pending") == tk_offer  # kept by the chain
+        tk_offer = override_offer(tk, seat, b4, reason="B4 närmast enligt TK:s beslut")
+    assert SeatOffer.objects.get(seat=seat, answer="pending") == tk_offer  # kept by the chain
     assert tk_offer.reason == "Erbjuden på TK:s beslut: B4 närmast enligt TK:s beslut (R-REPL-5)"
 
     with clock.frozen(DAY), django_capture_on_commit_callbacks(execute=True):
-        record_team_offer_answer(tk, tk_offer, "accepted")
+        answer_offer(tk, tk_offer, "accepted")
     seat.refresh_from_db()
-    assert seat.state == TeamFinalSeat.State.REPLACED
-    own = TeamFinalSeat.objects.get(competition=competition, team=b4)
-    assert own.state == TeamFinalSeat.State.ACCEPTED and own.number == number
+    assert seat.state == FinalSeat.State.REPLACED
+    own = FinalSeat.objects.get(competition=competition, holder=b4)
+    assert own.state == FinalSeat.State.ACCEPTED and own.number == number
     expected = {"A2", "A3", "A4", "A5", "B1", "B2", "B3", "B4"}
     assert held(competition) == expected
     assert finalists_on_the_page(competition) == expected
@@ -220,14 +218,13 @@ def test_r_repl_5_tk_offers_a_team_seat_out_of_the_chains_order_and_the_states_f
 def test_r_team_repl_1_a_withdrawing_team_gives_its_seat_up_in_the_service(final_of_eight, tk):
     """R-TEAM-REPL-1, R-REPL-1: as a pair that declines its seat, a team that withdraws gives
     its seat up at once (vacated, saying why), before any recompute; the pages follow."""
-    from teams.models import TeamFinalSeat
     from teams.services.entries import withdraw_team
 
     competition, _big, big_teams, _small, _small_teams = final_of_eight
     with clock.frozen(DAY):  # no recompute runs: the decision alone
         withdraw_team(tk, big_teams[0], reason="Två spelare sjuka")
-    seat = TeamFinalSeat.objects.get(competition=competition, team=big_teams[0])
-    assert seat.status == "vacated" and seat.state == TeamFinalSeat.State.DECLINED
+    seat = FinalSeat.objects.get(competition=competition, holder=big_teams[0])
+    assert seat.status == "vacated" and seat.state == FinalSeat.State.DECLINED
     assert seat.reason == (
         "Lämnad: A1 har dragit sig ur (Två spelare sjuka); platsen erbjuds vidare (R-TEAM-REPL-1)"
     )

@@ -1,5 +1,5 @@
 """One seat lifecycle for pairs and teams, and every seat and offer row says why (issue 9):
-the team final's seat rows (teams.TeamFinalSeat) after a withdrawal, an acceptance, a refusal
+the team final's seat rows (teams.FinalSeat) after a withdrawal, an acceptance, a refusal
 and recomputes (who holds each seat, who is asked), and the reasons written on each seat and
 offer row with clause and figures, shown in the admin and on /lag/ and /par/ in both languages.
 
@@ -14,11 +14,9 @@ import pytest
 from django.conf import settings
 
 from clubs import clock
-from pairs.models import FinalSeat, Offer
-from pairs.services.decisions import decline_final_seat, override_offer, record_offer_answer
+from clubs.models import FinalSeat, SeatOffer
+from clubs.services.seats import answer_offer, give_up_seat, override_offer
 from results.services.recompute import recompute_pair_competition, recompute_team_competition
-from teams.models import TeamFinalOffer, TeamFinalSeat
-from teams.services.decisions import record_team_offer_answer
 from teams.services.entries import withdraw_team
 from tests.factories import (
     PairCompetitionFactory,
@@ -62,23 +60,23 @@ def lag_season():
     return comp, a, b, c, champions
 
 
-def seat_of(team) -> TeamFinalSeat:
-    return TeamFinalSeat.objects.exclude(source="replacement").get(team=team)
+def seat_of(team) -> FinalSeat:
+    return FinalSeat.objects.exclude(source="replacement").get(holder=team)
 
 
 def held_by(comp) -> set[int]:
     """The teams holding a seat row that is not vacated."""
     return set(
-        TeamFinalSeat.objects.filter(competition=comp)
+        FinalSeat.objects.filter(competition=comp)
         .exclude(status="vacated")
-        .values_list("team_id", flat=True)
+        .values_list("holder_id", flat=True)
     )
 
 
 def test_r_team_adv_1_every_team_seat_row_says_which_seat_of_its_heat_it_is(lag_season):
     comp, (_a, a_teams), (_b, b_teams), (_c, c_teams), champions = lag_season
     # 3 + 3 + 3 seats from the heats and the champions' seat: ten rows, ten finalists
-    assert TeamFinalSeat.objects.filter(competition=comp).count() == 10
+    assert FinalSeat.objects.filter(competition=comp).count() == 10
     assert held_by(comp) == {t.id for t in a_teams[:3] + b_teams[:3] + c_teams[:3]} | {champions.id}
     assert seat_of(a_teams[0]).reason == "Kvalplats 1 av 3 från A (R-TEAM-ADV-1)"
     assert seat_of(a_teams[2]).reason == "Kvalplats 3 av 3 från A (R-TEAM-ADV-1)"
@@ -108,17 +106,17 @@ def test_r_team_repl_1_seat_rows_after_a_withdrawal_an_acceptance_a_refusal_and_
         "(R-TEAM-REPL-1)"
     )
     # R-REPL-1: A's nearest eliminated team, its 4th, is asked, for that very seat
-    offer = TeamFinalOffer.objects.get(competition=comp, answer="pending")
-    assert (offer.team, offer.seat) == (a_teams[3], vacated)
+    offer = SeatOffer.objects.get(seat__competition=comp, answer="pending")
+    assert (offer.entry, offer.seat) == (a_teams[3], vacated)
     assert offer.reason == (
         f"Närmast utslagna laget i den egna kvalgruppen A: {a_teams[3].name}, plats 4 "
         "(A fick 3 platser). (R-REPL-1, R-REPL-5)"
     )
 
-    record_team_offer_answer(tk, offer, "accepted")
+    answer_offer(tk, offer, "accepted")
     recompute_team_competition(comp.id)
     recompute_team_competition(comp.id)  # R-REPL-6: a second recompute moves nothing
-    taken = TeamFinalSeat.objects.get(competition=comp, team=a_teams[3])
+    taken = FinalSeat.objects.get(competition=comp, holder=a_teams[3])
     assert (taken.source, taken.status, taken.replaces) == ("replacement", "confirmed", vacated)
     assert taken.number == number  # it plays as the team it replaces
     assert taken.reason == (
@@ -127,19 +125,19 @@ def test_r_team_repl_1_seat_rows_after_a_withdrawal_an_acceptance_a_refusal_and_
     assert held_by(comp) == {t.id for t in a_teams[1:4] + b_teams[:3] + c_teams[:3]} | {
         champions.id
     }
-    assert not TeamFinalOffer.objects.filter(competition=comp, answer="pending").exists()
+    assert not SeatOffer.objects.filter(seat__competition=comp, answer="pending").exists()
 
     # B's winner withdraws; its 4th declines; then the other heats' nearest by closeness
     # (R-REPL-2): A's first not in the final is its 5th, 5 − 2.40 = 2.60; C's 4th, 4 − 3.30 =
     # 0.70: C's 4th is asked.
     withdraw_team(tk, b_teams[0], reason="Återbud")
     recompute_team_competition(comp.id)
-    first = TeamFinalOffer.objects.get(competition=comp, answer="pending")
-    assert first.team == b_teams[3] and first.seat == seat_of(b_teams[0])
-    record_team_offer_answer(tk, first, "declined")
+    first = SeatOffer.objects.get(seat__competition=comp, answer="pending")
+    assert first.entry == b_teams[3] and first.seat == seat_of(b_teams[0])
+    answer_offer(tk, first, "declined")
     recompute_team_competition(comp.id)
-    nxt = TeamFinalOffer.objects.get(competition=comp, answer="pending")
-    assert (nxt.team, nxt.seat) == (c_teams[3], seat_of(b_teams[0]))
+    nxt = SeatOffer.objects.get(seat__competition=comp, answer="pending")
+    assert (nxt.entry, nxt.seat) == (c_teams[3], seat_of(b_teams[0]))
     assert nxt.reason == (
         f"{b_teams[3].name} tackade nej eller lämnade återbud: platsen går vidare till närmast "
         "utslagna på övriga kvalplatser, efter avstånd till direkt finalplats: "
@@ -172,17 +170,17 @@ def pair_name(entry) -> str:
 
 def test_r_repl_7_pair_seat_and_offer_rows_say_why_with_their_figures(season_of_three, tk):
     comp, (_a, a_entries), (_b, b_entries), (_c, c_entries), dq = season_of_three
-    seat = FinalSeat.objects.get(competition=comp, entry=b_entries[3])
+    seat = FinalSeat.objects.get(competition=comp, holder=b_entries[3])
     assert seat.reason == "Kvalplats 4 av 4 från B (R-ALLOC-3, R-ALLOC-6)"
-    assert FinalSeat.objects.get(competition=comp, entry=c_entries[19]).reason == (
+    assert FinalSeat.objects.get(competition=comp, holder=c_entries[19]).reason == (
         "Kvalplats 20 av 20 från C (R-ALLOC-3, R-ALLOC-6)"
     )
-    dq_seat = FinalSeat.objects.get(competition=comp, direct_qualifier=dq)
+    dq_seat = FinalSeat.objects.get(competition=comp, holder=dq)
     assert dq_seat.reason == (
         "Direktkvalificerad som förra säsongens mästare (R-DIRECT-1, R-ALLOC-2)"
     )
 
-    decline_final_seat(tk, dq_seat, reason="Kan inte spela finalen")
+    give_up_seat(tk, dq_seat, reason="Kan inte spela finalen")
     recompute_pair_competition(comp.id)
     dq_seat.refresh_from_db()
     assert dq_seat.reason == (
@@ -190,7 +188,7 @@ def test_r_repl_7_pair_seat_and_offer_rows_say_why_with_their_figures(season_of_
     )
     # R-REPL-7 by closeness: A's 4th 4 − 2.571 = 1.43, B's 5th 5 − 4.50 = 0.50, C's 21st
     # 21 − 19.929 = 1.07: B's 5th pair, 0.50
-    offer = Offer.objects.get(seat=dq_seat, answer="pending")
+    offer = SeatOffer.objects.get(seat=dq_seat, answer="pending")
     assert offer.entry == b_entries[4]
     assert offer.reason == (
         "Direktkvalificerad plats utan egen kvalplats: närmast utslagna på kvalplatserna efter "
@@ -239,16 +237,16 @@ def test_admin_change_lists_show_why_each_seat_and_offer_is_there(client, lag_se
     withdraw_team(tk, a_teams[0], reason="Två spelare sjuka")
     recompute_team_competition(comp.id)
     client.force_login(tk)
-    seats = html_lib.unescape(client.get("/admin/teams/teamfinalseat/").content.decode())
+    seats = html_lib.unescape(client.get("/admin/clubs/finalseat/").content.decode())
     assert "Varför" in seats
     assert "Kvalplats 3 av 3 från A (R-TEAM-ADV-1)" in seats
-    offers = html_lib.unescape(client.get("/admin/teams/teamfinaloffer/").content.decode())
+    offers = html_lib.unescape(client.get("/admin/clubs/seatoffer/").content.decode())
     assert (
         f"Närmast utslagna laget i den egna kvalgruppen A: {a_teams[3].name}, plats 4 "
         "(A fick 3 platser). (R-REPL-1, R-REPL-5)"
     ) in offers
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    seats_en = html_lib.unescape(client.get("/admin/teams/teamfinalseat/").content.decode())
+    seats_en = html_lib.unescape(client.get("/admin/clubs/finalseat/").content.decode())
     assert "Qualifying seat 3 of 3 from A (R-TEAM-ADV-1)" in seats_en
     assert "Why" in seats_en
 
@@ -256,23 +254,23 @@ def test_admin_change_lists_show_why_each_seat_and_offer_is_there(client, lag_se
 def test_pairs_admin_change_list_shows_why(client, season_of_three, tk):
     _comp, _a, (_b, b_entries), _c, _dq = season_of_three
     client.force_login(tk)
-    page = html_lib.unescape(client.get("/admin/pairs/finalseat/").content.decode())
+    page = html_lib.unescape(client.get("/admin/clubs/finalseat/").content.decode())
     assert "Kvalplats 4 av 4 från B (R-ALLOC-3, R-ALLOC-6)" in page
 
 
 def test_r_repl_5_tk_offer_out_of_order_says_why_and_survives_a_recompute(season_of_three, tk):
     comp, (_a, a_entries), (_b, b_entries), (_c, c_entries), dq = season_of_three
-    dq_seat = FinalSeat.objects.get(competition=comp, direct_qualifier=dq)
-    decline_final_seat(tk, dq_seat, reason="Kan inte spela finalen")
+    dq_seat = FinalSeat.objects.get(competition=comp, holder=dq)
+    give_up_seat(tk, dq_seat, reason="Kan inte spela finalen")
     recompute_pair_competition(comp.id)
-    chain_offer = Offer.objects.get(seat=dq_seat, answer="pending")
+    chain_offer = SeatOffer.objects.get(seat=dq_seat, answer="pending")
     assert chain_offer.entry == b_entries[4]  # B's 5th, 0.50 (R-REPL-7)
-    record_offer_answer(tk, chain_offer, "declined")
+    answer_offer(tk, chain_offer, "declined")
     # TK passes over the chain's next (C's 21st, 1.07) and asks A's 4th pair
     offer = override_offer(tk, dq_seat, a_entries[3], "Paret C21 har splittrats")
     recompute_pair_competition(comp.id)
     recompute_pair_competition(comp.id)
-    (pending,) = Offer.objects.filter(seat=dq_seat, answer="pending")
+    (pending,) = SeatOffer.objects.filter(seat=dq_seat, answer="pending")
     assert pending == offer and pending.entry == a_entries[3]
     assert pending.reason == "Erbjuden på TK:s beslut: Paret C21 har splittrats (R-REPL-5)"
 

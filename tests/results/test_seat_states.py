@@ -6,10 +6,10 @@ R-ALLOC-3); the champions "direktkvalificerat" (R-DIRECT-1, R-TEAM-DIRECT-1)."""
 import pytest
 from django.utils import translation
 
-from clubs.models import FinalSeatBase
+from clubs.models import FinalSeat
 from results.seat_states import SeatWords, held_words
 
-Source, Status = FinalSeatBase.Source, FinalSeatBase.Status
+Source, Status = FinalSeat.Source, FinalSeat.Status
 
 
 @pytest.mark.parametrize(

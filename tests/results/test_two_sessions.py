@@ -42,7 +42,8 @@ import pytest
 from django.urls import reverse
 
 from clubs import clock
-from pairs.models import FinalSeat, PairEntry
+from clubs.models import FinalSeat
+from pairs.models import PairEntry
 from results.importers.model import ParsedBoard, ParsedPair, ParsedPairEvent, ParsedPlayer
 from results.importers.model import TravellerLine as T
 from results.models import AllocationRun, PairResult, ResultUpload, StandingSnapshot
@@ -387,7 +388,7 @@ def test_r_alloc_1_the_allocation_waits_for_both_sessions(tk):
         # counted, nobody holds a seat from it, and the allocation is provisional.
         assert run.provisional is True and run.qualifying_entries == 4
         assert not FinalSeat.objects.filter(
-            competition=heat.competition, entry__isnull=False
+            competition=heat.competition, holder__isnull=False
         ).exists()
         snap = StandingSnapshot.objects.get(scope="pair_heat", heat=heat)
         assert snap.provisional and len(snap.data) == 4
@@ -396,7 +397,12 @@ def test_r_alloc_1_the_allocation_waits_for_both_sessions(tk):
     assert run.provisional is False and run.qualifying_entries == 4
     # Four pairs qualified, fewer than 28: all go on (R-ALLOC-1).
     holders = FinalSeat.objects.filter(competition=heat.competition)
-    assert sorted(holders.values_list("entry__pair_number", flat=True)) == ["1", "2", "3", "4"]
+    assert sorted(holders.values_list("holder__pairentry__pair_number", flat=True)) == [
+        "1",
+        "2",
+        "3",
+        "4",
+    ]
     assert {r["boards_played"] for r in heat_rows(heat)} == {24}
 
 

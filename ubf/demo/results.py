@@ -42,7 +42,7 @@ from pairs.models import PairEntry, PairHeat
 from results.models import AllocationRun, ResultUpload
 from results.services import recompute
 from results.services.uploads import UploadRejected, upload_pair_heat, upload_team_results
-from teams.models import Match, Team, TeamCompetition, TeamFinalSeat, TeamHeat
+from teams.models import Match, Team, TeamCompetition, TeamHeat
 from ubf.demo.simulate import simulate_pair_heat, simulate_team_matches
 from ubf.demo.writers import (
     write_csv_teams,
@@ -297,7 +297,7 @@ def _reseed_final(run: _Run, competition: TeamCompetition, holders: list[int]) -
         by_id = {t.id: t for t in Team.objects.filter(competition=competition)}
         Match.objects.filter(competition=competition, stage=Match.Stage.FINAL).delete()
         # The numbers go on the seats: a team's number in the final is its seat's.
-        seats.number_seats(TeamFinalSeat, competition, holders)
+        seats.number_seats(competition, holders)
         rounds = round_robin(holders)
         day1_rounds = math.ceil(len(rounds) / rules.team_final_central_days)
         halves = 1 if boards <= rules.single_segment_max_boards else 2
@@ -335,7 +335,7 @@ def _final(run: _Run, competition: TeamCompetition, user, final_rounds: int) -> 
         if holders and set(holders) != current:
             _reseed_final(run, competition, holders)
     teams = list(
-        seats.holding(Team.objects.filter(competition=competition), TeamFinalSeat)
+        seats.holding(Team.objects.filter(competition=competition))
         .filter(final_seat_number__isnull=False)
         .order_by("final_seat_number")
         .prefetch_related("roster__player")

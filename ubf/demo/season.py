@@ -38,20 +38,20 @@ from clubs.models import (
     Club,
     ClubOfficial,
     District,
+    FinalSeat,
     HeatStatus,
     Membership,
     Player,
     Representation,
     Season,
 )
-from pairs.models import DirectQualifier, PairCompetition, PairEntry, PairHeat
+from pairs.models import PairCompetition, PairEntry, PairHeat
 from teams.models import (
     Match,
     RosterEntry,
     SemifinalVenue,
     Team,
     TeamCompetition,
-    TeamFinalSeat,
     TeamHeat,
     TeamHeatOrganiser,
 )
@@ -276,7 +276,7 @@ class PairHeatPlan:
 
 
 @dataclass(frozen=True)
-class DirectQualifierPlan:
+class ChampionPairPlan:
     player1: str
     player2: str
     registered_on: date
@@ -292,7 +292,7 @@ class PairCompetitionPlan:
     final_venue: str
     is_direct_final: bool
     sm_places: int | None
-    direct_qualifier: DirectQualifierPlan | None
+    direct_qualifier: ChampionPairPlan | None
 
 
 @dataclass(frozen=True)
@@ -553,15 +553,15 @@ def _pair_competitions(
     rng: random.Random, pool: _Pool, used: dict[str, set[str]]
 ) -> tuple[PairCompetitionPlan, ...]:
     """R-PAIR-CAL-1 (2016-2017 dates and venues); R-DIRECT-1 champions for Mixed and Open."""
-    champions: dict[str, DirectQualifierPlan] = {}
+    champions: dict[str, ChampionPairPlan] = {}
     strong = [
         p for p in pool.players if pool.club(p).is_ubf and p.paid_on and p.max_pin >= Pin.HJARTER
     ]
     woman = rng.choice([p for p in strong if p.gender == Gender.WOMAN.value])
     man = rng.choice([p for p in strong if p.gender == Gender.MAN.value])
-    champions[Discipline.MIXED] = DirectQualifierPlan(woman.mid, man.mid, date(2016, 10, 20))
+    champions[Discipline.MIXED] = ChampionPairPlan(woman.mid, man.mid, date(2016, 10, 20))
     a, b = rng.sample([p for p in strong if p.max_pin >= Pin.SPADER], 2)
-    champions[Discipline.OPEN] = DirectQualifierPlan(a.mid, b.mid, date(2017, 2, 15))
+    champions[Discipline.OPEN] = ChampionPairPlan(a.mid, b.mid, date(2017, 2, 15))
     for discipline, dq in champions.items():  # R-DIRECT-2: they play no qualifier
         used[discipline].update((dq.player1, dq.player2))
     return (
@@ -886,17 +886,17 @@ def _first_guess_seats(competition, tc, team_id: dict, team_heat_id: dict) -> No
     """The demo's first guess at the final, before its heats are uploaded: a provisional seat
     (R-TEAM-ADV-1) for each guessed team, with its number, written once (when the final has
     no seat yet); the real allocation then keeps, moves or deletes them like any seat."""
-    if TeamFinalSeat.objects.filter(competition=competition).exists():
+    if FinalSeat.objects.filter(competition=competition).exists():
         return
     for h in tc.heats:
         guessed = [t for t in h.teams if t.seat_number]
         for n, t in enumerate(guessed, start=1):
-            seat = TeamFinalSeat(
+            seat = FinalSeat(
                 competition=competition,
                 key=str(team_id[t.name]),
-                team_id=team_id[t.name],
+                holder_id=team_id[t.name],
                 origin_heat_id=team_heat_id[h.name],
-                source=TeamFinalSeat.Source.ALLOCATION,
+                source=FinalSeat.Source.ALLOCATION,
                 number=t.seat_number,
             )
             why = seats.seat_reason(seat.source, heat=h.name, n=n, seats=len(guessed))
@@ -1119,12 +1119,13 @@ def _load(plan: DemoPlan) -> DemoSummary:
         summary,
     )
     _sync(
-        DirectQualifier,
-        DirectQualifier.objects.filter(competition__season=season),
+        PairEntry,
+        PairEntry.objects.filter(competition__season=season, entered_as=PairEntry.EnteredAs.DIRECT),
         ("competition_id",),
         [
             {
                 "competition_id": competition_id[c.discipline],
+                "entered_as": PairEntry.EnteredAs.DIRECT,
                 "player1_id": player_id[c.direct_qualifier.player1],
                 "player2_id": player_id[c.direct_qualifier.player2],
                 "registered_on": c.direct_qualifier.registered_on,
@@ -1321,9 +1322,7 @@ def _load(plan: DemoPlan) -> DemoSummary:
         "pair_entries": PairEntry.objects.filter(heat__competition__season=season).count(),
         "team_heats": TeamHeat.objects.filter(competition=competition).count(),
         "teams": Team.objects.filter(competition=competition).count(),
-        "final_teams": seats.holding(
-            Team.objects.filter(competition=competition), TeamFinalSeat
-        ).count(),
+        "final_teams": seats.holding(Team.objects.filter(competition=competition)).count(),
         "kval_matches": Match.objects.filter(competition=competition, stage="kval").count(),
         "final_matches": Match.objects.filter(competition=competition, stage="final").count(),
     }

@@ -10,18 +10,12 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
+from django.db.models import Prefetch
 
 from clubs import clock, seats
-from clubs.models import HeatStatus, Representation
+from clubs.models import FinalSeat, HeatStatus, Representation, SeatOffer
 from clubs.services.season import mp_table
-from pairs.models import (
-    DirectQualifier,
-    FinalSeat,
-    Offer,
-    PairCompetition,
-    PairEntry,
-    PairHeat,
-)
+from pairs.models import PairCompetition, PairEntry, PairHeat
 from results.models import (
     Lot,
     PairFinalResult,
@@ -131,9 +125,10 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         # R-REPL-7: a direct qualifier that gave its seat up keeps the seat reserved; the
         # chain fills it. One that forfeited its place (R-DIRECT-2) has none.
         directs = list(
-            DirectQualifier.objects.filter(
+            PairEntry.objects.filter(
                 competition=competition,
-                status__in=[DirectQualifier.Status.REGISTERED, DirectQualifier.Status.DECLINED],
+                entered_as=PairEntry.EnteredAs.DIRECT,
+                status__in=[PairEntry.Status.ENTERED, PairEntry.Status.DECLINED],
             ).select_related("player1", "player2")
         )
         direct_pairs = {frozenset((d.player1_id, d.player2_id)): d for d in directs}
@@ -175,8 +170,8 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         save_snapshots(stored.values(), snapshots)
         for d in directs:
             if d not in played_together.values():
-                direct[f"dq:{d.id}"] = None
-                names[f"dq:{d.id}"] = f"{d.player1.full_name} – {d.player2.full_name}"
+                direct[str(d.id)] = None
+                names[str(d.id)] = f"{d.player1.full_name} – {d.player2.full_name}"
         qualifying_total = sum(v.entries for v in venues)
         size = final_size_pairs(qualifying_total, rules=rules)
         # R-ALLOC-1: if fewer pairs qualified than the size, all of them go on.
@@ -191,10 +186,7 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
             names=names,
             **_pair_chain_inputs(competition),
         )
-        dq_of_entry = {str(e): dq.id for (_h, e), dq in played_together.items()}
-        _sync_final_seats(
-            competition, heats, venues, allocation, holders, chain, run, direct, dq_of_entry
-        )
+        _sync_final_seats(competition, heats, venues, allocation, holders, chain, run, direct)
         # R-PAIR-TIE-1: the pairs whose seat (or place in the chain) waits on a lot TK has not
         # drawn; their seats read provisional ("lott ej dragen") wherever a seat is shown.
         fresh = {snap.heat_id: snap for snap in snapshots}
@@ -209,15 +201,10 @@ def recompute_pair_competition(pair_competition_id: int, heat_ids=None) -> None:
         # Each seat and offer says why (clause and figures), shown with the allocation.
         run.explanation["seats"] = seats.seat_rows_data(
             FinalSeat.objects.filter(competition=competition)
-            .select_related(
-                "entry__player1",
-                "entry__player2",
-                "direct_qualifier__player1",
-                "direct_qualifier__player2",
-                "player1",
-                "player2",
+            .select_related(*seats.HOLDER_NAMES)
+            .prefetch_related(
+                Prefetch("offers", queryset=SeatOffer.objects.select_related(*seats.ENTRY_NAMES))
             )
-            .prefetch_related("offers__entry__player1", "offers__entry__player2")
             .order_by("id")
         )
         _rank_pair_final(competition, rules)
@@ -538,23 +525,11 @@ def _pair_chain_inputs(competition: PairCompetition) -> dict:
     )
 
 
-def _sync_final_seats(
-    competition, heats, venues, allocation, holders, chain, run, direct, dq_of_entry
-) -> None:
+def _sync_final_seats(competition, heats, venues, allocation, holders, chain, run, direct) -> None:
     """The pairs final's seat rows and offers in step with the chain
-    (:func:`clubs.seats.sync_seats`); a pair's seat has its entry and, for a direct qualifier
-    that played a heat, that direct qualifier too (R-ALLOC-2)."""
-
-    def holder_fields(key: str) -> dict:
-        if key.startswith("dq:"):
-            return {"direct_qualifier_id": int(key[3:])}
-        if key.isdigit():
-            return {"entry_id": int(key), "direct_qualifier_id": dq_of_entry.get(key)}
-        return {}
-
+    (:func:`clubs.seats.sync_seats`); a direct qualifier that played a heat holds its direct
+    seat through that heat's entry (R-ALLOC-2)."""
     seats.sync_seats(
-        FinalSeat,
-        Offer,
         competition=competition,
         venue_heats={v.key: h for v, h in zip(venues, heats, strict=True)},
         heat_labels={v.key: v.label for v in venues},
@@ -564,8 +539,6 @@ def _sync_final_seats(
         step_reasons=step_reasons(run),
         provisional=run.provisional,
         direct=direct,
-        holder_fields=holder_fields,
-        offer_fields=lambda key: {"entry_id": int(key)},
         clauses={"allocation": "R-ALLOC-3, R-ALLOC-6", "direct": "R-DIRECT-1, R-ALLOC-2"},
     )
 

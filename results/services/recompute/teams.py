@@ -14,7 +14,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_noop
 
 from clubs import clock, seats
-from clubs.models import Decision, HeatStatus, Representation
+from clubs.models import Decision, FinalSeat, HeatStatus, Representation, SeatOffer
 from results.models import (
     Lot,
     StandingSnapshot,
@@ -37,8 +37,6 @@ from teams.models import (
     SemifinalChoice,
     Team,
     TeamCompetition,
-    TeamFinalOffer,
-    TeamFinalSeat,
     TeamHeat,
     WalkOver,
 )
@@ -87,10 +85,7 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         started_at = clock.now()
 
         rules = competition.season.rules()
-        teams = {
-            t.id: t
-            for t in seats.with_seats(Team.objects.filter(competition=competition), TeamFinalSeat)
-        }
+        teams = {t.id: t for t in seats.with_seats(Team.objects.filter(competition=competition))}
         matches = list(Match.objects.filter(competition=competition))
         changed = (
             None
@@ -158,11 +153,7 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
 
         # Then the final, with the finalists the seats name now (not the ones before this
         # recompute moved a seat): ranked again whenever they changed.
-        finalists = set(
-            seats.held(TeamFinalSeat, competition)
-            .filter(team__isnull=False)
-            .values_list("team_id", flat=True)
-        )
+        finalists = set(seats.held(competition).values_list("holder_id", flat=True))
         if None in by_heat and (to_rank(FINAL) or finalists != finalists_before):
             final_matches = by_heat[None]
             in_play = finalists | {x for m in final_matches for x in (m.home_id, m.away_id)}
@@ -312,7 +303,7 @@ def _allocate_team_final(
         if t.status == Team.Status.WITHDRAWN
         and (t.id in withdrawn_after_play or t.id in finalists or t.is_direct_qualifier)
     )
-    seat_rows = TeamFinalSeat.objects.filter(competition=competition).prefetch_related("offers")
+    seat_rows = FinalSeat.objects.filter(competition=competition).prefetch_related("offers")
     run, allocation, holders, chain = allocate_final(
         kind=Lot.Kind.TEAMS,
         season=competition.season,
@@ -329,8 +320,6 @@ def _allocate_team_final(
     # it (a withdrawn team's seat vacated), each seat to fill gets its pending offer to the team
     # the chain names (TK records the answer), and the finalists are marked from the seats.
     seats.sync_seats(
-        TeamFinalSeat,
-        TeamFinalOffer,
         competition=competition,
         venue_heats={heat_venue[h.id]: h for h in heats},
         heat_labels={v.key: v.label for v in venues},
@@ -340,8 +329,6 @@ def _allocate_team_final(
         step_reasons=step_reasons(run),
         provisional=False,
         direct=direct,
-        holder_fields=lambda key: {"team_id": int(key)} if key.isdigit() else {},
-        offer_fields=lambda key: {"team_id": int(key), "competition": competition},
         clauses={"allocation": "R-TEAM-ADV-1", "direct": "R-TEAM-DIRECT-1"},
         withdrawn={
             str(t.id): (
@@ -357,7 +344,7 @@ def _allocate_team_final(
             if t.status == Team.Status.WITHDRAWN
         },
     )
-    seats.number_seats(TeamFinalSeat, competition)  # a new seat takes the next free number
+    seats.number_seats(competition)  # a new seat takes the next free number
     # R-TEAM-TIE-1: the teams whose seat waits on a lot TK has not drawn read provisional.
     table_lots = list(Lot.objects.filter(competition=competition).exclude(standing=""))
     run.explanation["lot_pending"] = sorted(
@@ -372,9 +359,11 @@ def _allocate_team_final(
     )
     # Each seat and offer says why (clause and figures), shown with the allocation.
     run.explanation["seats"] = seats.seat_rows_data(
-        TeamFinalSeat.objects.filter(competition=competition)
-        .select_related("team")
-        .prefetch_related("offers__team")
+        FinalSeat.objects.filter(competition=competition)
+        .select_related("holder__team")
+        .prefetch_related(
+            Prefetch("offers", queryset=SeatOffer.objects.select_related("entry__team"))
+        )
         .order_by("id")
     )
     run.save(update_fields=["explanation"])

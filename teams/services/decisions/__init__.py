@@ -7,8 +7,10 @@ validates everything, then writes, and a refusal writes nothing):
 - :mod:`.walkovers`: R-TEAM-WO-1..3;
 - :mod:`.sanctions`: penalties, disqualification and protests, R-TEAM-RES-1..5;
 - :mod:`.rulings`: rulings and appeals, R-RULING-1..3;
-- :mod:`.final_offers`: the team final's replacement chain, R-TEAM-REPL-1;
 - :mod:`.common`: what they share.
+
+The final's seats (answers to offers, TK's overrides, a seat given up) are decided for both
+disciplines in :mod:`clubs.services.seats`.
 """
 
 from __future__ import annotations
@@ -21,10 +23,6 @@ from teams.services.decisions.common import (
 )
 from teams.services.decisions.dispensations import (
     decide_dispensation,
-)
-from teams.services.decisions.final_offers import (
-    override_team_offer,
-    record_team_offer_answer,
 )
 from teams.services.decisions.rulings import (
     adjust_score,
@@ -70,8 +68,6 @@ __all__ = [
     "record_jury_decision",
     "record_lagkommission_decision",
     "record_ruling",
-    "record_team_offer_answer",
-    "override_team_offer",
     "revoke_walkover",
     "ruling_problems",
     "walkover_problems",

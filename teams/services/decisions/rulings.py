@@ -26,7 +26,6 @@ from teams.models import (
     Match,
     Ruling,
     Team,
-    TeamFinalSeat,
 )
 from teams.services.decisions.common import (
     _require_tk,
@@ -283,9 +282,7 @@ def jury_candidates(ruling: Ruling) -> list[Team]:
     if match.stage == Match.Stage.KVAL and match.heat_id:
         teams = Team.objects.filter(heat_id=match.heat_id)
     else:
-        teams = seats.holding(
-            Team.objects.filter(competition_id=match.competition_id), TeamFinalSeat
-        )
+        teams = seats.holding(Team.objects.filter(competition_id=match.competition_id))
     excluded = {match.home_id, match.away_id} | _playing_td_team_ids(ruling)
     return list(teams.filter(status=Team.Status.ENTERED).exclude(pk__in=excluded).order_by("pk"))
 
