@@ -142,6 +142,14 @@ _cache_default = (
 )
 CACHES = {"default": env.cache("CACHE_URL", default=_cache_default)}
 CACHES["default"].setdefault("KEY_PREFIX", "ubf")
+# The public pages' cache (portal.caching, issue 21): a stale page is rendered again by one
+# request while the others get the previous copy; in production by a thread of the worker, so
+# that even that request is answered at once (off in the embedded mode: the tests' and the
+# demo's request renders it itself). The render lock expires after that many seconds.
+UBF_PAGE_RENDER_IN_BACKGROUND = env.bool("UBF_PAGE_RENDER_IN_BACKGROUND", default=PRODUCTION)
+UBF_PAGE_RENDER_THREADS = env.int("UBF_PAGE_RENDER_THREADS", default=2)
+UBF_PAGE_RENDER_LOCK_SECONDS = env.float("UBF_PAGE_RENDER_LOCK_SECONDS", default=10.0)
+UBF_PAGE_WAIT_SECONDS = env.float("UBF_PAGE_WAIT_SECONDS", default=5.0)
 # Redis unreachable (issue 25): nothing waits long for it. A dead host costs at most this
 # many seconds once per process every few seconds (clubs.cache_health), after which pages
 # are served uncached and the API unthrottled (logged once an outage).
