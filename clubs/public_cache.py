@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -111,11 +112,12 @@ def _remember(memo: dict, key, value) -> None:
 
 
 def forget() -> None:
-    """Forget what this process remembered of rows' competitions (tests, whose rolled-back
-    rows leave their ids to the next test's)."""
+    """Forget what this process remembered of rows' competitions and of versions (tests, whose
+    rolled-back rows leave their ids to the next test's)."""
     with _lock:
         _scopes.clear()
         _seasons.clear()
+        _recent.clear()
 
 
 def seasons_of(competition_ids: Iterable[int]) -> dict[int, int]:
@@ -260,6 +262,7 @@ def versions(keys: Iterable[str]) -> dict[str, int] | None:
         if missing:
             found.update(start(missing))
         result = {k: int(found[k]) for k in keys}
+        note(result)
     except Exception as exc:  # the cache server is down: serve uncached, never fail a page
         cache_health.failed("public pages' version", exc)
         return None
@@ -275,6 +278,35 @@ def start(keys: list[str]) -> dict[str, int]:
     return {k: int(v) for k, v in cache.get_many(keys).items()}
 
 
+#: The versions this process read last, with when (``time.monotonic``): a hit of a page this
+#: process holds is served on them for ``UBF_PAGE_VERSION_SECONDS`` without asking the shared
+#: cache (issue 21: that round trip was half of a hit's cost). A bump in this process forgets
+#: its keys at once; another process's bump is seen within that time.
+_recent: dict[str, tuple[int, float]] = {}
+
+
+def recent(keys: Iterable[str], within: float) -> dict[str, int] | None:
+    """The versions of ``keys`` read in this process less than ``within`` seconds ago, or None
+    when one of them is older or unknown."""
+    now = time.monotonic()
+    out = {}
+    for key in keys:
+        found = _recent.get(key)
+        if found is None or now - found[1] > within:
+            return None
+        out[key] = found[0]
+    return out
+
+
+def note(found: dict[str, int]) -> None:
+    """Versions just read from the shared cache (see :func:`recent`)."""
+    now = time.monotonic()
+    if len(_recent) > _MEMO_MAX:
+        _recent.clear()
+    for key, value in found.items():
+        _recent[key] = (int(value), now)
+
+
 def version() -> int | None:
     """The version of :data:`ANY` (every write bumps it)."""
     found = versions([ANY])
@@ -288,6 +320,8 @@ def bump(keys: Iterable[str] = (ANY, GLOBAL)) -> None:
     while reads skip the cache (``cache_health.available``): writes are few, and a bump lost
     to a cache that was already back would leave its old pages current."""
     keys = sorted(set(keys))
+    for key in keys:  # this process sees its own writes at once
+        _recent.pop(key, None)
     try:
         client = _redis_client()
         if client is not None:

@@ -94,6 +94,11 @@ def wait_seconds() -> float:
     return min(render_lock_seconds(), float(getattr(settings, "UBF_PAGE_WAIT_SECONDS", 5)))
 
 
+def version_seconds() -> float:
+    """How long a worker trusts the versions it read for a page it holds (0: ask every time)."""
+    return float(getattr(settings, "UBF_PAGE_VERSION_SECONDS", 0.25))
+
+
 def in_background() -> bool:
     return bool(getattr(settings, "UBF_PAGE_RENDER_IN_BACKGROUND", False))
 
@@ -272,17 +277,28 @@ class Plan:
             cache_health.failed("public page render lock", exc)
 
 
+def _fresh_marks(marks, versions: dict, day: date) -> bool:
+    day_of, keys = marks
+    return day_of == day.isoformat() and all(versions.get(k) == v for k, v in keys)
+
+
 def _is_fresh(stored, versions: dict, day: date) -> bool:
-    day_of, marks = stored[MARKS]
-    return day_of == day.isoformat() and all(versions.get(k) == v for k, v in marks)
+    return _fresh_marks(stored[MARKS], versions, day)
+
+
+def marks_key(key: str) -> str:
+    """Where the shared copy's marks are kept beside it: a worker whose own copy is stale
+    learns whether the shared one is newer without fetching its body."""
+    return key + ":marks"
 
 
 def lookup(lang: str, path: str, day: date | None = None) -> Plan:
-    """The page's plan: the current versions of what it shows and its stored copy, in one
-    cache round trip (the versions alone when this process holds the page, else the versions
-    and the page together); a second only when this process has never seen the page, or holds
-    a stale copy that another process may have replaced; ``versions`` None when the cache
-    cannot be reached."""
+    """The page's plan: the current versions of what it shows and its stored copy. A page this
+    process holds is served on the versions it read less than ``UBF_PAGE_VERSION_SECONDS``
+    ago without a round trip; else one round trip asks for the versions and the shared copy's
+    marks (this process holds the page) or the shared copy itself (it does not); a second
+    only for the keys of a page this process has never seen, or for a newer shared copy.
+    ``versions`` None when the cache cannot be reached."""
     day = day or clock.today()
     key = page_key(lang, path)
     plan = Plan(lang=lang, path=path, day=day, key=key)
@@ -290,24 +306,37 @@ def lookup(lang: str, path: str, day: date | None = None) -> Plan:
     plan.hint = local_pages.keys_of(key)
     if not cache_health.available():  # down a moment ago: render, uncached, without trying
         return plan
+    if local is not None:  # versions this process read a moment ago: no round trip
+        known = public_cache.recent(
+            [public_cache.ANY, *(k for k, _v in local[MARKS][1])], version_seconds()
+        )
+        if known is not None and _is_fresh(local, known, day):
+            plan.versions, plan.stored, plan.fresh = known, local, True
+            return plan
     try:
         wanted = {public_cache.ANY, *(plan.hint or ())}
-        found = cache.get_many([*wanted] if local else [*wanted, key])
+        found = cache.get_many([*wanted, marks_key(key) if local else key])
+        shared_marks = found.pop(marks_key(key), None)
         stored = local or found.pop(key, None)
 
-        def versions_of(page) -> None:  # a page's keys this process had not asked for
-            more = [k for k, _v in page[MARKS][1] if k not in found]
+        def versions_of(marks) -> None:  # a page's keys this process had not asked for
+            more = [k for k, _v in marks[1] if k not in found]
             if more:
                 found.update(cache.get_many(more))
 
         if stored is not None:
-            versions_of(stored)
-            if local is not None and not _is_fresh(local, found, day):
-                # another process may have stored it again since
-                shared = cache.get_many([key]).get(key)
-                if shared is not None and shared[MARKS] != local[MARKS]:
-                    versions_of(shared)
-                    if _is_fresh(shared, found, day):
+            versions_of(stored[MARKS])
+            if (
+                local is not None
+                and not _is_fresh(local, found, day)
+                and shared_marks is not None
+                and shared_marks != local[MARKS]
+            ):  # another process stored it again since: take it if it is fresh
+                versions_of(shared_marks)
+                if _fresh_marks(shared_marks, found, day):
+                    shared = cache.get(key)
+                    if shared is not None:
+                        versions_of(shared[MARKS])
                         stored = shared
         needed = set(wanted) | {k for k, _v in (stored[MARKS][1] if stored else ())}
         missing = [k for k in needed if found.get(k) is None]
@@ -318,6 +347,7 @@ def lookup(lang: str, path: str, day: date | None = None) -> Plan:
         return plan
     cache_health.succeeded()
     plan.versions = {k: int(v) for k, v in found.items()}
+    public_cache.note(plan.versions)
     plan.stored = stored
     if stored is not None:
         plan.fresh = _is_fresh(stored, plan.versions, day)
@@ -382,7 +412,7 @@ def _store(key: str, value) -> None:
     if not cache_health.available():
         return
     try:
-        cache.set(key, value, TIMEOUT)
+        cache.set_many({key: value, marks_key(key): value[MARKS]}, TIMEOUT)
     except Exception as exc:  # served anyway; the next request renders again
         cache_health.failed("public page cache", exc)
 
@@ -392,7 +422,7 @@ def _forget(key: str) -> None:
     so that nobody is served it while it is rendered again in vain."""
     local_pages.drop(key)
     try:
-        cache.delete(key)
+        cache.delete_many([key, marks_key(key)])
     except Exception as exc:
         cache_health.failed("public page cache", exc)
 

@@ -81,9 +81,12 @@ class PublicPageCacheMiddleware:
                     plan.unlock()
             internal = caching.internal_request(request)
             internal._ubf_plan = plan
-            if not caching.renderer.submit(plan.key, partial(self._render, internal, plan)):
-                plan.unlock()  # this process renders it already
             response = caching.respond(request, lang, plan.stored, stale=True)
+            # queued once the previous copy is sent (the server closes the response), so the
+            # render does not hold up this answer (one interpreter lock for both)
+            response._resource_closers.append(
+                partial(caching.renderer.submit, plan.key, partial(self._render, internal, plan))
+            )
         elif plan.stored is not None:
             response = caching.respond(request, lang, plan.stored, stale=True)
         else:
@@ -101,7 +104,8 @@ class PublicPageCacheMiddleware:
 
     def _render(self, internal, plan) -> None:
         """In a renderer thread: the page rendered again through the stack below, which stores
-        it (``caching.serve``: the plan holds the lock); the lock released however it ends."""
+        it (``caching.serve``: the plan holds the lock); the lock released however it ends.
+        (A page this process queued already is not queued again: its lock expires.)"""
         try:
             self.get_response(internal)
         finally:

@@ -150,6 +150,9 @@ UBF_PAGE_RENDER_IN_BACKGROUND = env.bool("UBF_PAGE_RENDER_IN_BACKGROUND", defaul
 UBF_PAGE_RENDER_THREADS = env.int("UBF_PAGE_RENDER_THREADS", default=2)
 UBF_PAGE_RENDER_LOCK_SECONDS = env.float("UBF_PAGE_RENDER_LOCK_SECONDS", default=10.0)
 UBF_PAGE_WAIT_SECONDS = env.float("UBF_PAGE_WAIT_SECONDS", default=5.0)
+# A worker serves a page it holds on the versions it read less than this long ago, without a
+# round trip to Redis; another worker's write is seen within it (its own at once).
+UBF_PAGE_VERSION_SECONDS = env.float("UBF_PAGE_VERSION_SECONDS", default=0.25)
 # Redis unreachable (issue 25): nothing waits long for it. A dead host costs at most this
 # many seconds once per process every few seconds (clubs.cache_health), after which pages
 # are served uncached and the API unthrottled (logged once an outage).

@@ -175,21 +175,51 @@ class _CountingCache:
         return getattr(self.real, name)
 
 
-def test_a_worker_serves_a_page_it_holds_fetching_only_the_version(client, monkeypatch):
+def test_a_worker_serves_a_page_it_holds_fetching_only_the_version(client, monkeypatch, settings):
     """A national /lag/ is 100s of kB: a hit in the worker's own memory asks the shared cache
-    for the version alone, not for the page."""
+    for the versions alone, not for the page; and within UBF_PAGE_VERSION_SECONDS of reading
+    them, for nothing at all."""
     import portal.caching
 
     team = TeamFactory(name="Fyris 1")
     first, _ = get(client)
     counting = _CountingCache(portal.caching.cache)
     monkeypatch.setattr(portal.caching, "cache", counting)
+    monkeypatch.setattr(public_cache, "cache", counting)
     second, queries = get(client)
     assert queries == 0 and second.content == first.content
-    # one round trip, for the versions of what /lag/ shows (and ANY): no page key
+    assert counting.asked == []  # the versions read a moment ago
+    settings.UBF_PAGE_VERSION_SECONDS = 0
+    third, queries = get(client)
+    assert queries == 0 and third.content == first.content
+    # one round trip, for the versions of what /lag/ shows (and ANY) and the shared copy's
+    # marks (a few bytes: is another worker's copy newer?), not for the page
     (asked,) = counting.asked
-    assert all(key.startswith(public_cache.PREFIX) for key in asked)
+    page = portal.caching.page_key("sv", "/lag/")
+    assert page not in asked and portal.caching.marks_key(page) in asked
+    assert all(
+        k.startswith(public_cache.PREFIX) for k in asked if k != portal.caching.marks_key(page)
+    )
     assert public_cache.competition_key(team.competition_id) in asked
+
+
+def test_another_workers_write_is_seen_within_the_version_seconds(client, settings):
+    """Another process's bump reaches this one through the shared cache: at the latest
+    UBF_PAGE_VERSION_SECONDS after it; this process's own writes at once (above)."""
+    import time
+
+    from django.core.cache import cache
+
+    settings.UBF_PAGE_VERSION_SECONDS = 0.2
+    team = TeamFactory(name="Fyris 1")
+    first, _ = get(client)
+    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
+    cache.incr(public_cache.competition_key(team.competition_id))  # as another worker's bump
+    soon, _ = get(client)
+    assert soon["ETag"] == first["ETag"]  # within the 0.2 s
+    time.sleep(0.25)
+    later, _ = get(client)
+    assert later["ETag"] != first["ETag"] and "Fyris Ett" in later.content.decode()
 
 
 def test_a_page_a_worker_holds_is_not_served_once_something_changed(client):
@@ -260,3 +290,22 @@ def test_a_long_query_string_makes_a_key_every_cache_backend_accepts():
     # memcached's limit is 250 characters; the prefix and the lock's suffix add about 10
     assert len(long_key) < 200 and long_key.startswith("ubf:page:sv:sha256:")
     assert long_key != page_key("sv", "/par/?" + "x=2&" * 200)
+
+
+def test_a_worker_whose_copy_is_stale_takes_another_workers_newer_copy(client):
+    """Worker A holds the page of before; worker B rendered the new one: A serves B's copy
+    (found by its marks beside it) without rendering."""
+    from portal.caching import local_pages, page_key
+
+    team = TeamFactory(name="Fyris 1")
+    get(client)
+    key = page_key("sv", "/lag/")
+    old = local_pages.get(key)  # worker A's copy
+    team.name = "Fyris Ett"
+    team.save()
+    b, _ = get(client)  # worker B renders and stores the new page
+    assert b["X-Cache"] == "miss"
+    local_pages.put(key, old)  # back in worker A
+    a, queries = get(client)
+    assert (a["X-Cache"], queries, a["ETag"]) == ("hit", 0, b["ETag"])
+    assert "Fyris Ett" in a.content.decode()
