@@ -16,6 +16,11 @@ from django.dispatch import Signal
 #: ``heat_ids`` (the heats whose results changed; ``None`` for everything).
 recompute_requested = Signal()
 
+#: Sent by the recompute's task once a competition's recompute is stored, with
+#: ``competition_id`` and ``eager`` (True: it ran in the process that asked for it, not in a
+#: worker). The public pages' cache renders the hall's pages again at once (``portal.caching``).
+recompute_finished = Signal()
+
 
 def request_recompute(competition_id: int, *, heat_ids: list | None = None) -> None:
     """Ask for the competition to be recomputed once the current transaction commits.

@@ -7,3 +7,9 @@ class PortalConfig(AppConfig):
 
     name = "portal"
     verbose_name = _("Portal")
+
+    def ready(self) -> None:
+        from clubs.recompute import recompute_finished
+        from portal import caching
+
+        recompute_finished.connect(caching.warm, dispatch_uid="portal.caching.warm")

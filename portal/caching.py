@@ -62,6 +62,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connections
 from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseNotModified
@@ -69,6 +70,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
 from clubs import cache_health, clock, public_cache
+from clubs.models import Competition
 
 log = logging.getLogger(__name__)
 
@@ -641,3 +643,75 @@ def internal_request(request) -> WSGIRequest:
     environ["REQUEST_METHOD"] = "GET"
     environ.pop("HTTP_IF_NONE_MATCH", None)
     return WSGIRequest(environ)
+
+
+# --- The hall's pages rendered again where the recompute ran ---------------------------------
+
+#: What the hall polls while the DM Lag final is played: rendered again, in both languages, by
+#: the worker that recomputed the current season's DM Lag (:func:`warm`).
+HALL_PAGES = ("/lag/final/", "/lag/")
+
+
+class _Stack(BaseHandler):
+    """The whole middleware stack and the views, for an internal request: without the
+    request_started/finished signals a WSGI server's request sends (which close the worker's
+    database connection, and a test's)."""
+
+    def __init__(self):
+        super().__init__()
+        self.load_middleware()
+
+
+_stack: list[_Stack] = []
+
+
+def warming() -> bool:
+    return bool(getattr(settings, "UBF_PAGE_WARM", False))
+
+
+def warm(sender=None, competition_id=None, eager=False, **kwargs) -> None:
+    """``clubs.recompute.recompute_finished``: the current season's DM Lag was recomputed in a
+    Celery worker; render its hall pages again there, now, each as a visitor's internal
+    request through the whole stack (``warm_request``), so that the phones polling them get
+    the new round as soon as their worker sees the new versions, instead of waiting for one of
+    the web workers they keep busy to render it (refresh-ahead; stale-while-revalidate stays
+    for everything else). A page whose render lock another holds is left to it. Skipped
+    in-process (``eager``: the request that asked for it would wait) and unless
+    ``UBF_PAGE_WARM`` (production)."""
+    if eager or not warming() or competition_id is None:
+        return
+    competition = Competition.objects.select_related("season").filter(pk=competition_id).first()
+    if competition is None or competition.discipline != Competition.Discipline.TEAMS:
+        return
+    if not competition.season.is_current:
+        return
+    if not _stack:
+        _stack.append(_Stack())
+    for lang, _name in settings.LANGUAGES:
+        for path in HALL_PAGES:
+            try:
+                _stack[0].get_response(WSGIRequest(warm_request(path, lang)))
+            except Exception:  # the next visitor renders it
+                log.exception("Rendering %s (%s) after the recompute failed", path, lang)
+
+
+def warm_request(path: str, lang: str) -> dict:
+    """The WSGI environ of a visitor's GET of ``path`` in ``lang``, marked ``ubf.warm`` (which
+    no client can send: it is no header), so the cache's middleware renders and stores it."""
+    hosts = [h.lstrip(".") for h in settings.ALLOWED_HOSTS if h not in ("*", "")]
+    host = hosts[0] if hosts else "localhost"
+    return {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_NAME": host,
+        "SERVER_PORT": "443",
+        "HTTP_HOST": host,
+        "HTTP_COOKIE": f"{settings.LANGUAGE_COOKIE_NAME}={lang}",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": "https",
+        "HTTP_X_FORWARDED_PROTO": "https",  # behind the TLS proxy (SECURE_PROXY_SSL_HEADER)
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.errors": io.StringIO(),
+        "ubf.warm": True,
+    }

@@ -9,6 +9,7 @@ from decimal import Decimal
 from functools import partial
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 
@@ -70,6 +71,14 @@ class PublicPageCacheMiddleware:
             lang = cookie if cookie in self.codes else settings.LANGUAGE_CODE
         path = caching.api_path(request) if api else request.get_full_path()
         plan = caching.lookup(lang, path)
+        if request.META.get("ubf.warm"):  # portal.caching.warm: render it unless fresh
+            if plan.fresh or plan.versions is None or not plan.lock():
+                return HttpResponse(status=204)
+            request._ubf_plan = plan
+            try:
+                return self.get_response(request)
+            finally:
+                plan.unlock()
         if plan.fresh:
             response = caching.respond(request, lang, plan.stored)
         elif plan.stored is not None and plan.lock():

@@ -153,6 +153,9 @@ UBF_PAGE_WAIT_SECONDS = env.float("UBF_PAGE_WAIT_SECONDS", default=5.0)
 # A worker serves a page it holds on the versions it read less than this long ago, without a
 # round trip to Redis; another worker's write is seen within it (its own at once).
 UBF_PAGE_VERSION_SECONDS = env.float("UBF_PAGE_VERSION_SECONDS", default=0.25)
+# After a recompute in a Celery worker of the current season's DM Lag, that worker renders
+# /lag/final/ and /lag/ again at once (refresh-ahead), not the web workers the hall polls.
+UBF_PAGE_WARM = env.bool("UBF_PAGE_WARM", default=PRODUCTION)
 # Redis unreachable (issue 25): nothing waits long for it. A dead host costs at most this
 # many seconds once per process every few seconds (clubs.cache_health), after which pages
 # are served uncached and the API unthrottled (logged once an outage).

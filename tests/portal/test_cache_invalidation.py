@@ -17,6 +17,7 @@ from decimal import Decimal
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
@@ -25,6 +26,7 @@ from clubs import public_cache
 from clubs.models import Decision, DemoClock, Membership
 from clubs.services.season import configure_season
 from pairs.models import PairEntry
+from portal import caching
 from results.importers import parse_upload
 from results.services.recompute import recompute_competition
 from results.services.uploads import upload_pair_heat
@@ -240,3 +242,36 @@ def test_a_new_competition_changes_its_seasons_lists_and_own_pages(world):
     updated = public_cache.scope_of(competition)
     assert created.seasons == {competition.season_id} and updated.seasons == frozenset()
     assert created.competitions == updated.competitions == {competition.pk}
+
+
+# --- the hall's pages rendered again where the recompute ran (portal.caching.warm) ------------
+
+
+def test_after_a_recompute_in_a_worker_the_halls_pages_are_rendered_there(client, world, settings):
+    settings.UBF_PAGE_WARM = True
+    competition, _teams, _heat = world
+    english = Client()
+    english.cookies["django_language"] = "en"  # a phone that chose English
+    hall = ["/lag/final/", "/lag/"]
+    before = {**visit(client, hall), **{"en": visit(english, ["/lag/final/"])["/lag/final/"]}}
+    Match.objects.filter(competition=competition, round=3).update(
+        status="played", imps_home=Decimal(35), imps_away=Decimal(15)
+    )
+    recompute_competition(competition.pk)
+    caching.warm(competition_id=competition.pk, eager=False)  # as the Celery task's signal
+    after = {**visit(client, hall), **{"en": visit(english, ["/lag/final/"])["/lag/final/"]}}
+    for path, (etag, how, queries, _) in after.items():
+        # rendered by warm(): the phones get the new page as a hit, no render of their own
+        assert (how, queries) == ("hit", 0) and etag != before[path][0], path
+    assert "Efter rond 3." in after["/lag/final/"][3] and "After round 3." in after["en"][3]
+
+
+def test_in_process_or_for_dm_par_nothing_is_rendered_ahead(client, world, settings):
+    settings.UBF_PAGE_WARM = True
+    competition, _teams, heat = world
+    before = visit(client, ["/lag/final/"])
+    recompute_competition(competition.pk)
+    caching.warm(competition_id=competition.pk, eager=True)  # the request waits: no
+    caching.warm(competition_id=heat.competition_id, eager=False)  # DM Par: no hall pages
+    after = visit(client, ["/lag/final/"])
+    assert after["/lag/final/"][1] == "miss" and after["/lag/final/"][0] != before["/lag/final/"][0]
