@@ -44,7 +44,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
 from clubs import cache_health
-from clubs.models import Competition, Decision, Season
+from clubs.models import Competition, Decision, Heat, Season
 
 PREFIX = "ubf:ver:"
 #: On every page: what any page may show.
@@ -154,6 +154,8 @@ def _scope_of_row(instance) -> Scope:
     competition_id = getattr(instance, "competition_id", None)
     if competition_id:
         return Scope(competitions=frozenset({competition_id}))
+    if type(instance) is Heat:  # the shared parent row of a pairs or team heat
+        return _scope_of_pk(Heat, instance.pk)
     fields = {f.name: f for f in instance._meta.concrete_fields}
     for name in PARENTS:
         fk = fields.get(name)
@@ -174,10 +176,17 @@ def _scope_of_pk(model, pk) -> Scope:
     found = _scopes.get(key)
     if found is not None:
         return found
-    row = model._base_manager.filter(pk=pk).first()
-    if row is None:  # gone already: say everything rather than miss a page
-        return EVERYTHING
-    found = scope_of(row) or EVERYTHING
+    if model is Heat:  # its competition is on its pairs or team heat
+        row = Heat.objects.filter(pk=pk).values_list(
+            "pairheat__competition_id", "teamheat__competition_id"
+        )
+        ids = {c for c in (row.first() or ()) if c}
+        found = Scope(competitions=frozenset(ids)) if ids else EVERYTHING
+    else:
+        row = model._base_manager.filter(pk=pk).first()
+        if row is None:  # gone already: say everything rather than miss a page
+            return EVERYTHING
+        found = scope_of(row) or EVERYTHING
     if found is not EVERYTHING:
         _remember(_scopes, key, found)
     return found

@@ -23,7 +23,7 @@ from rest_framework.test import APIClient
 
 from api.services import create_token
 from clubs import public_cache
-from clubs.models import Decision, DemoClock, Membership
+from clubs.models import Decision, DemoClock, Heat, Membership
 from clubs.services.season import configure_season
 from pairs.models import PairEntry
 from portal import caching
@@ -216,6 +216,7 @@ def test_a_row_is_traced_to_its_competition_through_its_parents(world):
     assert scope(entry).competitions == {heat.competition_id}  # an entry → its heat
     assert scope(teams["A"].roster.first()).competitions == {competition.pk}  # → its team
     assert scope(teams["A"].captain).everything  # a player shows on any page
+    assert scope(Heat.objects.get(pk=heat.pk)).competitions == {heat.competition_id}
     season = competition.season
     assert scope(Membership.objects.filter(season=season).first()).seasons == {season.pk}
     assert scope(season).everything
