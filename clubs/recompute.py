@@ -16,9 +16,11 @@ from django.dispatch import Signal
 #: ``heat_ids`` (the heats whose results changed; ``None`` for everything).
 recompute_requested = Signal()
 
-#: Sent by the recompute's task once a competition's recompute is stored, with
-#: ``competition_id`` and ``eager`` (True: it ran in the process that asked for it, not in a
-#: worker). The public pages' cache renders the hall's pages again at once (``portal.caching``).
+#: Sent by the recompute's task before it recomputes a competition and once that is stored,
+#: with ``competition_id`` and ``eager`` (True: it runs in the process that asked for it, not
+#: in a worker). The public pages' cache holds the hall's pages' render locks, then renders
+#: them again at once (``portal.caching.hold``, ``warm``).
+recompute_starting = Signal()
 recompute_finished = Signal()
 
 

@@ -9,7 +9,8 @@ class PortalConfig(AppConfig):
     verbose_name = _("Portal")
 
     def ready(self) -> None:
-        from clubs.recompute import recompute_finished
+        from clubs.recompute import recompute_finished, recompute_starting
         from portal import caching
 
+        recompute_starting.connect(caching.hold, dispatch_uid="portal.caching.hold")
         recompute_finished.connect(caching.warm, dispatch_uid="portal.caching.warm")

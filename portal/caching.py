@@ -284,6 +284,15 @@ def _fresh_marks(marks, versions: dict, day: date) -> bool:
     return day_of == day.isoformat() and all(versions.get(k) == v for k, v in keys)
 
 
+def holds(plan: Plan, token: str) -> bool:
+    """Whether the page's render lock is the one ``token`` took."""
+    try:
+        return cache.get(plan.lock_key) == token
+    except Exception as exc:
+        cache_health.failed("public page render lock", exc)
+        return False
+
+
 def _is_fresh(stored, versions: dict, day: date) -> bool:
     return _fresh_marks(stored[MARKS], versions, day)
 
@@ -669,35 +678,68 @@ def warming() -> bool:
     return bool(getattr(settings, "UBF_PAGE_WARM", False))
 
 
+#: The render locks :func:`hold` took, by competition: (page key, token).
+_held: dict[int, list[tuple[str, str]]] = {}
+
+
+def _hall(competition_id, eager) -> bool:
+    """The current season's DM Lag, recomputed in a worker, with warming on."""
+    if eager or not warming() or competition_id is None:
+        return False
+    competition = Competition.objects.select_related("season").filter(pk=competition_id).first()
+    return (
+        competition is not None
+        and competition.discipline == Competition.Discipline.TEAMS
+        and competition.season.is_current
+    )
+
+
+def hold(sender=None, competition_id=None, eager=False, **kwargs) -> None:
+    """``clubs.recompute.recompute_starting``: take the hall pages' render locks before the
+    recompute commits, so that no web worker starts rendering them when their versions change:
+    the phones get the previous copy until :func:`warm` stores the new one (the locks expire
+    after ``UBF_PAGE_RENDER_LOCK_SECONDS`` if this worker dies)."""
+    if not _hall(competition_id, eager):
+        return
+    taken = []
+    for lang, _name in settings.LANGUAGES:
+        for path in HALL_PAGES:
+            key, token = page_key(lang, path), secrets.token_hex(8)
+            try:
+                if cache.add(key + ":render", token, timeout=render_lock_seconds()):
+                    taken.append((key, token))
+            except Exception as exc:
+                cache_health.failed("public page render lock", exc)
+    _held[competition_id] = taken
+
+
 def warm(sender=None, competition_id=None, eager=False, **kwargs) -> None:
     """``clubs.recompute.recompute_finished``: the current season's DM Lag was recomputed in a
     Celery worker; render its hall pages again there, now, each as a visitor's internal
-    request through the whole stack (``warm_request``), so that the phones polling them get
-    the new round as soon as their worker sees the new versions, instead of waiting for one of
-    the web workers they keep busy to render it (refresh-ahead; stale-while-revalidate stays
-    for everything else). A page whose render lock another holds is left to it. Skipped
-    in-process (``eager``: the request that asked for it would wait) and unless
-    ``UBF_PAGE_WARM`` (production)."""
-    if eager or not warming() or competition_id is None:
-        return
-    competition = Competition.objects.select_related("season").filter(pk=competition_id).first()
-    if competition is None or competition.discipline != Competition.Discipline.TEAMS:
-        return
-    if not competition.season.is_current:
+    request through the whole stack (``warm_request``), under the render lock :func:`hold`
+    took, so that the phones polling them get the new round as soon as their worker sees the
+    new versions, instead of waiting for one of the web workers they keep busy to render it
+    (refresh-ahead; stale-while-revalidate stays for everything else). A page whose lock
+    another holds is left to it. Skipped in-process (``eager``: the request that asked for it
+    would wait) and unless ``UBF_PAGE_WARM`` (production)."""
+    held = dict(_held.pop(competition_id, ()))
+    if not _hall(competition_id, eager):
         return
     if not _stack:
         _stack.append(_Stack())
     for lang, _name in settings.LANGUAGES:
         for path in HALL_PAGES:
+            environ = warm_request(path, lang, held.get(page_key(lang, path), True))
             try:
-                _stack[0].get_response(WSGIRequest(warm_request(path, lang)))
+                _stack[0].get_response(WSGIRequest(environ))
             except Exception:  # the next visitor renders it
                 log.exception("Rendering %s (%s) after the recompute failed", path, lang)
 
 
-def warm_request(path: str, lang: str) -> dict:
+def warm_request(path: str, lang: str, token: str | bool = True) -> dict:
     """The WSGI environ of a visitor's GET of ``path`` in ``lang``, marked ``ubf.warm`` (which
-    no client can send: it is no header), so the cache's middleware renders and stores it."""
+    no client can send: it is no header) with the render lock's token when :func:`hold` took
+    it, so the cache's middleware renders and stores it."""
     hosts = [h.lstrip(".") for h in settings.ALLOWED_HOSTS if h not in ("*", "")]
     host = hosts[0] if hosts else "localhost"
     return {
@@ -713,5 +755,5 @@ def warm_request(path: str, lang: str) -> dict:
         "HTTP_X_FORWARDED_PROTO": "https",  # behind the TLS proxy (SECURE_PROXY_SSL_HEADER)
         "wsgi.input": io.BytesIO(b""),
         "wsgi.errors": io.StringIO(),
-        "ubf.warm": True,
+        "ubf.warm": token,
     }

@@ -12,7 +12,7 @@ from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 from django.db import InterfaceError, OperationalError
 
-from clubs.recompute import recompute_finished
+from clubs.recompute import recompute_finished, recompute_starting
 from results.services.recompute import recompute_competition as _recompute
 
 
@@ -32,9 +32,10 @@ def recompute_competition(self, competition_id: int, heat_ids: list | None = Non
     clock's times, which the demo can move backwards and a test freezes (docs/architecture.md,
     "Dates and deadlines"); a skip by ``RecomputeStatus.pending`` dropped the second of two
     uploads made at the same instant. The sweep sends a competition at most once a period.
-    Once stored, ``recompute_finished`` tells the public pages' cache (it renders the hall's
-    pages again in this worker, not in the web workers the phones are polling)."""
+    ``recompute_starting`` and, once stored, ``recompute_finished`` tell the public pages'
+    cache (it renders the hall's pages again in this worker, not in the web workers the phones
+    are polling)."""
+    eager = bool(self.request.is_eager)
+    recompute_starting.send(sender=None, competition_id=competition_id, eager=eager)
     _recompute(competition_id, heat_ids)
-    recompute_finished.send(
-        sender=None, competition_id=competition_id, eager=bool(self.request.is_eager)
-    )
+    recompute_finished.send(sender=None, competition_id=competition_id, eager=eager)

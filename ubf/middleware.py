@@ -71,8 +71,12 @@ class PublicPageCacheMiddleware:
             lang = cookie if cookie in self.codes else settings.LANGUAGE_CODE
         path = caching.api_path(request) if api else request.get_full_path()
         plan = caching.lookup(lang, path)
-        if request.META.get("ubf.warm"):  # portal.caching.warm: render it unless fresh
-            if plan.fresh or plan.versions is None or not plan.lock():
+        warm = request.META.get("ubf.warm")
+        if warm:  # portal.caching.warm: render it unless fresh, under its lock
+            if isinstance(warm, str) and caching.holds(plan, warm):
+                plan.token = warm  # portal.caching.hold took it before the recompute
+            if plan.fresh or plan.versions is None or (plan.token is None and not plan.lock()):
+                plan.unlock()
                 return HttpResponse(status=204)
             request._ubf_plan = plan
             try:

@@ -276,3 +276,26 @@ def test_in_process_or_for_dm_par_nothing_is_rendered_ahead(client, world, setti
     caching.warm(competition_id=heat.competition_id, eager=False)  # DM Par: no hall pages
     after = visit(client, ["/lag/final/"])
     assert after["/lag/final/"][1] == "miss" and after["/lag/final/"][0] != before["/lag/final/"][0]
+
+
+def test_the_hall_pages_are_held_through_the_recompute_and_rendered_by_its_worker(
+    client, world, settings
+):
+    """The worker takes the hall pages' render locks before it recomputes: a phone that comes
+    while the recompute is stored gets the previous copy, never a render of its own."""
+    settings.UBF_PAGE_WARM = True
+    competition, _teams, _heat = world
+    before = visit(client, ["/lag/final/"])
+    caching.hold(competition_id=competition.pk, eager=False)  # recompute_starting
+    Match.objects.filter(competition=competition, round=3).update(
+        status="played", imps_home=Decimal(35), imps_away=Decimal(15)
+    )
+    recompute_competition(competition.pk)
+    meanwhile = client.get("/lag/final/")
+    assert meanwhile["X-Cache"] == "stale" and meanwhile["ETag"] == before["/lag/final/"][0]
+    caching.warm(competition_id=competition.pk, eager=False)  # recompute_finished
+    after = visit(client, ["/lag/final/"])["/lag/final/"]
+    assert after[1] == "hit" and "Efter rond 3." in after[3]
+    plan = caching.lookup("sv", "/lag/final/")
+    assert plan.lock()  # released
+    plan.unlock()
