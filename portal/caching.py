@@ -98,7 +98,7 @@ def wait_seconds() -> float:
 
 def version_seconds() -> float:
     """How long a worker trusts the versions it read for a page it holds (0: ask every time)."""
-    return float(getattr(settings, "UBF_PAGE_VERSION_SECONDS", 0.25))
+    return float(getattr(settings, "UBF_PAGE_VERSION_SECONDS", 0))
 
 
 def in_background() -> bool:

@@ -151,8 +151,12 @@ UBF_PAGE_RENDER_THREADS = env.int("UBF_PAGE_RENDER_THREADS", default=2)
 UBF_PAGE_RENDER_LOCK_SECONDS = env.float("UBF_PAGE_RENDER_LOCK_SECONDS", default=10.0)
 UBF_PAGE_WAIT_SECONDS = env.float("UBF_PAGE_WAIT_SECONDS", default=5.0)
 # A worker serves a page it holds on the versions it read less than this long ago, without a
-# round trip to Redis; another worker's write is seen within it (its own at once).
-UBF_PAGE_VERSION_SECONDS = env.float("UBF_PAGE_VERSION_SECONDS", default=0.25)
+# round trip to Redis; another worker's write is seen within it (its own at once). Not in the
+# embedded mode: its cache is the process's own memory (no round trip to save), and a test
+# that empties the cache means it.
+UBF_PAGE_VERSION_SECONDS = env.float(
+    "UBF_PAGE_VERSION_SECONDS", default=0.25 if PRODUCTION else 0.0
+)
 # After a recompute in a Celery worker of the current season's DM Lag, that worker renders
 # /lag/final/ and /lag/ again at once (refresh-ahead), not the web workers the hall polls.
 UBF_PAGE_WARM = env.bool("UBF_PAGE_WARM", default=PRODUCTION)

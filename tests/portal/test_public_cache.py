@@ -181,6 +181,7 @@ def test_a_worker_serves_a_page_it_holds_fetching_only_the_version(client, monke
     them, for nothing at all."""
     import portal.caching
 
+    settings.UBF_PAGE_VERSION_SECONDS = 0.25  # production's (the embedded mode's is 0)
     team = TeamFactory(name="Fyris 1")
     first, _ = get(client)
     counting = _CountingCache(portal.caching.cache)
