@@ -224,6 +224,25 @@ class MatchDetailSerializer(MatchSerializer):
         fields = [*MatchSerializer.Meta.fields, "board_results"]
 
 
+class StandingSummarySerializer(serializers.ModelSerializer):
+    """One heat's or final's standings in the list, without its rows: ``url`` has them."""
+
+    url = serializers.HyperlinkedIdentityField(view_name="api:standing-detail")
+
+    class Meta:
+        model = StandingSnapshot
+        fields = [
+            "id",
+            "url",
+            "scope",
+            "competition",
+            "heat",
+            "computed_at",
+            "provisional",
+            "rounds_played",
+        ]
+
+
 class StandingSerializer(serializers.ModelSerializer):
     rows = serializers.JSONField(source="data")
 

@@ -29,6 +29,7 @@ from clubs.models import Competition, FinalSeat, Heat, Season, SeatOffer
 from clubs.services.seats import answer_offer
 from pairs.models import PairCompetition, PairHeat
 from pairs.services.entries import enter_pair
+from portal.caching import public_read, shows
 from portal.selectors.calendar import season_events, season_named
 from portal.selectors.outlook import competition_needs
 from results.models import AllocationRun, StandingSnapshot
@@ -98,7 +99,69 @@ class SchemaView(ProblemsMixin, SpectacularAPIView):
     """The OpenAPI schema (``/api/schema/``), its refusals as problem details like the API's."""
 
 
-class ReadOnly(ProblemsMixin, viewsets.ReadOnlyModelViewSet):
+class CachedReads:
+    """The public reads are served from the public pages' cache (``portal.caching``, issue
+    21): for an anonymous reader of JSON, with the same versions, per-worker copies, gzip,
+    ETag and 304, stale-while-revalidate and Redis-down behaviour as the pages. A cached
+    answer (and a 304) is given before the REST framework runs, so it is not counted by the
+    throttles: only a render is (``api.throttling``).
+
+    What an answer shows decides when it is stale: a list filtered to one competition
+    (``?competition=``, or a heat's or a team's), or to a season (``?season=``: everything of
+    it), and one object (its competition) declare it with ``portal.caching.shows``; any other
+    list depends on every write."""
+
+    @classmethod
+    def as_view(cls, *args, **kwargs):
+        return public_read(super().as_view(*args, **kwargs))
+
+    def list(self, request, *args, **kwargs):
+        response = super().list(request, *args, **kwargs)
+        scope = self.list_shows(request.query_params)
+        if scope is not None:
+            shows(request, **scope)
+        return response
+
+    def retrieve(self, request, *args, **kwargs):
+        response = super().retrieve(request, *args, **kwargs)
+        shows(request, **self.object_shows(response.data))
+        return response
+
+    def list_shows(self, params) -> dict | None:
+        """What a list shows, from its filters; None: anything."""
+        competition = _whole(params.get("competition"))
+        if competition:
+            return {"competitions": [competition]}
+        heat = _whole(params.get("heat"))
+        if heat:
+            found = (
+                Heat.objects.filter(pk=heat)
+                .values_list("pairheat__competition_id", "teamheat__competition_id")
+                .first()
+            )
+            return {"competitions": list(found or ())}
+        team = _whole(params.get("team"))
+        if team:
+            return {
+                "competitions": list(
+                    Team.objects.filter(pk=team).values_list("competition_id", flat=True)
+                )
+            }
+        if params.get("season"):
+            season = Season.objects.filter(name=params["season"]).values_list("id", flat=True)
+            return {"lists": list(season)}
+        return None
+
+    def object_shows(self, data) -> dict:
+        """What one object shows: its competition."""
+        return {"competitions": [data.get("competition")]}
+
+
+def _whole(value) -> int | None:
+    return int(value) if value and value.isascii() and value.isdigit() else None
+
+
+class ReadOnly(ProblemsMixin, CachedReads, viewsets.ReadOnlyModelViewSet):
     pass
 
 
@@ -144,6 +207,12 @@ class SeasonViewSet(ReadOnly):
     serializer_class = s.SeasonSerializer
     filterset_class = filters.SeasonFilter
 
+    def list_shows(self, params) -> dict:
+        return {}  # the seasons' rows: on every page's own key
+
+    def object_shows(self, data) -> dict:
+        return {}
+
 
 class CompetitionViewSet(ReadOnly):
     """DM Par (Open, Mixed, Veteran, Dam) and DM Lag of each season."""
@@ -151,6 +220,9 @@ class CompetitionViewSet(ReadOnly):
     queryset = Competition.objects.select_related("season").order_by("-season__start_year", "id")
     serializer_class = s.CompetitionSerializer
     filterset_class = filters.CompetitionFilter
+
+    def object_shows(self, data) -> dict:
+        return {"competitions": [data["id"]]}
 
     @UPLOAD
     @action(
@@ -197,6 +269,7 @@ class CompetitionViewSet(ReadOnly):
         and the sentence in the request's language. Outside the last two rounds (or for DM
         Par) ``teams`` is empty and ``before_round`` null."""
         competition = self.get_object()
+        shows(request, competitions=[competition.pk])
         needs = None
         if competition.kind == Competition.Kind.TEAMS:
             needs = competition_needs(
@@ -263,7 +336,9 @@ class HeatViewSet(ReadOnly):
         return _upload_answer(outcome)
 
 
-class TeamViewSet(ProblemsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class TeamViewSet(
+    ProblemsMixin, CachedReads, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet
+):
     """DM Lag teams with their rosters. Address, phone and e-mail only to TK and the team."""
 
     queryset = (
@@ -390,11 +465,21 @@ class MatchViewSet(ReadOnly):
 
 
 class StandingViewSet(ReadOnly):
-    """Standings as the recompute stored them (heats and finals, pairs and teams)."""
+    """Standings as the recompute stored them (heats and finals, pairs and teams). The list
+    says which there are (one item per heat and per final, filtered by ``competition``,
+    ``heat`` or ``scope``) with the link (``url``) to each one's rows, so that no answer holds
+    a whole national season's standings (issue 21: 1.1 MB); ``standings/<id>/`` has the rows."""
 
     queryset = StandingSnapshot.objects.order_by("competition", "scope", "heat", "id")
     serializer_class = s.StandingSerializer
     filterset_class = filters.StandingFilter
+
+    def get_serializer_class(self):
+        return s.StandingSerializer if self.action == "retrieve" else s.StandingSummarySerializer
+
+    def get_queryset(self):
+        qs = super().get_queryset()
+        return qs if self.action == "retrieve" else qs.defer("data")
 
 
 class AllocationViewSet(ReadOnly):
@@ -524,7 +609,7 @@ TeamOfferViewSet = _answer_view(
 TeamOfferViewSet.__name__ = TeamOfferViewSet.__qualname__ = "TeamOfferViewSet"
 
 
-class CalendarView(ProblemsMixin, ListAPIView):
+class CalendarView(ProblemsMixin, CachedReads, ListAPIView):
     """Every heat and final of a season in date order (``?season=2016-2017``; the current
     season by default), as on /kalender/."""
 
@@ -545,4 +630,8 @@ class CalendarView(ProblemsMixin, ListAPIView):
         season = season_named(name)
         if season is None and name:
             raise Http404
+        shows(self.request, lists=[season and season.pk])
         return season_events(season)
+
+    def list_shows(self, params) -> dict:
+        return {}  # declared with the season it found (get_queryset)

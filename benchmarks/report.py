@@ -6,7 +6,9 @@ Each step runs an existing benchmark or test (below), keeps its whole output in
 code) and contributes its figures to the report printed at the end:
 
 * ``pages``:       benchmarks/standings_load.py (gunicorn + wrk; ``--national`` adds the
-                   national season): every public page's req/s and ratio to a static file;
+                   national season): every public page's and API read's req/s and ratio to
+                   a static file, a final round pushed while 200 connections poll /lag/final/
+                   and the first request after an upload against a warm one;
 * ``recompute``:   benchmarks/recompute.py (a national season imported through the upload
                    service, then recomputed): import and recompute times, SQL queries;
 * ``files``:       benchmarks/upload_bounds.py (issue 25: the largest result files a club

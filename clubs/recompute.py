@@ -16,6 +16,13 @@ from django.dispatch import Signal
 #: ``heat_ids`` (the heats whose results changed; ``None`` for everything).
 recompute_requested = Signal()
 
+#: Sent by the recompute's task before it recomputes a competition and once that is stored,
+#: with ``competition_id`` and ``eager`` (True: it runs in the process that asked for it, not
+#: in a worker). The public pages' cache holds the hall's pages' render locks, then renders
+#: them again at once (``portal.caching.hold``, ``warm``).
+recompute_starting = Signal()
+recompute_finished = Signal()
+
 
 def request_recompute(competition_id: int, *, heat_ids: list | None = None) -> None:
     """Ask for the competition to be recomputed once the current transaction commits.

@@ -7,3 +7,10 @@ class PortalConfig(AppConfig):
 
     name = "portal"
     verbose_name = _("Portal")
+
+    def ready(self) -> None:
+        from clubs.recompute import recompute_finished, recompute_starting
+        from portal import caching
+
+        recompute_starting.connect(caching.hold, dispatch_uid="portal.caching.hold")
+        recompute_finished.connect(caching.warm, dispatch_uid="portal.caching.warm")

@@ -1,25 +1,44 @@
-"""The public pages' cache (issue 12: every phone in the playing hall polls the standings).
+"""The public pages' cache (issue 12: every phone in the playing hall polls the standings;
+issue 21: a commit makes stale only what it changed, and one request refills a page).
 
-:func:`public_page` wraps a public view: for a visitor who is not logged in, the rendered page
-is stored in the cache under its language, the day of the project's clock and its path,
-together with the version of what the pages show (:mod:`clubs.public_cache`), which every
-committed write bumps. A stored page is served only while its version is the current one.
-The version is also the page's ETag: a request that brings it back (``If-None-Match``) is
-answered ``304 Not Modified``.
+:func:`public_page` wraps a public view (and :func:`public_read` an API read): for a visitor
+who is not logged in, the rendered page is stored in the cache under its language and its
+path, with the **versions of what it shows**: while rendering, the view declares the
+competitions and seasons it shows (:func:`shows`), and the page is stored with the version of
+each of their keys (``clubs.public_cache``: one per competition, one per season, one per
+season for the pages that list everything, and the global one), and the clock's day. A stored
+page is *fresh* while every one of those versions is the current one and the day is today.
+Those versions make the page's ETag: a request that brings it back (``If-None-Match``) is
+answered ``304 Not Modified``. A view that declares nothing depends on every write.
 
-:class:`ubf.middleware.PublicPageCacheMiddleware` serves a stored page before sessions,
-authentication and the rest of the stack run (one cache round trip for the version and the
-page together); :func:`public_page` is the slow path that renders and stores it. Logged-in
-users (whose navigation differs: any session cookie counts) and requests carrying messages are
-rendered every time and never stored. ``GET`` and ``HEAD`` are answered; anything else gets 405. A stored response keeps its
-content type and its ``Content-Disposition`` (the result lists' PDFs, portal.pdf).
+:class:`ubf.middleware.PublicPageCacheMiddleware` serves a fresh page before sessions,
+authentication and the rest of the stack run, in one cache round trip (the versions, and the
+page when this process does not hold it); :func:`public_page` is the slow path that renders
+and stores it. Logged-in users (whose navigation differs: any session cookie counts) and
+requests carrying messages are rendered every time and never stored. ``GET`` and ``HEAD`` are
+answered; anything else gets 405 (an API read passes other methods to its view). A stored
+response keeps its content type and its ``Content-Disposition`` (the PDFs, portal.pdf).
+
+**No stampede** (stale-while-revalidate): when a stored page is stale, the request that takes
+the page's render lock (``cache.add``, expiring after ``RENDER_LOCK_SECONDS``, so a renderer
+that dies does not hold it) renders it again, and every other request meanwhile gets the
+previous copy with the previous ETag and ``X-Cache: stale``, never a body under a new ETag. In
+production (``UBF_PAGE_RENDER_IN_BACKGROUND``, on unless ``DEBUG``) even the lock's holder gets
+the previous copy at once: the page is rendered by a thread of the worker
+(:data:`renderer`), through the same middleware stack, as an internal request. A page with no
+copy at all (never rendered, or evicted) is rendered by the request that takes the lock; the
+others wait for it up to ``WAIT_SECONDS``, then render too.
+
+A render is stored only if what it shows did not change while it ran (its keys' versions
+read before the render equal those read after it; for a page whose keys were not known
+before, nothing in the site changed); else it is served without an ETag and not stored.
 
 Two things keep a hit cheap however big the page (issue 12, the national season):
 
 * each worker process keeps the pages it served last in its own memory (:class:`LocalPages`,
-  at most ``LOCAL_BYTES``), so a hit fetches only the small version from the shared cache, not
-  the body, and unpickles nothing; a page is served from there only while its version is the
-  current one, exactly as from the shared cache;
+  at most ``LOCAL_BYTES``), so a hit fetches only the small versions from the shared cache,
+  not the body, and unpickles nothing; a page is served from there only while it is fresh,
+  exactly as from the shared cache;
 * a text page is gzip-compressed once, when it is stored, and served compressed to a client
   that accepts gzip (``Content-Encoding: gzip``, ``Vary: Accept-Encoding``; its ETag ends in
   ``-gz``, as a compressed body is another representation).
@@ -29,42 +48,87 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
+import logging
+import os
+import queue
+import secrets
 import threading
+import time
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from datetime import date
 from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.handlers.base import BaseHandler
+from django.core.handlers.wsgi import WSGIRequest
+from django.db import connections
 from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
 from clubs import cache_health, clock, public_cache
+from clubs.models import Competition
 
-#: Seconds a rendered page is kept; a new version makes it stale long before.
-TIMEOUT = 600
+log = logging.getLogger(__name__)
+
+#: Seconds a rendered page is kept. Its versions say whether it is fresh; a stale copy is
+#: what the others get while one request renders it again, so it is kept long.
+TIMEOUT = 24 * 3600
 #: Bytes of pages one worker process keeps in its own memory (bodies and their gzip).
 LOCAL_BYTES = 64 * 1024 * 1024
 #: Content types compressed when stored; smaller bodies are not worth it.
 GZIP_TYPES = ("text/", "application/json")
 GZIP_MIN_BYTES = 1024
+#: Response headers kept with a stored page (an API read's ``Allow`` and ``Vary: Accept``).
+KEPT_HEADERS = ("Allow", "Vary", "Content-Language")
+
+
+def render_lock_seconds() -> float:
+    """How long a render lock is held at most: a renderer that dies leaves it this long."""
+    return float(getattr(settings, "UBF_PAGE_RENDER_LOCK_SECONDS", 10))
+
+
+def wait_seconds() -> float:
+    """How long a request waits for another's render of a page that has no copy at all."""
+    return min(render_lock_seconds(), float(getattr(settings, "UBF_PAGE_WAIT_SECONDS", 5)))
+
+
+def version_seconds() -> float:
+    """How long a worker trusts the versions it read for a page it holds (0: ask every time)."""
+    return float(getattr(settings, "UBF_PAGE_VERSION_SECONDS", 0))
+
+
+def in_background() -> bool:
+    return bool(getattr(settings, "UBF_PAGE_RENDER_IN_BACKGROUND", False))
+
+
+# --- A stored page ----------------------------------------------------------------------------
+# A tuple (pickled small): (marks, body, content type, Content-Disposition, gzip body, headers)
+# with marks = (day, ((key, version), ...)), the keys sorted.
+MARKS, BODY, CONTENT_TYPE, DISPOSITION, GZ, HEADERS = range(6)
 
 
 class LocalPages:
     """The pages this process served last, by cache key, least recently used dropped first
-    beyond ``limit`` bytes. An entry is the stored tuple (version first): whoever reads it
-    compares the version with the current one."""
+    beyond ``limit`` bytes; and, for every key it has seen, the version keys its page shows
+    (:meth:`keys_of`), kept after the page is dropped, so a later lookup asks the shared cache
+    for the page and its versions together."""
+
+    HINTS = 20_000
 
     def __init__(self, limit: int):
         self.limit = limit
         self.size = 0
         self.pages: OrderedDict[str, tuple] = OrderedDict()
+        self.hints: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self.lock = threading.Lock()
 
     @staticmethod
     def _bytes(stored: tuple) -> int:
-        return len(stored[1]) + (len(stored[4]) if len(stored) > 4 and stored[4] else 0)
+        return len(stored[BODY]) + len(stored[GZ] or b"")
 
     def get(self, key: str) -> tuple | None:
         with self.lock:
@@ -73,23 +137,37 @@ class LocalPages:
                 self.pages.move_to_end(key)
             return stored
 
+    def keys_of(self, key: str) -> tuple[str, ...] | None:
+        return self.hints.get(key)
+
     def put(self, key: str, stored: tuple) -> None:
         size = self._bytes(stored)
-        if size > self.limit:
-            return
         with self.lock:
+            self.hints[key] = tuple(k for k, _v in stored[MARKS][1])
+            self.hints.move_to_end(key)
+            while len(self.hints) > self.HINTS:
+                self.hints.popitem(last=False)
             old = self.pages.pop(key, None)
             if old is not None:
                 self.size -= self._bytes(old)
+            if size > self.limit:
+                return
             self.pages[key] = stored
             self.size += size
             while self.size > self.limit:
                 _, dropped = self.pages.popitem(last=False)
                 self.size -= self._bytes(dropped)
 
+    def drop(self, key: str) -> None:
+        with self.lock:
+            old = self.pages.pop(key, None)
+            if old is not None:
+                self.size -= self._bytes(old)
+
     def clear(self) -> None:
         with self.lock:
             self.pages.clear()
+            self.hints.clear()
             self.size = 0
 
 
@@ -101,51 +179,196 @@ def visitor(request) -> bool:
     return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
 
 
-def page_key(lang: str, day: date, path: str) -> str:
+def api_visitor(request) -> bool:
+    """An API read that every anonymous reader gets alike: a visitor, without a token, asking
+    for JSON (the browsable API's HTML page is the user's own, never stored)."""
+    if not visitor(request) or "HTTP_AUTHORIZATION" in request.META:
+        return False
+    if "text/html" in request.META.get("HTTP_ACCEPT", ""):
+        return False
+    return request.GET.get("format", "json") == "json"
+
+
+def page_key(lang: str, path: str) -> str:
     """The path as it came, or its SHA-256 when long (a query string of any length must not
     make a key that a cache backend refuses)."""
     if len(path) > 150:
         path = "sha256:" + hashlib.sha256(path.encode()).hexdigest()
-    return f"ubf:page:{lang}:{day.isoformat()}:{path}"
+    return f"ubf:page:{lang}:{path}"
 
 
-def etag(version: int, lang: str, day: date) -> str:
-    return f'"v{version}-{lang}-{day.isoformat()}"'
+def api_path(request) -> str:
+    """An API read's key path: its links are absolute (pagination, ``url``), so the scheme and
+    the host it was asked on belong to it."""
+    return f"{request.scheme}://{request.META.get('HTTP_HOST', '')}{request.get_full_path()}"
 
 
-def lookup(lang: str, day: date, path: str) -> tuple[int | None, tuple | None]:
-    """The current version and the page stored for it (or None), in one cache round trip:
-    the version alone when this process holds the page (:data:`local_pages`), else the
-    version and the page together; ``(None, None)`` when the cache cannot be reached."""
-    key = page_key(lang, day, path)
-    local = local_pages.get(key)
-    if not cache_health.available():  # down a moment ago: render, uncached, without trying
-        return None, None
+def etag(lang: str, marks) -> str:
+    day, versions = marks
+    digest = hashlib.sha256(repr(versions).encode()).hexdigest()[:12]
+    return f'"v{digest}-{lang}-{day}"'
+
+
+# --- What a page shows ------------------------------------------------------------------------
+
+
+def shows(request, *, competitions=(), seasons=(), lists=()) -> None:
+    """Called by a public view (or an API read) while it renders: the page shows these
+    competitions (objects with their ``season_id``, or ids) with their seasons' own rows, these
+    seasons' own rows (ids), and lists everything of the seasons ``lists`` (ids: home, the
+    calendar). GLOBAL is always added. A view that never calls it depends on every write."""
+    request = getattr(request, "_request", request)  # a REST framework request
+    declared = getattr(request, "_ubf_shows", None) or set()
+    declared.update(
+        public_cache.page_keys(
+            competitions=[c for c in competitions if c],
+            seasons=[s for s in seasons if s],
+            lists=[s for s in lists if s],
+        )
+    )
+    request._ubf_shows = declared
+
+
+def _declared(request) -> tuple[str, ...]:
+    declared = getattr(request, "_ubf_shows", None)
+    return tuple(sorted(declared)) if declared else public_cache.UNDECLARED
+
+
+# --- Looking a page up ------------------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """One request's view of one page: the versions read (None: the cache is down), the
+    stored copy (fresh or stale), and the render lock it holds."""
+
+    lang: str
+    path: str
+    day: date
+    key: str
+    versions: dict[str, int] | None = None
+    stored: tuple | None = None
+    fresh: bool = False
+    hint: tuple[str, ...] | None = None
+    token: str | None = field(default=None, repr=False)
+
+    @property
+    def lock_key(self) -> str:
+        return self.key + ":render"
+
+    def lock(self) -> bool:
+        """Take the page's render lock (atomic ``add``: one winner); it expires by itself."""
+        token = secrets.token_hex(8)
+        try:
+            taken = cache.add(self.lock_key, token, timeout=render_lock_seconds())
+        except Exception as exc:
+            cache_health.failed("public page render lock", exc)
+            return True  # nothing to coordinate with: render
+        if taken:
+            self.token = token
+        return bool(taken)
+
+    def unlock(self) -> None:
+        token, self.token = self.token, None
+        if token is None:
+            return
+        try:
+            if cache.get(self.lock_key) == token:
+                cache.delete(self.lock_key)
+        except Exception as exc:  # it expires anyway
+            cache_health.failed("public page render lock", exc)
+
+
+def _fresh_marks(marks, versions: dict, day: date) -> bool:
+    day_of, keys = marks
+    return day_of == day.isoformat() and all(versions.get(k) == v for k, v in keys)
+
+
+def holds(plan: Plan, token: str) -> bool:
+    """Whether the page's render lock is the one ``token`` took."""
     try:
-        found = cache.get_many([public_cache.KEY] if local else [public_cache.KEY, key])
+        return cache.get(plan.lock_key) == token
+    except Exception as exc:
+        cache_health.failed("public page render lock", exc)
+        return False
+
+
+def _is_fresh(stored, versions: dict, day: date) -> bool:
+    return _fresh_marks(stored[MARKS], versions, day)
+
+
+def marks_key(key: str) -> str:
+    """Where the shared copy's marks are kept beside it: a worker whose own copy is stale
+    learns whether the shared one is newer without fetching its body."""
+    return key + ":marks"
+
+
+def lookup(lang: str, path: str, day: date | None = None) -> Plan:
+    """The page's plan: the current versions of what it shows and its stored copy. A page this
+    process holds is served on the versions it read less than ``UBF_PAGE_VERSION_SECONDS``
+    ago without a round trip; else one round trip asks for the versions and the shared copy's
+    marks (this process holds the page) or the shared copy itself (it does not); a second
+    only for the keys of a page this process has never seen, or for a newer shared copy.
+    ``versions`` None when the cache cannot be reached."""
+    day = day or clock.today()
+    key = page_key(lang, path)
+    plan = Plan(lang=lang, path=path, day=day, key=key)
+    local = local_pages.get(key)
+    plan.hint = local_pages.keys_of(key)
+    if not cache_health.available():  # down a moment ago: render, uncached, without trying
+        return plan
+    if local is not None:  # versions this process read a moment ago: no round trip
+        known = public_cache.recent(
+            [public_cache.ANY, *(k for k, _v in local[MARKS][1])], version_seconds()
+        )
+        if known is not None and _is_fresh(local, known, day):
+            plan.versions, plan.stored, plan.fresh = known, local, True
+            return plan
+    try:
+        wanted = {public_cache.ANY, *(plan.hint or ())}
+        found = cache.get_many([*wanted, marks_key(key) if local else key])
+        shared_marks = found.pop(marks_key(key), None)
+        stored = local or found.pop(key, None)
+
+        def versions_of(marks) -> None:  # a page's keys this process had not asked for
+            more = [k for k, _v in marks[1] if k not in found]
+            if more:
+                found.update(cache.get_many(more))
+
+        if stored is not None:
+            versions_of(stored[MARKS])
+            if (
+                local is not None
+                and not _is_fresh(local, found, day)
+                and shared_marks is not None
+                and shared_marks != local[MARKS]
+            ):  # another process stored it again since: take it if it is fresh
+                versions_of(shared_marks)
+                if _fresh_marks(shared_marks, found, day):
+                    shared = cache.get(key)
+                    if shared is not None:
+                        versions_of(shared[MARKS])
+                        stored = shared
+        needed = set(wanted) | {k for k, _v in (stored[MARKS][1] if stored else ())}
+        missing = [k for k in needed if found.get(k) is None]
+        if missing:  # a new count (cache cleared or restarted): nothing stored is current
+            found.update(public_cache.start(missing))
     except Exception as exc:  # the cache server is down: render, uncached (logged once)
         cache_health.failed("public page cache", exc)
-        return None, None
+        return plan
     cache_health.succeeded()
-    version = found.get(public_cache.KEY)
-    if version is None:  # a new count (cache cleared or restarted): nothing stored is current
-        local_pages.clear()
-        version = public_cache.version()
-        return version, None
-    version = int(version)
-    if local is not None:
-        if local[0] == version:
-            return version, local
-        try:
-            found = cache.get_many([key])
-        except Exception as exc:
-            cache_health.failed("public page cache", exc)
-            return version, None
-    stored = found.get(key)
-    if stored is None or stored[0] != version:
-        return version, None
-    local_pages.put(key, stored)
-    return version, stored
+    plan.versions = {k: int(v) for k, v in found.items()}
+    public_cache.note(plan.versions)
+    plan.stored = stored
+    if stored is not None:
+        plan.fresh = _is_fresh(stored, plan.versions, day)
+        if stored is not local:
+            local_pages.put(key, stored)
+        plan.hint = tuple(k for k, _v in stored[MARKS][1])
+    return plan
+
+
+# --- Answering --------------------------------------------------------------------------------
 
 
 def compressed(body: bytes, content_type: str) -> bytes:
@@ -160,32 +383,37 @@ def accepts_gzip(request) -> bool:
     return "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "")
 
 
-def respond(request, version: int, lang: str, day: date, stored) -> HttpResponse:
-    """The stored page (or 304 when the client has it), with its ETag and caching headers;
-    gzip-compressed when the client accepts it and a compressed body is stored."""
-    tag = etag(version, lang, day)
-    packed = stored[4] if len(stored) > 4 else b""
+def respond(request, lang: str, stored, *, stale: bool = False) -> HttpResponse:
+    """The stored page (or 304 when the client has it), with its own ETag and caching headers;
+    gzip-compressed when the client accepts it and a compressed body is stored. A stale copy
+    (``stale``) keeps the ETag it was stored with and says ``X-Cache: stale``."""
+    tag = etag(lang, stored[MARKS])
+    packed = stored[GZ]
     gz = bool(packed) and accepts_gzip(request)
     if gz:
         tag = tag[:-1] + '-gz"'
     if tag in request.META.get("HTTP_IF_NONE_MATCH", ""):
         response = HttpResponseNotModified()
     else:
-        body = packed if gz else stored[1]
-        response = HttpResponse(body, content_type=stored[2])
+        body = packed if gz else stored[BODY]
+        response = HttpResponse(body, content_type=stored[CONTENT_TYPE])
         response["Content-Length"] = str(len(body))
         if gz:
             response["Content-Encoding"] = "gzip"
-        if len(stored) > 3 and stored[3]:  # a PDF's inline file name
-            response["Content-Disposition"] = stored[3]
+        if stored[DISPOSITION]:  # a PDF's inline file name
+            response["Content-Disposition"] = stored[DISPOSITION]
+    for name, value in stored[HEADERS]:
+        response[name] = value
     response["ETag"] = tag
     response["Cache-Control"] = "public, no-cache"
-    response["Vary"] = "Cookie, Accept-Encoding" if packed else "Cookie"
+    response["X-Cache"] = "stale" if stale else "hit"
+    patch_vary_headers(response, ("Cookie", "Accept-Encoding") if packed else ("Cookie",))
     return response
 
 
-def finish(response, tag: str):
-    response["ETag"] = tag
+def finish(response, tag: str | None):
+    if tag is not None:
+        response["ETag"] = tag
     response["Cache-Control"] = "public, no-cache"  # always revalidate: cheap with the ETag
     patch_vary_headers(response, ("Cookie",))
     return response
@@ -195,45 +423,337 @@ def _store(key: str, value) -> None:
     if not cache_health.available():
         return
     try:
-        cache.set(key, value, TIMEOUT)
+        cache.set_many({key: value, marks_key(key): value[MARKS]}, TIMEOUT)
     except Exception as exc:  # served anyway; the next request renders again
         cache_health.failed("public page cache", exc)
 
 
-def public_page(view):
-    @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        if request.method not in ("GET", "HEAD"):
-            return HttpResponseNotAllowed(["GET", "HEAD"])
-        if not visitor(request) or request.user.is_authenticated:
-            response = view(request, *args, **kwargs)
-            response["Cache-Control"] = "private, no-cache"
-            return response
-        lang, day, path = get_language() or "sv", clock.today(), request.get_full_path()
-        version, stored = lookup(lang, day, path)
-        if version is None:
-            return view(request, *args, **kwargs)
-        if stored is not None:
-            return respond(request, version, lang, day, stored)
-        tag = etag(version, lang, day)
-        if tag in request.headers.get("If-None-Match", ""):
-            return finish(HttpResponseNotModified(), tag)
+def _forget(key: str) -> None:
+    """The page is no longer what was stored (now a 404, or its render fails): drop the copy,
+    so that nobody is served it while it is rendered again in vain."""
+    local_pages.drop(key)
+    try:
+        cache.delete_many([key, marks_key(key)])
+    except Exception as exc:
+        cache_health.failed("public page cache", exc)
+
+
+def _wait_for(plan: Plan) -> tuple | None:
+    """Another request renders a page that had no copy: its copy, once stored, or None after
+    ``wait_seconds``."""
+    deadline = time.monotonic() + wait_seconds()
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        try:
+            stored = cache.get(plan.key)
+        except Exception as exc:
+            cache_health.failed("public page cache", exc)
+            return None
+        if stored is not None and stored[MARKS][0] == plan.day.isoformat():
+            local_pages.put(plan.key, stored)
+            return stored
+    return None
+
+
+def _stored_tag(plan: Plan) -> str | None:
+    """The ETag the page would have now, from the keys this process knows it shows (a phone's
+    ``If-None-Match`` answered 304 without a render)."""
+    if not plan.hint or plan.versions is None or any(k not in plan.versions for k in plan.hint):
+        return None
+    return etag(plan.lang, (plan.day.isoformat(), tuple((k, plan.versions[k]) for k in plan.hint)))
+
+
+def _render(request, plan: Plan, view, args, kwargs):
+    """Render the page, store it when what it shows did not change meanwhile, answer it."""
+    request._ubf_shows = None
+    try:
         response = view(request, *args, **kwargs)
         if hasattr(response, "render") and callable(response.render):
             response = response.render()
-        if response.status_code == 200 and not response.streaming:
-            stored = (
-                version,
-                response.content,
-                response["Content-Type"],
-                response.get("Content-Disposition", ""),
-                compressed(response.content, response["Content-Type"]),
-            )
-            key = page_key(lang, day, path)
-            _store(key, stored)
-            local_pages.put(key, stored)
-            if stored[4]:
-                patch_vary_headers(response, ("Accept-Encoding",))
-        return finish(response, tag)
+    except BaseException:
+        if plan.stored is not None:
+            _forget(plan.key)
+        raise
+    if response.status_code != 200 or response.streaming:
+        if plan.stored is not None:
+            _forget(plan.key)
+        return response
+    keys = _declared(request)
+    after = public_cache.versions({*keys, public_cache.ANY})
+    if after is None:
+        return response
+    before = plan.versions or {}
+    if all(k in before for k in keys):
+        unchanged = all(before[k] == after[k] for k in keys)
+    else:
+        unchanged = before.get(public_cache.ANY) == after[public_cache.ANY]
+    if not unchanged:  # a write committed while it rendered: serve it, store nothing
+        response["X-Cache"] = "miss"
+        return finish(response, None)
+    marks = (plan.day.isoformat(), tuple((k, after[k]) for k in keys))
+    content_type = response["Content-Type"]
+    stored = (
+        marks,
+        response.content,
+        content_type,
+        response.get("Content-Disposition", ""),
+        compressed(response.content, content_type),
+        tuple((h, response[h]) for h in KEPT_HEADERS if response.has_header(h)),
+    )
+    _store(plan.key, stored)
+    local_pages.put(plan.key, stored)
+    tag = etag(plan.lang, marks)
+    if stored[GZ]:
+        patch_vary_headers(response, ("Accept-Encoding",))
+    response["X-Cache"] = "miss"
+    if tag in request.META.get("HTTP_IF_NONE_MATCH", ""):
+        return finish(HttpResponseNotModified(), tag)
+    return finish(response, tag)
+
+
+def serve(request, plan: Plan, view, args, kwargs):
+    """The slow path for a visitor: a fresh copy, a stale one while another renders, or a
+    render (see the module's docstring)."""
+    if plan.versions is None:  # the cache is down: render, uncached
+        return view(request, *args, **kwargs)
+    if plan.fresh:
+        return respond(request, plan.lang, plan.stored)
+    if plan.token is not None:  # the middleware took the lock for this render
+        return _render(request, plan, view, args, kwargs)
+    if plan.stored is not None:
+        if not plan.lock():
+            return respond(request, plan.lang, plan.stored, stale=True)
+        try:
+            return _render(request, plan, view, args, kwargs)
+        finally:
+            plan.unlock()
+    tag = _stored_tag(plan)
+    if tag is not None and tag in request.META.get("HTTP_IF_NONE_MATCH", ""):
+        return finish(HttpResponseNotModified(), tag)
+    if plan.lock():
+        try:
+            return _render(request, plan, view, args, kwargs)
+        finally:
+            plan.unlock()
+    stored = _wait_for(plan)
+    if stored is not None:
+        return respond(request, plan.lang, stored)
+    return _render(request, plan, view, args, kwargs)
+
+
+def _cached(view, *, api: bool):
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            if api:
+                return view(request, *args, **kwargs)
+            return HttpResponseNotAllowed(["GET", "HEAD"])
+        if not (api_visitor(request) if api else visitor(request)) or (
+            hasattr(request, "user") and request.user.is_authenticated
+        ):
+            response = view(request, *args, **kwargs)
+            response["Cache-Control"] = "private, no-cache"
+            return response
+        lang = get_language() or "sv"
+        path = api_path(request) if api else request.get_full_path()
+        plan = getattr(request, "_ubf_plan", None)
+        if plan is None or (plan.lang, plan.path) != (lang, path):
+            plan = lookup(lang, path)
+        return serve(request, plan, view, args, kwargs)
 
     return wrapped
+
+
+def public_page(view):
+    """A public page: cached for visitors (see the module's docstring); GET and HEAD only."""
+    return _cached(view, api=False)
+
+
+def public_read(view):
+    """An API read (``api.views``): cached for anonymous readers of JSON like a page, with
+    the same versions; other methods and other readers go to the view."""
+    return _cached(view, api=True)
+
+
+# --- Rendering in the background ----------------------------------------------------------------
+
+
+class Renderer:
+    """A few daemon threads per worker process that render stale pages again while the
+    requests are answered with the previous copy. Each job is an internal request through the
+    middleware stack below the cache (sessions, language, the view), so the page is rendered
+    exactly as for a visitor. A page already queued here is not queued twice."""
+
+    def __init__(self, threads: int = 2):
+        self.threads = threads
+        self.jobs: queue.Queue = queue.Queue()
+        self.queued: set[str] = set()
+        self.lock = threading.Lock()
+        self.pid: int | None = None
+        self.idle = threading.Condition(self.lock)
+        self.running = 0
+
+    def _start(self) -> None:
+        if self.pid == os.getpid():
+            return
+        with self.lock:
+            if self.pid == os.getpid():
+                return
+            self.jobs, self.queued, self.running = queue.Queue(), set(), 0  # after a fork
+            for n in range(self.threads):
+                threading.Thread(target=self._work, name=f"ubf-render-{n}", daemon=True).start()
+            self.pid = os.getpid()
+
+    def submit(self, key: str, job) -> bool:
+        """Queue ``job`` for the page ``key``; False when it is queued already."""
+        self._start()
+        with self.lock:
+            if key in self.queued:
+                return False
+            self.queued.add(key)
+            self.running += 1
+        self.jobs.put((key, job))
+        return True
+
+    def _work(self) -> None:
+        while True:
+            key, job = self.jobs.get()
+            try:
+                job()
+            except Exception:  # logged; the lock expires, the stale copy stays until then
+                log.exception("Rendering %s in the background failed", key)
+            finally:
+                connections.close_all()  # this thread's own connections
+                with self.lock:
+                    self.queued.discard(key)
+                    self.running -= 1
+                    self.idle.notify_all()
+
+    def wait(self, timeout: float = 30) -> bool:
+        """Until no render is queued or running (tests, benchmarks)."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while self.running:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.idle.wait(left)
+        return True
+
+
+renderer = Renderer(int(getattr(settings, "UBF_PAGE_RENDER_THREADS", 2)))
+
+
+def internal_request(request) -> WSGIRequest:
+    """A copy of a visitor's GET, to render its page again in the background."""
+    environ = {k: v for k, v in request.META.items() if isinstance(k, str)}
+    environ["wsgi.input"] = io.BytesIO(b"")
+    environ["CONTENT_LENGTH"] = "0"
+    environ["REQUEST_METHOD"] = "GET"
+    environ.pop("HTTP_IF_NONE_MATCH", None)
+    return WSGIRequest(environ)
+
+
+# --- The hall's pages rendered again where the recompute ran ---------------------------------
+
+#: What the hall polls while the DM Lag final is played: rendered again, in both languages, by
+#: the worker that recomputed the current season's DM Lag (:func:`warm`).
+HALL_PAGES = ("/lag/final/", "/lag/")
+
+
+class _Stack(BaseHandler):
+    """The whole middleware stack and the views, for an internal request: without the
+    request_started/finished signals a WSGI server's request sends (which close the worker's
+    database connection, and a test's)."""
+
+    def __init__(self):
+        super().__init__()
+        self.load_middleware()
+
+
+_stack: list[_Stack] = []
+
+
+def warming() -> bool:
+    return bool(getattr(settings, "UBF_PAGE_WARM", False))
+
+
+#: The render locks :func:`hold` took, by competition: (page key, token).
+_held: dict[int, list[tuple[str, str]]] = {}
+
+
+def _hall(competition_id, eager) -> bool:
+    """The current season's DM Lag, recomputed in a worker, with warming on."""
+    if eager or not warming() or competition_id is None:
+        return False
+    competition = Competition.objects.select_related("season").filter(pk=competition_id).first()
+    return (
+        competition is not None
+        and competition.discipline == Competition.Discipline.TEAMS
+        and competition.season.is_current
+    )
+
+
+def hold(sender=None, competition_id=None, eager=False, **kwargs) -> None:
+    """``clubs.recompute.recompute_starting``: take the hall pages' render locks before the
+    recompute commits, so that no web worker starts rendering them when their versions change:
+    the phones get the previous copy until :func:`warm` stores the new one (the locks expire
+    after ``UBF_PAGE_RENDER_LOCK_SECONDS`` if this worker dies)."""
+    if not _hall(competition_id, eager):
+        return
+    taken = []
+    for lang, _name in settings.LANGUAGES:
+        for path in HALL_PAGES:
+            key, token = page_key(lang, path), secrets.token_hex(8)
+            try:
+                if cache.add(key + ":render", token, timeout=render_lock_seconds()):
+                    taken.append((key, token))
+            except Exception as exc:
+                cache_health.failed("public page render lock", exc)
+    _held[competition_id] = taken
+
+
+def warm(sender=None, competition_id=None, eager=False, **kwargs) -> None:
+    """``clubs.recompute.recompute_finished``: the current season's DM Lag was recomputed in a
+    Celery worker; render its hall pages again there, now, each as a visitor's internal
+    request through the whole stack (``warm_request``), under the render lock :func:`hold`
+    took, so that the phones polling them get the new round as soon as their worker sees the
+    new versions, instead of waiting for one of the web workers they keep busy to render it
+    (refresh-ahead; stale-while-revalidate stays for everything else). A page whose lock
+    another holds is left to it. Skipped in-process (``eager``: the request that asked for it
+    would wait) and unless ``UBF_PAGE_WARM`` (production)."""
+    held = dict(_held.pop(competition_id, ()))
+    if not _hall(competition_id, eager):
+        return
+    if not _stack:
+        _stack.append(_Stack())
+    for lang, _name in settings.LANGUAGES:
+        for path in HALL_PAGES:
+            environ = warm_request(path, lang, held.get(page_key(lang, path), True))
+            try:
+                _stack[0].get_response(WSGIRequest(environ))
+            except Exception:  # the next visitor renders it
+                log.exception("Rendering %s (%s) after the recompute failed", path, lang)
+
+
+def warm_request(path: str, lang: str, token: str | bool = True) -> dict:
+    """The WSGI environ of a visitor's GET of ``path`` in ``lang``, marked ``ubf.warm`` (which
+    no client can send: it is no header) with the render lock's token when :func:`hold` took
+    it, so the cache's middleware renders and stores it."""
+    hosts = [h.lstrip(".") for h in settings.ALLOWED_HOSTS if h not in ("*", "")]
+    host = hosts[0] if hosts else "localhost"
+    return {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_NAME": host,
+        "SERVER_PORT": "443",
+        "HTTP_HOST": host,
+        "HTTP_COOKIE": f"{settings.LANGUAGE_COOKIE_NAME}={lang}",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": "https",
+        "HTTP_X_FORWARDED_PROTO": "https",  # behind the TLS proxy (SECURE_PROXY_SSL_HEADER)
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.errors": io.StringIO(),
+        "ubf.warm": token,
+    }

@@ -12,6 +12,7 @@ from celery import shared_task
 from celery.contrib.django.task import DjangoTask
 from django.db import InterfaceError, OperationalError
 
+from clubs.recompute import recompute_finished, recompute_starting
 from results.services.recompute import recompute_competition as _recompute
 
 
@@ -23,12 +24,18 @@ class RecomputeTask(DjangoTask):
     max_retries = 3
 
 
-@shared_task(base=RecomputeTask, name="results.tasks.recompute_competition")
-def recompute_competition(competition_id: int, heat_ids: list | None = None) -> None:
+@shared_task(base=RecomputeTask, bind=True, name="results.tasks.recompute_competition")
+def recompute_competition(self, competition_id: int, heat_ids: list | None = None) -> None:
     """Recompute a competition, pairs or teams (``heat_ids``: the heats whose results changed,
     ``None`` for everything). A repeat (the sweep's, ``results.recompute.requeue_pending``, or
     the broker's redelivery) recomputes again: which came first is never decided by the
     clock's times, which the demo can move backwards and a test freezes (docs/architecture.md,
     "Dates and deadlines"); a skip by ``RecomputeStatus.pending`` dropped the second of two
-    uploads made at the same instant. The sweep sends a competition at most once a period."""
+    uploads made at the same instant. The sweep sends a competition at most once a period.
+    ``recompute_starting`` and, once stored, ``recompute_finished`` tell the public pages'
+    cache (it renders the hall's pages again in this worker, not in the web workers the phones
+    are polling)."""
+    eager = bool(self.request.is_eager)
+    recompute_starting.send(sender=None, competition_id=competition_id, eager=eager)
     _recompute(competition_id, heat_ids)
+    recompute_finished.send(sender=None, competition_id=competition_id, eager=eager)

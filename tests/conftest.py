@@ -81,12 +81,22 @@ def _media_in_tmp(tmp_path, settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    # The public pages' cache (portal.caching) lives in local memory across tests.
+    # The public pages' cache (portal.caching) lives in local memory across tests, and each
+    # process keeps the pages it served in its own memory too.
+    # What a process remembered of rows' competitions goes too: a rolled-back row's id is
+    # the next test's.
     from django.core.cache import cache
 
+    from clubs import public_cache
+    from portal.caching import local_pages
+
     cache.clear()
+    local_pages.clear()
+    public_cache.forget()
     yield
     cache.clear()
+    local_pages.clear()
+    public_cache.forget()
 
 
 @pytest.fixture(autouse=True)

@@ -6,12 +6,13 @@ is ignored, so a phone set to English still gets the Swedish site until its owne
 """
 
 from decimal import Decimal
+from functools import partial
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 
-from clubs import clock
 from portal import caching
 
 
@@ -43,28 +44,67 @@ class QueryLanguageMiddleware:
 
 class PublicPageCacheMiddleware:
     """The fast path of the public pages' cache (``portal.caching``): a visitor's GET or HEAD
-    of a page that is stored for the current version is answered here, before sessions,
-    authentication, CSRF and the view, in one cache round trip (or 304 for a matching ETag).
-    Anything else, a miss included, goes down the stack, where ``public_page`` renders and
-    stores it. Placed right after WhiteNoise."""
+    of a page (or an anonymous API read of JSON) that is stored fresh is answered here, before
+    sessions, authentication, CSRF, the API's throttles and the view, in one cache round trip
+    (or 304 for a matching ETag). A stale copy is answered here too while another request
+    renders the page again; the request that takes the page's render lock renders it in the
+    background (``caching.renderer``, production) or goes down the stack to render it itself.
+    Anything else, a page with no copy included, goes down the stack, where ``public_page``
+    (``public_read``) renders and stores it. Placed right after WhiteNoise."""
 
     def __init__(self, get_response):
         self.get_response = get_response
         self.codes = {code for code, _ in settings.LANGUAGES}
 
     def __call__(self, request):
-        if request.method not in ("GET", "HEAD") or not caching.visitor(request):
+        if request.method not in ("GET", "HEAD"):
+            return self.get_response(request)
+        api = request.path.startswith("/api/")
+        if not (caching.api_visitor(request) if api else caching.visitor(request)):
             return self.get_response(request)
         chosen = request.GET.get("lang")
         lang = chosen if chosen in self.codes else None
+        if lang is None and api:  # the API honours Accept-Language (as LocaleMiddleware)
+            lang = translation.get_language_from_request(request)
         if lang is None:
             cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
             lang = cookie if cookie in self.codes else settings.LANGUAGE_CODE
-        day = clock.today()
-        version, stored = caching.lookup(lang, day, request.get_full_path())
-        if stored is None:
+        path = caching.api_path(request) if api else request.get_full_path()
+        plan = caching.lookup(lang, path)
+        warm = request.META.get("ubf.warm")
+        if warm:  # portal.caching.warm: render it unless fresh, under its lock
+            if isinstance(warm, str) and caching.holds(plan, warm):
+                plan.token = warm  # portal.caching.hold took it before the recompute
+            if plan.fresh or plan.versions is None or (plan.token is None and not plan.lock()):
+                plan.unlock()
+                return HttpResponse(status=204)
+            request._ubf_plan = plan
+            try:
+                return self.get_response(request)
+            finally:
+                plan.unlock()
+        if plan.fresh:
+            response = caching.respond(request, lang, plan.stored)
+        elif plan.stored is not None and plan.lock():
+            if not caching.in_background():
+                request._ubf_plan = plan  # this request renders it; the others get the copy
+                try:
+                    return self.get_response(request)
+                finally:
+                    plan.unlock()
+            internal = caching.internal_request(request)
+            internal._ubf_plan = plan
+            response = caching.respond(request, lang, plan.stored, stale=True)
+            # queued once the previous copy is sent (the server closes the response), so the
+            # render does not hold up this answer (one interpreter lock for both)
+            response._resource_closers.append(
+                partial(caching.renderer.submit, plan.key, partial(self._render, internal, plan))
+            )
+        elif plan.stored is not None:
+            response = caching.respond(request, lang, plan.stored, stale=True)
+        else:
+            request._ubf_plan = plan
             return self.get_response(request)
-        response = caching.respond(request, version, lang, day, stored)
         if chosen == lang and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != lang:
             # as QueryLanguageMiddleware: remember the choice
             response.set_cookie(
@@ -74,6 +114,15 @@ class PublicPageCacheMiddleware:
                 secure=settings.SESSION_COOKIE_SECURE,
             )
         return response
+
+    def _render(self, internal, plan) -> None:
+        """In a renderer thread: the page rendered again through the stack below, which stores
+        it (``caching.serve``: the plan holds the lock); the lock released however it ends.
+        (A page this process queued already is not queued again: its lock expires.)"""
+        try:
+            self.get_response(internal)
+        finally:
+            plan.unlock()
 
 
 class HeadWithoutBodyMiddleware:

@@ -142,6 +142,24 @@ _cache_default = (
 )
 CACHES = {"default": env.cache("CACHE_URL", default=_cache_default)}
 CACHES["default"].setdefault("KEY_PREFIX", "ubf")
+# The public pages' cache (portal.caching, issue 21): a stale page is rendered again by one
+# request while the others get the previous copy; in production by a thread of the worker, so
+# that even that request is answered at once (off in the embedded mode: the tests' and the
+# demo's request renders it itself). The render lock expires after that many seconds.
+UBF_PAGE_RENDER_IN_BACKGROUND = env.bool("UBF_PAGE_RENDER_IN_BACKGROUND", default=PRODUCTION)
+UBF_PAGE_RENDER_THREADS = env.int("UBF_PAGE_RENDER_THREADS", default=2)
+UBF_PAGE_RENDER_LOCK_SECONDS = env.float("UBF_PAGE_RENDER_LOCK_SECONDS", default=10.0)
+UBF_PAGE_WAIT_SECONDS = env.float("UBF_PAGE_WAIT_SECONDS", default=5.0)
+# A worker serves a page it holds on the versions it read less than this long ago, without a
+# round trip to Redis; another worker's write is seen within it (its own at once). Not in the
+# embedded mode: its cache is the process's own memory (no round trip to save), and a test
+# that empties the cache means it.
+UBF_PAGE_VERSION_SECONDS = env.float(
+    "UBF_PAGE_VERSION_SECONDS", default=0.25 if PRODUCTION else 0.0
+)
+# After a recompute in a Celery worker of the current season's DM Lag, that worker renders
+# /lag/final/ and /lag/ again at once (refresh-ahead), not the web workers the hall polls.
+UBF_PAGE_WARM = env.bool("UBF_PAGE_WARM", default=PRODUCTION)
 # Redis unreachable (issue 25): nothing waits long for it. A dead host costs at most this
 # many seconds once per process every few seconds (clubs.cache_health), after which pages
 # are served uncached and the API unthrottled (logged once an outage).

@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from clubs import clock
+from clubs import clock, public_cache
 from clubs.locks import lock_own_row
 from clubs.models import Club, District, Membership, Player, Representation, Season
 from clubs.permissions import is_tk
@@ -311,6 +311,8 @@ def apply_register(user, season: Season, register: Register) -> RegisterPreview:
             clubs_created=[n for n, _c in preview.unknown_clubs],
             problems=[p.message_sv for p in preview.problems],
         )
+        # Written in bulk (no signals): names and clubs show on every public page.
+        public_cache.changed(everything=True)
     return preview
 
 
@@ -398,6 +400,8 @@ def apply_clubs(user, clubs: ClubList) -> ClubPreview:
             if "district" in ch:
                 club.district = districts[ch["district"][1]]
         Club.objects.bulk_update(objs, ["sbf_number", "district"])
+    if preview.new or preview.changed:
+        public_cache.changed(everything=True)  # bulk writes (no signals); clubs show everywhere
     return preview
 
 

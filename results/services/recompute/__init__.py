@@ -25,5 +25,5 @@ def recompute_competition(competition_id: int, heat_ids=None) -> None:
     else:
         recompute_pair_competition(competition_id, heat_ids)
     # Snapshots and seats are partly written in bulk (no signals): the public pages' cache
-    # learns of the new figures here (clubs.public_cache).
-    public_cache.bump_on_commit()
+    # learns of the new figures here (clubs.public_cache): the pages of this competition only.
+    public_cache.changed(competitions=[competition_id])
