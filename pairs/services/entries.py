@@ -604,7 +604,7 @@ def may_notify_final_reserve(user, entry: PairEntry) -> bool:
     if is_tk(user):
         return True
     clubs = Representation.objects.filter(
-        season_id=entry.heat.competition.season_id,
+        season_id=entry.competition.season_id,
         player_id__in=[entry.player1_id, entry.player2_id],
     ).values_list("club_id", flat=True)
     return any(can_act_for_club(user, club) for club in clubs)
@@ -629,11 +629,17 @@ def notify_reserve(
     regular replaces the first. In a heat, the reserve's play counts for R-PAIR-KVAL-7 and
     R-DIRECT-2 (applied after saving, as for an entry).
     """
-    entry = PairEntry.objects.select_related("heat__competition__season", "player1", "player2").get(
-        pk=entry.pk
-    )
-    heat, competition = entry.heat, entry.heat.competition
+    entry = PairEntry.objects.select_related(
+        "competition__season", "heat", "player1", "player2"
+    ).get(pk=entry.pk)
+    heat, competition = entry.heat, entry.competition
     final = session == FINAL_SESSION
+    if not final and heat is None:
+        # A direct qualifier or a pair of a direct final plays no heat: only the final.
+        require(is_tk(user) or may_notify_final_reserve(user, entry))
+        raise_on_errors(
+            [error("R-PAIR-RES-1", gettext_noop("Paret spelar inget kvalheat: bara finalen."))]
+        )
     require(may_notify_final_reserve(user, entry) if final else can_manage_pair_heat(user, heat))
     season = competition.season
     rules = season.rules()
@@ -735,10 +741,14 @@ def notify_reserve(
     played = [{planned.get((s, m), m) for m in regulars} for s in sessions]
     violations += check_qualifier_reserve(regulars, played, set(planned.values()))
 
-    # R-PAIR-RES-3: regulars of two different pairs never play together.
+    # R-PAIR-RES-3: regulars of two different pairs never play together. In a heat, a direct
+    # qualifier's player who stands in is recorded and forfeits the direct place (R-DIRECT-2,
+    # applied after saving) rather than refused; in the final both pairs hold seats: refused.
+    others = PairEntry.objects.filter(competition=competition)
+    if not final:
+        others = others.exclude(entered_as=PairEntry.EnteredAs.DIRECT)
     for other in (
-        PairEntry.objects.filter(heat__competition=competition)
-        .exclude(status=PairEntry.Status.WITHDRAWN)
+        others.exclude(status=PairEntry.Status.WITHDRAWN)
         .exclude(pk=entry.pk)
         .filter(Q(player1__mid=reserve) | Q(player2__mid=reserve))
         .select_related("player1", "player2")

@@ -44,7 +44,7 @@ def final_reserves_view(request, competition_id: int):
         failed_entry = request.POST.get("entry", "")
         entry = (
             PairEntry.objects.select_related("player1", "player2")
-            .filter(pk=failed_entry, heat__competition=competition)
+            .filter(pk=failed_entry, competition=competition)
             .first()
             if failed_entry.isdigit()
             else None

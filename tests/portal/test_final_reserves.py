@@ -145,3 +145,38 @@ def test_another_clubs_official_may_not_and_the_final_day_closes_it(client, fina
     assert "DM-finalen är spelad" in closed and "Anmäl reserv" not in closed
     assert late.status_code == 400 and "i förväg" in late.content.decode()
     assert not ReserveNotice.objects.exists()
+
+
+def test_r_pair_res_2_a_direct_qualifier_notifies_its_reserve_on_the_same_page(client, final):
+    """Last season's champions (Fyris's Ivar Holm – Jon Holm, R-DIRECT-1) play no heat but hold
+    a seat: their club notifies a final reserve on the same page as a heat pair does, and a
+    heat session is refused in words (they play only the final)."""
+    from clubs.models import Representation
+    from clubs.services.base import ServiceError
+    from pairs.services.entries import notify_reserve
+
+    comp, ours, _theirs, _played, fresh, official = final
+    fyris = Representation.objects.get(player=ours.player1).club
+    ivar = member(season=comp.season, club=fyris, first_name="Ivar", last_name="Holm")
+    jon = member(season=comp.season, club=fyris, first_name="Jon", last_name="Holm")
+    champions = PairEntry.objects.create(
+        competition=comp, entered_as="direct", player1=ivar, player2=jon
+    )
+    FinalSeat.objects.create(competition=comp, holder=champions, source="direct")
+    client.force_login(official)
+    with clock.frozen(BEFORE_FINAL):
+        page = client.get(url(comp)).content.decode()
+        assert "Ivar Holm – Jon Holm" in page
+        assert f'id="reserve-form-{champions.pk}"' in page
+        # R-PAIR-RES-3: in the final, a champion is another seated pair's regular.
+        crossed = post(client, comp, ours, ours.player2, ivar.mid)
+        assert crossed.status_code == 400 and "R-PAIR-RES-3" in crossed.content.decode()
+        done = post(client, comp, champions, jon, fresh.mid).content.decode()
+        with pytest.raises(ServiceError) as refused:
+            notify_reserve(
+                official, champions, session=1, replaced_mid=jon.mid, reserve_mid=fresh.mid
+            )
+    assert "Erik Berg spelar DM-finalen i stället för Jon Holm" in done
+    notice = ReserveNotice.objects.get()
+    assert (notice.entry_id, notice.session, notice.reserve) == (champions.pk, FINAL_SESSION, fresh)
+    assert "Paret spelar inget kvalheat: bara finalen." in str(refused.value)
