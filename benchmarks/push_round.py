@@ -38,7 +38,7 @@ from clubs import seats  # noqa: E402
 from clubs.models import Season  # noqa: E402
 from results.models import ResultUpload, StandingSnapshot  # noqa: E402
 from results.services.recompute import recompute_team_competition  # noqa: E402
-from teams.models import Match, Team, TeamCompetition, TeamFinalSeat  # noqa: E402
+from teams.models import Match, Team, TeamCompetition  # noqa: E402
 from ubf.demo.simulate import simulate_team_matches  # noqa: E402
 from ubf.demo.writers import write_usebio_teams  # noqa: E402
 
@@ -68,9 +68,7 @@ def prepare(out_dir: str) -> None:
     recompute_team_competition(tc.pk)
     r = scheduled.first().round
     teams = sorted(
-        seats.holding(Team.objects.filter(competition=tc), TeamFinalSeat).prefetch_related(
-            "roster__player"
-        ),
+        seats.holding(Team.objects.filter(competition=tc)).prefetch_related("roster__player"),
         key=lambda t: t.final_seat_number or 0,
     )
     teams = [t for t in teams if t.final_seat_number]
