@@ -3,7 +3,7 @@ a push of a DM Lag final round through the API while 200 connections poll /lag/f
 first request after that upload against a warm one.
 
 Builds a throwaway site (SQLite under /tmp, or with ``--database postgres`` a throwaway
-PostgreSQL database) and serves it as in production: gunicorn (2 workers, DEBUG off), the
+PostgreSQL database) and serves it as in production: gunicorn (3 workers, as docker-compose.yml, DEBUG off), the
 public pages' cache in Redis (``--redis``; files when 127.0.0.1:6379 does not answer) and a
 Celery worker on that Redis for the recomputes (``--recompute in-process``: in the web worker,
 before the push is answered). Then:
@@ -465,7 +465,7 @@ def measure_site(size: str, args, build) -> tuple[list[tuple], dict | None]:
         run([PY, "manage.py", "collectstatic", "--noinput", "-v0"], prod)
         print(f"{size}: site built in {time.monotonic() - t:.0f} s ({what})", flush=True)
 
-        gunicorn = [str(Path(PY).with_name("gunicorn")), "ubf.wsgi", "-w", "2"]
+        gunicorn = [str(Path(PY).with_name("gunicorn")), "ubf.wsgi", "-w", str(args.workers)]
         gunicorn += ["-b", f"127.0.0.1:{port}", "--log-level", "warning", "--timeout", "120"]
         server = subprocess.Popen(gunicorn, env=prod, cwd=ROOT)
         url = f"http://127.0.0.1:{port}"
@@ -564,6 +564,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3, help="runs of each, in turn (median)")
     parser.add_argument("--push-seconds", type=int, default=8)
+    parser.add_argument(
+        "--workers", type=int, default=3, help="gunicorn's (3: docker-compose.yml's web service)"
+    )
     parser.add_argument("--date", default="2017-03-05", help="the demo's date (DEMO_DATE)")
     parser.add_argument(
         "--national", action="store_true", help="also a national-sized season (recompute.py's)"
@@ -603,8 +606,8 @@ def main() -> None:
     cache = "Redis" if redis_up() else "files"
     recompute = "a Celery worker" if args.recompute == "worker" and redis_up() else "in-process"
     print(
-        f"cache: {cache}; database: {args.database}; gunicorn 2 workers, DEBUG off; recompute: "
-        f"{recompute}; wrk -t2 -c8 (reads: {args.rounds} x {args.seconds} s each, in turn with "
+        f"cache: {cache}; database: {args.database}; gunicorn {args.workers} workers, DEBUG off; "
+        f"recompute: {recompute}; wrk -t2 -c8 (reads: {args.rounds} x {args.seconds} s each, in turn with "
         "the static file, medians), -c200 (the push)"
     )
     rows, pushes = [], []
