@@ -636,7 +636,7 @@ def notify_reserve(
     final = session == FINAL_SESSION
     if not final and heat is None:
         # A direct qualifier or a pair of a direct final plays no heat: only the final.
-        require(is_tk(user) or may_notify_final_reserve(user, entry))
+        require(may_notify_final_reserve(user, entry))
         raise_on_errors(
             [error("R-PAIR-RES-1", gettext_noop("Paret spelar inget kvalheat: bara finalen."))]
         )

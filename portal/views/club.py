@@ -48,6 +48,14 @@ def _portal_clubs(user):
     return Club.objects.filter(own).distinct().order_by("name")
 
 
+def club_scope(user) -> list[int] | None:
+    """Whose rows a club page lists: None for TK (every club), else the ids of the clubs the
+    user is an official of; an empty list for anyone else, whom the page denies."""
+    if is_tk(user):
+        return None
+    return list(_portal_clubs(user).values_list("pk", flat=True))
+
+
 # ---------------------------------------------------------------------------------------------
 # Dashboard
 # ---------------------------------------------------------------------------------------------

@@ -18,13 +18,12 @@ from django.utils.translation import gettext as _
 
 from clubs import clock
 from clubs.i18n import render_with_clause
-from clubs.permissions import is_tk
 from clubs.services.base import ServiceError
 from pairs.models import FINAL_SESSION, PairCompetition, PairEntry
 from pairs.selectors import final_reserve_rows
 from pairs.services.entries import notify_reserve
 from portal.forms import FinalReserveForm
-from portal.views.club import _denied, _lang, _portal_clubs
+from portal.views.club import _denied, _lang, club_scope
 
 
 @login_required
@@ -33,9 +32,8 @@ def final_reserves_view(request, competition_id: int):
         PairCompetition.objects.select_related("season"), pk=competition_id
     )
     user = request.user
-    tk = is_tk(user)
-    clubs = [] if tk else list(_portal_clubs(user).values_list("pk", flat=True))
-    if not tk and not clubs:
+    clubs = club_scope(user)
+    if clubs == []:
         return _denied(request)
     errors: list[str] = []
     failed_entry = ""
@@ -85,7 +83,7 @@ def final_reserves_view(request, competition_id: int):
         "portal/club_final_reserves.html",
         {
             "competition": competition,
-            "rows": final_reserve_rows(competition, club_ids=None if tk else clubs),
+            "rows": final_reserve_rows(competition, club_ids=clubs),
             "errors": errors,
             "failed_entry": failed_entry,
             "form": form,

@@ -16,11 +16,10 @@ from django.utils.translation import gettext as _
 
 from clubs import clock
 from clubs.i18n import render as render_message
-from clubs.permissions import is_tk
 from clubs.services.base import ServiceError
 from pairs.models import PairCompetition
 from pairs.services.entries import declare_sm_partner, players_with_several_partners
-from portal.views.club import _denied, _lang, _portal_clubs
+from portal.views.club import _denied, _lang, club_scope
 
 
 @login_required
@@ -29,9 +28,8 @@ def sm_partner_view(request, competition_id: int):
         PairCompetition.objects.select_related("season"), pk=competition_id
     )
     user = request.user
-    tk = is_tk(user)
-    clubs = [] if tk else list(_portal_clubs(user).values_list("pk", flat=True))
-    if not tk and not clubs:
+    clubs = club_scope(user)
+    if clubs == []:
         return _denied(request)
     errors: list[str] = []
     failed_player = ""
@@ -52,7 +50,7 @@ def sm_partner_view(request, competition_id: int):
                 % {"player": decl.player.full_name, "partner": decl.partner.full_name},
             )
             return redirect(request.path)
-    rows = players_with_several_partners(competition, club_ids=None if tk else clubs)
+    rows = players_with_several_partners(competition, club_ids=clubs)
     lang = _lang()
     return render(
         request,
