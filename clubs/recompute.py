@@ -23,6 +23,19 @@ recompute_requested = Signal()
 recompute_starting = Signal()
 recompute_finished = Signal()
 
+#: Sent with ``competition_id`` just before a change that will ask for the competition's
+#: recompute is written (a results file, before its transaction: its rows make the public
+#: pages stale before :func:`request_recompute` is reached), and by :func:`request_recompute`
+#: itself. The public pages' cache leaves the hall's pages to the recompute's worker from then
+#: on (``portal.caching.reserve``), so that no web worker the phones are polling renders a
+#: page the recompute is about to change again.
+recompute_expected = Signal()
+
+
+def expect_recompute(competition_id: int) -> None:
+    """A change that will ask for the competition's recompute is about to be written."""
+    recompute_expected.send(sender=None, competition_id=competition_id)
+
 
 def request_recompute(competition_id: int, *, heat_ids: list | None = None) -> None:
     """Ask for the competition to be recomputed once the current transaction commits.
@@ -30,3 +43,4 @@ def request_recompute(competition_id: int, *, heat_ids: list | None = None) -> N
     ``heat_ids`` narrows the work to the heats whose results changed (``"final"`` for the team
     final); without it everything is recomputed."""
     recompute_requested.send(sender=None, competition_id=competition_id, heat_ids=heat_ids)
+    recompute_expected.send(sender=None, competition_id=competition_id)

@@ -9,8 +9,9 @@ class PortalConfig(AppConfig):
     verbose_name = _("Portal")
 
     def ready(self) -> None:
-        from clubs.recompute import recompute_finished, recompute_starting
+        from clubs.recompute import recompute_expected, recompute_finished, recompute_starting
         from portal import caching
 
+        recompute_expected.connect(caching.reserve, dispatch_uid="portal.caching.reserve")
         recompute_starting.connect(caching.hold, dispatch_uid="portal.caching.hold")
         recompute_finished.connect(caching.warm, dispatch_uid="portal.caching.warm")

@@ -46,6 +46,7 @@ Two things keep a hit cheap however big the page (issue 12, the national season)
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import io
@@ -694,23 +695,100 @@ def _hall(competition_id, eager) -> bool:
     )
 
 
+def _hall_keys():
+    """The hall pages' cache keys, the hall's own page first in every language."""
+    return [page_key(lang, path) for path in HALL_PAGES for lang, _name in settings.LANGUAGES]
+
+
+def _reserved(competition_id) -> str:
+    return f"reserved:{competition_id}"
+
+
+def reserve(sender=None, competition_id=None, **kwargs) -> None:
+    """``clubs.recompute.recompute_expected``: a change that asks for the current season's
+    DM Lag's recompute is about to be written (a results file, before its transaction; any
+    other change when it asks). Its rows make the hall pages stale at once (``public_cache``
+    bumps the competition's version at each write), but what they show changes again when the
+    recompute is stored: so their render locks are taken now, for the recompute's worker
+    (:func:`hold` takes them over), and no web worker the phones are polling renders them in
+    between; the phones get the previous copy. The locks expire after
+    ``UBF_PAGE_RENDER_LOCK_SECONDS`` (a change that fails, a worker that is slow to start: then
+    the web workers render them as any stale page). Only where :func:`warm` will render them
+    (a Celery worker, not in-process)."""
+    if not _hall(competition_id, bool(getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False))):
+        return
+    marker = _reserved(competition_id)
+    try:
+        cache.set_many({key + ":render": marker for key in _hall_keys()}, render_lock_seconds())
+    except Exception as exc:
+        cache_health.failed("public page render lock", exc)
+
+
 def hold(sender=None, competition_id=None, eager=False, **kwargs) -> None:
     """``clubs.recompute.recompute_starting``: take the hall pages' render locks before the
-    recompute commits, so that no web worker starts rendering them when their versions change:
-    the phones get the previous copy until :func:`warm` stores the new one (the locks expire
-    after ``UBF_PAGE_RENDER_LOCK_SECONDS`` if this worker dies)."""
+    recompute commits (or take them over from :func:`reserve`), so that no web worker starts
+    rendering them when their versions change: the phones get the previous copy until
+    :func:`warm` stores the new one (the locks expire after ``UBF_PAGE_RENDER_LOCK_SECONDS`` if
+    this worker dies)."""
     if not _hall(competition_id, eager):
         return
     taken = []
-    for lang, _name in settings.LANGUAGES:
-        for path in HALL_PAGES:
-            key, token = page_key(lang, path), secrets.token_hex(8)
-            try:
-                if cache.add(key + ":render", token, timeout=render_lock_seconds()):
-                    taken.append((key, token))
-            except Exception as exc:
-                cache_health.failed("public page render lock", exc)
+    marker = _reserved(competition_id)
+    for key in _hall_keys():
+        token = secrets.token_hex(8)
+        lock = key + ":render"
+        try:
+            if cache.add(lock, token, timeout=render_lock_seconds()) or (
+                cache.get(lock) == marker
+                and cache.set(lock, token, timeout=render_lock_seconds()) is not False
+            ):
+                taken.append((key, token))
+        except Exception as exc:
+            cache_health.failed("public page render lock", exc)
     _held[competition_id] = taken
+
+
+def prepare_warm(**kwargs) -> None:
+    """The middleware stack :func:`warm` renders through, built once per worker process (when
+    it starts: ``ubf.celery``), not during the first push."""
+    if warming() and not _stack:
+        _stack.append(_Stack())
+
+
+def warm_nice() -> int:
+    """The CPU niceness (``nice``) of the thread that renders the hall pages after the first;
+    0: every page in the worker's own thread, one after the other."""
+    return int(getattr(settings, "UBF_PAGE_WARM_NICE", 0))
+
+
+#: The thread rendering the hall's pages after the first (:func:`warm`), for tests and
+#: benchmarks to wait on.
+warming_thread: threading.Thread | None = None
+
+
+def _warm_page(path: str, lang: str, token: str | bool) -> None:
+    try:
+        _stack[0].get_response(WSGIRequest(warm_request(path, lang, token)))
+    except Exception:  # the next visitor renders it
+        log.exception("Rendering %s (%s) after the recompute failed", path, lang)
+
+
+def _warm_rest(pages: list[tuple[str, str, str | bool]], nice: int) -> None:
+    """The hall pages after the first, in a thread of lower CPU priority (Linux: a thread's
+    own niceness), so that while the phones keep the web workers busy they give way to them;
+    each page's render lock renewed before it is rendered."""
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed: as it is
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+    try:
+        for path, lang, token in pages:
+            if isinstance(token, str):
+                try:
+                    cache.touch(page_key(lang, path) + ":render", render_lock_seconds())
+                except Exception as exc:
+                    cache_health.failed("public page render lock", exc)
+            _warm_page(path, lang, token)
+    finally:
+        connections.close_all()  # this thread's own
 
 
 def warm(sender=None, competition_id=None, eager=False, **kwargs) -> None:
@@ -720,20 +798,32 @@ def warm(sender=None, competition_id=None, eager=False, **kwargs) -> None:
     took, so that the phones polling them get the new round as soon as their worker sees the
     new versions, instead of waiting for one of the web workers they keep busy to render it
     (refresh-ahead; stale-while-revalidate stays for everything else). A page whose lock
-    another holds is left to it. Skipped in-process (``eager``: the request that asked for it
-    would wait) and unless ``UBF_PAGE_WARM`` (production)."""
+    another holds is left to it. The hall's own page (/lag/final/) in the site's language
+    first, in the worker's thread; the others after it, in a thread of lower CPU priority
+    (``UBF_PAGE_WARM_NICE``, 5 in production; 0: in the worker's thread too). Skipped
+    in-process (``eager``: the request that asked for it would wait) and unless
+    ``UBF_PAGE_WARM`` (production)."""
+    global warming_thread
     held = dict(_held.pop(competition_id, ()))
     if not _hall(competition_id, eager):
         return
-    if not _stack:
-        _stack.append(_Stack())
-    for lang, _name in settings.LANGUAGES:
-        for path in HALL_PAGES:
-            environ = warm_request(path, lang, held.get(page_key(lang, path), True))
-            try:
-                _stack[0].get_response(WSGIRequest(environ))
-            except Exception:  # the next visitor renders it
-                log.exception("Rendering %s (%s) after the recompute failed", path, lang)
+    prepare_warm()
+    pages = [
+        (path, lang, held.get(page_key(lang, path), True))
+        for path in HALL_PAGES
+        for lang in [settings.LANGUAGE_CODE]
+        + [code for code, _n in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+    ]
+    _warm_page(*pages[0])
+    nice = warm_nice()
+    if nice <= 0:
+        for page in pages[1:]:
+            _warm_page(*page)
+        return
+    warming_thread = threading.Thread(
+        target=_warm_rest, args=(pages[1:], nice), name="ubf-warm", daemon=True
+    )
+    warming_thread.start()
 
 
 def warm_request(path: str, lang: str, token: str | bool = True) -> dict:

@@ -160,6 +160,9 @@ UBF_PAGE_VERSION_SECONDS = env.float(
 # After a recompute in a Celery worker of the current season's DM Lag, that worker renders
 # /lag/final/ and /lag/ again at once (refresh-ahead), not the web workers the hall polls.
 UBF_PAGE_WARM = env.bool("UBF_PAGE_WARM", default=PRODUCTION)
+# ... /lag/final/ in Swedish first; the others in a thread of this CPU niceness, which gives
+# way to the web workers while the phones keep them busy (0: all in the worker's thread).
+UBF_PAGE_WARM_NICE = env.int("UBF_PAGE_WARM_NICE", default=5 if PRODUCTION else 0)
 # Redis unreachable (issue 25): nothing waits long for it. A dead host costs at most this
 # many seconds once per process every few seconds (clubs.cache_health), after which pages
 # are served uncached and the API unthrottled (logged once an outage).

@@ -231,19 +231,23 @@ def side_by_side(rows: list[dict]) -> list[tuple[int, dict | None, dict | None]]
     ]
 
 
-def lag_page(season: Season | None = None) -> LagPage:
-    """The current season's DM Lag: the final if it has started, else the heats."""
+def lag_page(season: Season | None = None, *, final_only: bool = False) -> LagPage:
+    """The current season's DM Lag: the final if it has started, else the heats.
+    ``final_only``: the final's block alone (/lag/final/, the page the hall polls): without
+    the heats, their standings and the latest matches, which it does not show (on the
+    national season most of the work: every heat's standing and match)."""
     season, competition = _competition(season)
     if competition is None:
         return LagPage(season=season, competition=None)
 
-    snapshots = {
-        (s.scope, s.heat_id): s for s in StandingSnapshot.objects.filter(competition=competition)
-    }
+    snapshot_rows = StandingSnapshot.objects.filter(competition=competition)
+    match_rows = Match.objects.filter(competition=competition)
+    if final_only:
+        snapshot_rows = snapshot_rows.filter(scope=StandingSnapshot.Scope.TEAM_FINAL)
+        match_rows = match_rows.filter(stage=Match.Stage.FINAL)
+    snapshots = {(s.scope, s.heat_id): s for s in snapshot_rows}
     final_snapshot = snapshots.get((StandingSnapshot.Scope.TEAM_FINAL, None))
-    matches = list(
-        Match.objects.filter(competition=competition).select_related("home", "away", "heat")
-    )
+    matches = list(match_rows.select_related("home", "away", "heat"))
     final_matches = [m for m in matches if m.stage == Match.Stage.FINAL]
     final_started = any(m.status in DONE for m in final_matches)
 
@@ -271,7 +275,8 @@ def lag_page(season: Season | None = None) -> LagPage:
         ),
     )
     page.final_live = final_started and not all(m.status in DONE for m in final_matches)
-    page.recent_matches = _recent(matches)
+    if not final_only:
+        page.recent_matches = _recent(matches)
     teams = list(
         annotate_held(seats.with_seats(Team.objects.filter(competition=competition))).order_by(
             "number", "name"
@@ -312,6 +317,8 @@ def lag_page(season: Season | None = None) -> LagPage:
         )
     page.rounds = round_views(final_matches, final_rows)
     page.needs = final_needs(competition, final_snapshot, final_matches)
+    if final_only:
+        return page
 
     heats = (
         TeamHeat.objects.filter(competition=competition)

@@ -28,7 +28,9 @@ def final(request, season):
     """/lag/final/: only the final's block of /lag/ (standings, cross table, rounds), which the
     page polls with htmx while the final is being played (issue 12); cached and answered 304
     with the ETag like the page itself."""
-    return render(request, "portal/_final.html", _context(request, lag_page(season)))
+    return render(
+        request, "portal/_final.html", _context(request, lag_page(season, final_only=True))
+    )
 
 
 def _shows(request, page) -> None:

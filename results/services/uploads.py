@@ -34,7 +34,7 @@ from clubs.i18n import render, with_clause
 from clubs.locks import lock_competition
 from clubs.models import Representation
 from clubs.permissions import can_manage_pair_heat, can_manage_team_heat, is_tk
-from clubs.recompute import request_recompute
+from clubs.recompute import expect_recompute, request_recompute
 from clubs.selectors import normalise_mid
 from clubs.services.base import require
 from pairs.models import PairCompetition, PairHeat
@@ -321,6 +321,7 @@ def _upload(user, data: bytes, filename: str, target: _Target) -> UploadOutcome:
     problems = list(target.validate(event))
     target.identify(event, problems)
     warnings = _errors_or_warnings(problems)
+    expect_recompute(target.competition_id)  # its rows make pages stale before the request
     with _saving() as written:
         upload, previous = _replace_accepted(
             target.competition_id,

@@ -299,3 +299,103 @@ def test_the_hall_pages_are_held_through_the_recompute_and_rendered_by_its_worke
     plan = caching.lookup("sv", "/lag/final/")
     assert plan.lock()  # released
     plan.unlock()
+
+
+def _push_round_3(competition, tk):
+    _token, key = create_token(tk, owner=tk, name="Ruter", final_of=competition)
+    response = with_token(APIClient(), key).post(
+        f"/api/v1/competitions/{competition.pk}/final-results/",
+        {"file": SimpleUploadedFile("rond3.csv", ROUND_3), "round": 3},
+        format="multipart",
+    )
+    assert response.status_code == 201, response.content
+
+
+@pytest.mark.parametrize("worker", [True, False], ids=["celery-worker", "in-process"])
+def test_a_pushed_round_leaves_the_hall_pages_to_the_recompute_worker(
+    client, world, tk, settings, worker
+):
+    """The round's rows make /lag/final/ stale as they are written, before the recompute
+    that changes it again: with a Celery worker, nobody renders it in between (the phones get
+    the previous copy, ``caching.reserve``); the worker takes the locks over and renders it
+    with the new round (``hold``, ``warm``). In-process nothing is reserved: the next visitor
+    renders it, as before."""
+    settings.UBF_PAGE_WARM = True
+    settings.CELERY_TASK_ALWAYS_EAGER = not worker
+    competition, _teams, _heat = world
+    from clubs.recompute import recompute_expected
+    from results.models import ResultUpload
+
+    uploads_then = []
+
+    def expected(sender=None, competition_id=None, **kwargs):
+        uploads_then.append(ResultUpload.objects.filter(competition_id=competition_id).count())
+
+    recompute_expected.connect(expected)
+    try:
+        before = visit(client, ["/lag/final/"])["/lag/final/"]
+        uploads = ResultUpload.objects.filter(competition=competition).count()
+        _push_round_3(competition, tk)  # its commit's recompute not sent (no on_commit here)
+    finally:
+        recompute_expected.disconnect(expected)
+    assert uploads_then[0] == uploads  # announced before the file's rows were written
+    meanwhile = client.get("/lag/final/")
+    if not worker:
+        assert meanwhile["X-Cache"] == "miss" and meanwhile["ETag"] != before[0]
+        return
+    assert meanwhile["X-Cache"] == "stale" and meanwhile["ETag"] == before[0]
+    caching.hold(competition_id=competition.pk, eager=False)  # recompute_starting
+    assert len(caching._held[competition.pk]) == 4  # both pages, both languages
+    recompute_competition(competition.pk)
+    caching.warm(competition_id=competition.pk, eager=False)  # recompute_finished
+    after = visit(client, ["/lag/final/", "/lag/"])
+    assert after["/lag/final/"][1] == after["/lag/"][1] == "hit"
+    assert "Efter rond 3." in after["/lag/final/"][3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_the_halls_own_page_the_others_are_rendered_at_a_lower_cpu_priority(
+    client, world, settings, monkeypatch
+):
+    """``UBF_PAGE_WARM_NICE`` (production: 5): /lag/final/ in Swedish is rendered in the
+    worker's own thread; the English one and /lag/ after it, in a thread whose niceness is
+    raised, so that it gives way to the web workers the phones keep busy."""
+    import os
+    import threading
+
+    settings.UBF_PAGE_WARM = True
+    settings.UBF_PAGE_WARM_NICE = 5
+    competition, _teams, _heat = world
+    english = Client()
+    english.cookies["django_language"] = "en"
+    before = {**visit(client, ["/lag/final/", "/lag/"]), "en": visit(english, ["/lag/final/"])}
+    rendered = []
+    render = caching._warm_page
+
+    def recorded(path, lang, token):
+        nice = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        rendered.append((path, lang, nice))
+        render(path, lang, token)
+
+    monkeypatch.setattr(caching, "_warm_page", recorded)
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    Match.objects.filter(competition=competition, round=3).update(
+        status="played", imps_home=Decimal(35), imps_away=Decimal(15)
+    )
+    caching.hold(competition_id=competition.pk, eager=False)
+    recompute_competition(competition.pk)
+    caching.warm(competition_id=competition.pk, eager=False)
+    assert rendered[0] == ("/lag/final/", "sv", base)  # at once, in this thread
+    assert "Efter rond 3." in visit(client, ["/lag/final/"])["/lag/final/"][3]
+    caching.warming_thread.join(30)
+    lower = min(base + 5, 19)
+    assert rendered[1:] == [
+        ("/lag/final/", "en", lower),
+        ("/lag/", "sv", lower),
+        ("/lag/", "en", lower),
+    ]
+    after = {**visit(client, ["/lag/final/", "/lag/"]), "en": visit(english, ["/lag/final/"])}
+    assert after["/lag/"][1] == "hit" and after["/lag/"][0] != before["/lag/"][0]
+    assert (
+        after["en"]["/lag/final/"][1] == "hit" and "After round 3." in after["en"]["/lag/final/"][3]
+    )

@@ -184,3 +184,33 @@ def test_a_recompute_in_progress_before_the_final_polls_the_whole_page(client):
     assert "räknas in just nu" in html
     assert 'hx-get="/lag/" hx-select="#lag-content" hx-target="#lag-content"' in html
     assert html.count('id="lag-content"') == 1
+
+
+def test_the_fragment_reads_the_final_alone_and_is_the_block_of_the_page(client, live):
+    """/lag/final/, the page the hall polls, is rendered from the final's standing and matches
+    alone (``lag_page(final_only=True)``): on a national season the heats' standings and
+    matches were most of its render. What it shows is the very block /lag/ shows."""
+    teams, _matches = live
+    heat = teams["A"].heat
+    # a qualifier match and the heat's standing, which the fragment must not read
+    Match.objects.create(
+        competition=heat.competition,
+        heat=heat,
+        stage=Match.Stage.KVAL,
+        round=1,
+        home=teams["A"],
+        away=teams["B"],
+        boards=16,
+    )
+    cache.clear()
+    with CaptureQueriesContext(connection) as ctx:
+        fragment = client.get("/lag/final/").content.decode()
+    reads = [q["sql"] for q in ctx.captured_queries]
+    matches = [sql for sql in reads if 'FROM "teams_match"' in sql]
+    standings = [sql for sql in reads if 'FROM "results_standingsnapshot"' in sql]
+    assert matches and all("'final'" in sql for sql in matches), matches
+    assert standings and all("'team_final'" in sql for sql in standings), standings
+    page = client.get("/lag/").content.decode()
+    assert "Kvalheat" in page and "Kvalheat" not in fragment
+    start = fragment.index('id="final-live"')
+    assert fragment[start:] in page  # the same block, word for word
