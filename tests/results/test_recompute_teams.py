@@ -343,3 +343,30 @@ def test_r_team_4_one_reading_for_the_standings_and_the_team_page(heat4, client)
     row = next(r for r in snapshot(heat).data if r["name"] == "Alfa")
     assert row["dm_eligible"] is True and row["lineup_missing"] == 0
     assert team_dm_status(a).competes_for_dm is True
+
+
+def test_a_round_of_the_final_leaves_the_allocation_as_it_was(settings):
+    """R-TEAM-ADV-1: the allocation reads the heats' standings, the teams and the seats, none
+    of which a round of the final changes; recomputing it at each round was half of the
+    round's recompute on the national season (benchmarks/standings_load.py). The final's
+    standing counts the round; the allocation is computed again when a heat changes."""
+    from results.models import AllocationRun
+
+    heat = TeamHeatFactory()
+    a, b, c, d = (TeamFactory(heat=heat, final_seat=n) for n in range(1, 5))
+    play(a, b, 20, 10)
+    play(c, d, 10, 20)
+    final = Match.objects.create(
+        competition=heat.competition, stage="final", round=1, home=a, away=d, boards=16
+    )
+    settings.UBF_CLOCK_OVERRIDE = "2017-03-04T10:00:00+01:00"
+    recompute_team_competition(heat.competition_id)
+    computed = AllocationRun.objects.get(competition=heat.competition).computed_at
+    settings.UBF_CLOCK_OVERRIDE = "2017-03-04T12:00:00+01:00"
+    Match.objects.filter(pk=final.pk).update(status="played", imps_home=30, imps_away=10)
+    recompute_team_competition(heat.competition_id, heat_ids=["final"])
+    final_standing = StandingSnapshot.objects.get(scope="team_final", competition=heat.competition)
+    assert final_standing.rounds_played == 1
+    assert AllocationRun.objects.get(competition=heat.competition).computed_at == computed
+    recompute_team_competition(heat.competition_id, heat_ids=[heat.id])
+    assert AllocationRun.objects.get(competition=heat.competition).computed_at != computed

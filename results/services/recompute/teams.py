@@ -149,7 +149,11 @@ def recompute_team_competition(team_competition_id: int, heat_ids=None) -> None:
         ]
         save_snapshots(stored_snapshots, snapshots)
 
-        _allocate_team_final(competition, teams, by_heat, finalists_before)
+        if changed != {FINAL}:
+            # A round of the final changes nothing the allocation reads (the heats' standings,
+            # the teams' statuses, the seats and their offers): on the national season it was
+            # half of each round's recompute.
+            _allocate_team_final(competition, teams, by_heat, finalists_before)
 
         # Then the final, with the finalists the seats name now (not the ones before this
         # recompute moved a seat): ranked again whenever they changed.
