@@ -96,14 +96,22 @@ def prepare(out_dir: str) -> None:
 
 
 def watch(competition: int, round_: int) -> None:
-    rows = StandingSnapshot.objects.filter(competition_id=competition, scope="team_final")
+    """One plain query every 10 ms (not the ORM's: this process shares the 2 cores with the
+    server it measures)."""
+    from django.db import connection
+
+    table = StandingSnapshot._meta.db_table
+    sql = f"SELECT rounds_played FROM {table} WHERE competition_id = %s AND scope = %s"  # noqa: S608 (the model's own table)
     print("ready", flush=True)
     began = time.monotonic()
-    while time.monotonic() - began < 60:
-        if (rows.values_list("rounds_played", flat=True).first() or 0) >= round_:
-            print(time.time(), flush=True)
-            return
-        time.sleep(0.01)
+    with connection.cursor() as cursor:
+        while time.monotonic() - began < 60:
+            cursor.execute(sql, [competition, "team_final"])
+            row = cursor.fetchone()
+            if row and (row[0] or 0) >= round_:
+                print(time.time(), flush=True)
+                return
+            time.sleep(0.01)
 
 
 if __name__ == "__main__":

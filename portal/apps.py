@@ -9,8 +9,14 @@ class PortalConfig(AppConfig):
     verbose_name = _("Portal")
 
     def ready(self) -> None:
+        from celery.signals import worker_process_init, worker_ready
+
         from clubs.recompute import recompute_expected, recompute_finished, recompute_starting
         from portal import caching
+
+        # the hall pages' renderer ready before a Celery worker's first recompute
+        worker_ready.connect(caching.prepare_warm, dispatch_uid="portal.caching.prepare_warm")
+        worker_process_init.connect(caching.prepare_warm, dispatch_uid="portal.caching.prepare")
 
         recompute_expected.connect(caching.reserve, dispatch_uid="portal.caching.reserve")
         recompute_starting.connect(caching.hold, dispatch_uid="portal.caching.hold")

@@ -125,6 +125,9 @@ class LocalPages:
         self.size = 0
         self.pages: OrderedDict[str, tuple] = OrderedDict()
         self.hints: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        #: key -> (monotonic time, the stale copy's marks): when this process last found the
+        #: page stale with its render lock held by another (:meth:`note_busy`).
+        self.busy: dict[str, tuple[float, tuple]] = {}
         self.lock = threading.Lock()
 
     @staticmethod
@@ -159,8 +162,23 @@ class LocalPages:
                 _, dropped = self.pages.popitem(last=False)
                 self.size -= self._bytes(dropped)
 
+    def note_busy(self, key: str, marks) -> None:
+        """The page (its copy with ``marks``) is stale and another renders it: until this
+        process asks again (:meth:`busy_recently`), it serves the copy without a round trip."""
+        with self.lock:
+            if len(self.busy) > self.HINTS:
+                self.busy.clear()
+            self.busy[key] = (time.monotonic(), marks)
+
+    def busy_recently(self, key: str, marks, within: float) -> bool:
+        """Whether the copy with ``marks`` was found stale and being rendered by another less
+        than ``within`` seconds ago."""
+        seen = self.busy.get(key)
+        return seen is not None and seen[1] == marks and time.monotonic() - seen[0] < within
+
     def drop(self, key: str) -> None:
         with self.lock:
+            self.busy.pop(key, None)
             old = self.pages.pop(key, None)
             if old is not None:
                 self.size -= self._bytes(old)
@@ -169,6 +187,7 @@ class LocalPages:
         with self.lock:
             self.pages.clear()
             self.hints.clear()
+            self.busy.clear()
             self.size = 0
 
 
@@ -252,13 +271,21 @@ class Plan:
     fresh: bool = False
     hint: tuple[str, ...] | None = None
     token: str | None = field(default=None, repr=False)
+    #: stale, and another held its render lock a moment ago (:meth:`LocalPages.busy_recently`)
+    busy: bool = False
 
     @property
     def lock_key(self) -> str:
         return self.key + ":render"
 
     def lock(self) -> bool:
-        """Take the page's render lock (atomic ``add``: one winner); it expires by itself."""
+        """Take the page's render lock (atomic ``add``: one winner); it expires by itself.
+        Not even tried while another held it a moment ago (``busy``); when another holds it,
+        this process notes so and serves its copy without asking for
+        ``UBF_PAGE_VERSION_SECONDS`` (stale-while-revalidate costs no round trip either: the
+        phones' hits stay as cheap while the hall's page is rendered again)."""
+        if self.busy:
+            return False
         token = secrets.token_hex(8)
         try:
             taken = cache.add(self.lock_key, token, timeout=render_lock_seconds())
@@ -267,6 +294,8 @@ class Plan:
             return True  # nothing to coordinate with: render
         if taken:
             self.token = token
+        elif self.stored is not None:
+            local_pages.note_busy(self.key, self.stored[MARKS])
         return bool(taken)
 
     def unlock(self) -> None:
@@ -324,6 +353,9 @@ def lookup(lang: str, path: str, day: date | None = None) -> Plan:
         )
         if known is not None and _is_fresh(local, known, day):
             plan.versions, plan.stored, plan.fresh = known, local, True
+            return plan
+        if known is not None and local_pages.busy_recently(key, local[MARKS], version_seconds()):
+            plan.versions, plan.stored, plan.busy = known, local, True
             return plan
     try:
         wanted = {public_cache.ANY, *(plan.hint or ())}
@@ -750,7 +782,8 @@ def hold(sender=None, competition_id=None, eager=False, **kwargs) -> None:
 
 def prepare_warm(**kwargs) -> None:
     """The middleware stack :func:`warm` renders through, built once per worker process (when
-    it starts: ``ubf.celery``), not during the first push."""
+    it starts: Celery's ``worker_ready`` / ``worker_process_init``, ``portal.apps``), not
+    during the first push."""
     if warming() and not _stack:
         _stack.append(_Stack())
 
@@ -798,7 +831,9 @@ def warm(sender=None, competition_id=None, eager=False, **kwargs) -> None:
     took, so that the phones polling them get the new round as soon as their worker sees the
     new versions, instead of waiting for one of the web workers they keep busy to render it
     (refresh-ahead; stale-while-revalidate stays for everything else). A page whose lock
-    another holds is left to it. The hall's own page (/lag/final/) in the site's language
+    another holds is left to it, and one with no copy at all (nobody asked for it: an English
+    /lag/final/ when no phone chose English) to its first visitor. The hall's own page
+    (/lag/final/) in the site's language
     first, in the worker's thread; the others after it, in a thread of lower CPU priority
     (``UBF_PAGE_WARM_NICE``, 5 in production; 0: in the worker's thread too). Skipped
     in-process (``eager``: the request that asked for it would wait) and unless

@@ -75,7 +75,12 @@ class PublicPageCacheMiddleware:
         if warm:  # portal.caching.warm: render it unless fresh, under its lock
             if isinstance(warm, str) and caching.holds(plan, warm):
                 plan.token = warm  # portal.caching.hold took it before the recompute
-            if plan.fresh or plan.versions is None or (plan.token is None and not plan.lock()):
+            if (
+                plan.fresh
+                or plan.versions is None
+                or plan.stored is None  # nobody asked for it: left to its first visitor
+                or (plan.token is None and not plan.lock())
+            ):
                 plan.unlock()
                 return HttpResponse(status=204)
             request._ubf_plan = plan

@@ -10,3 +10,8 @@ application = get_wsgi_application()
 from ubf.checks import ensure_static_manifest  # noqa: E402
 
 ensure_static_manifest()
+
+# Ready before the first request: the URLconf, the API and the importers (ubf.warmup).
+from ubf.warmup import warm_up  # noqa: E402
+
+warm_up()

@@ -333,7 +333,7 @@ def test_a_pushed_round_leaves_the_hall_pages_to_the_recompute_worker(
 
     recompute_expected.connect(expected)
     try:
-        before = visit(client, ["/lag/final/"])["/lag/final/"]
+        before = visit(client, ["/lag/final/", "/lag/"])["/lag/final/"]
         uploads = ResultUpload.objects.filter(competition=competition).count()
         _push_round_3(competition, tk)  # its commit's recompute not sent (no on_commit here)
     finally:

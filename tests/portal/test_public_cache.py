@@ -204,6 +204,46 @@ def test_a_worker_serves_a_page_it_holds_fetching_only_the_version(client, monke
     assert public_cache.competition_key(team.competition_id) in asked
 
 
+def test_while_another_renders_a_stale_page_a_worker_serves_its_copy_asking_nothing(
+    client, monkeypatch, settings
+):
+    """Issue 21, the push: while the hall's page was rendered again elsewhere, every phone's
+    request cost two round trips (the versions, then the render lock another held), which
+    halved the web workers' rate for as long as the render took (benchmarks/standings_load.py).
+    Having found the lock held, a worker serves its copy as it stands, asking nothing, for
+    UBF_PAGE_VERSION_SECONDS; then it asks again."""
+    from django.core.cache import cache
+
+    import portal.caching
+
+    class Counting(_CountingCache):
+        def add(self, *args, **kwargs):
+            self.asked.append(["add", args[0]])
+            return self.real.add(*args, **kwargs)
+
+    settings.UBF_PAGE_VERSION_SECONDS = 5
+    team = TeamFactory(name="Fyris 1")
+    first, _ = get(client)
+    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
+    public_cache.bump([public_cache.competition_key(team.competition_id)])
+    lock = portal.caching.page_key("sv", "/lag/") + ":render"
+    assert cache.add(lock, "another worker", 10)  # rendering it
+    counting = Counting(portal.caching.cache)
+    monkeypatch.setattr(portal.caching, "cache", counting)
+    monkeypatch.setattr(public_cache, "cache", counting)
+    stale, queries = get(client)
+    assert (stale["X-Cache"], stale["ETag"], queries) == ("stale", first["ETag"], 0)
+    assert ["add", lock] in counting.asked  # found the lock held
+    counting.asked.clear()
+    again, queries = get(client)
+    assert (again["X-Cache"], again["ETag"], queries) == ("stale", first["ETag"], 0)
+    assert counting.asked == []  # nothing asked
+    settings.UBF_PAGE_VERSION_SECONDS = 0
+    cache.delete(lock)  # the other worker is done (without storing: it is rendered here)
+    later, _ = get(client)
+    assert counting.asked and later["X-Cache"] == "miss" and "Fyris Ett" in later.content.decode()
+
+
 def test_another_workers_write_is_seen_within_the_version_seconds(client, settings):
     """Another process's bump reaches this one through the shared cache: at the latest
     UBF_PAGE_VERSION_SECONDS after it; this process's own writes at once (above)."""
