@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 
+from ubf.celery import app
+
 #: Imported inside functions where they are used; loaded here before the first upload.
 LAZY_MODULES = ("results.services.uploads", "api.views")
 
@@ -27,8 +29,9 @@ API_SETTINGS = (
 
 
 def warm_up() -> None:
-    """Load the URLconf (every view module) with its patterns, the API's classes and the
-    upload service."""
+    """Load the URLconf (every view module) with its patterns, the API's classes, the upload
+    service and Celery's sending side (its result backend and producer pool: created, not
+    connected, so a broker that is down costs nothing here)."""
     from django.urls import get_resolver
     from rest_framework.settings import api_settings
 
@@ -39,3 +42,5 @@ def warm_up() -> None:
         getattr(api_settings, name)
     for module in LAZY_MODULES:
         importlib.import_module(module)
+    app.backend  # noqa: B018
+    app.amqp.producer_pool  # noqa: B018

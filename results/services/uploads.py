@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -60,7 +61,7 @@ from results.models import (
     pair_key,
 )
 from results.recompute import ask_again_if_pending
-from teams.models import BoardResult, Match, Team, TeamCompetition, TeamHeat
+from teams.models import BoardResult, Match, RosterEntry, Team, TeamCompetition, TeamHeat
 from ubf.rules.eligibility import check_session_entry
 from ubf.rules.i18n import Message, gettext_noop
 from ubf.rules.people import UBF
@@ -995,6 +996,11 @@ class _TeamMatches(_Target):
 
     def identify(self, event, problems: list[ImportProblem]) -> None:
         teams, heat, round = self.teams, self.heat, self.round
+        rosters = defaultdict(set)  # the file's teams' rosters, in one query
+        for team_id, mid in RosterEntry.objects.filter(
+            team__in=[teams[t.id] for t in event.teams if t.id in teams]
+        ).values_list("team_id", "player__mid"):
+            rosters[team_id].add(mid)
         for team in event.teams:
             if team.id not in teams:
                 problems.append(
@@ -1013,7 +1019,7 @@ class _TeamMatches(_Target):
                     )
                 )
                 continue
-            roster = {e.player.mid for e in teams[team.id].roster.select_related("player")}
+            roster = rosters[teams[team.id].id]
             unknown = sorted(
                 m for m in (normalise_mid(p.mid) for p in team.players if p.mid) if m not in roster
             )
