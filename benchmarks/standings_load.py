@@ -409,6 +409,7 @@ def push_phase(url: str, env: dict, tmp: Path, args, pages) -> dict:
     return {
         **median,
         "runs": runs,
+        "recomputed2_s": recomputed2.seconds,
         "round2": job2["round"],
         "status2": status2,
         "push2_s": took2,
