@@ -59,7 +59,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date
-from functools import wraps
+from functools import partial, wraps
 
 from django.conf import settings
 from django.core.cache import cache
@@ -67,6 +67,7 @@ from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connections
 from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseNotModified
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 
@@ -209,6 +210,33 @@ def api_visitor(request) -> bool:
     return request.GET.get("format", "json") == "json"
 
 
+def page_of(request) -> tuple[str, str, str | None] | None:
+    """What the cache answers a request with: ``(language, key path, the language chosen by
+    ?lang=)`` for a visitor's GET or HEAD of a page or an anonymous API read of JSON; None for
+    anything else, which goes down the stack. The language is the ``?lang=`` chosen, else (the
+    API) Accept-Language, else the language cookie, else the site's."""
+    if request.method not in ("GET", "HEAD"):
+        return None
+    api = request.path.startswith("/api/")
+    if not (api_visitor(request) if api else visitor(request)):
+        return None
+    codes = dict(settings.LANGUAGES)
+    chosen = request.GET.get("lang")
+    lang = chosen if chosen in codes else None
+    if lang is None and api:  # the API honours Accept-Language (as LocaleMiddleware)
+        lang = translation.get_language_from_request(request)
+    if lang is None:
+        cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        lang = cookie if cookie in codes else settings.LANGUAGE_CODE
+    return lang, api_path(request) if api else request.get_full_path(), chosen
+
+
+def remembers(request, lang: str, chosen: str | None) -> bool:
+    """Whether the answer must set the language cookie (a ``?lang=`` the cookie does not say
+    yet), as QueryLanguageMiddleware does."""
+    return chosen == lang and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != lang
+
+
 def page_key(lang: str, path: str) -> str:
     """The path as it came, or its SHA-256 when long (a query string of any length must not
     make a key that a cache backend refuses)."""
@@ -296,6 +324,7 @@ class Plan:
             self.token = token
         elif self.stored is not None:
             local_pages.note_busy(self.key, self.stored[MARKS])
+            self.busy = True
         return bool(taken)
 
     def unlock(self) -> None:
@@ -677,9 +706,29 @@ class Renderer:
 renderer = Renderer(int(getattr(settings, "UBF_PAGE_RENDER_THREADS", 2)))
 
 
+def render_later(request, plan: Plan, get_response):
+    """What renders ``plan``'s page again in a renderer thread, to call once the previous copy
+    is sent (a response's closer: the render does not hold up that answer, one interpreter
+    lock for both): an internal copy of ``request`` through ``get_response`` (the stack below
+    the cache's middleware, or the whole stack from ``ubf.middleware.PageCacheFront``) with
+    the plan, which holds the render lock, released however the render ends. (A page this
+    process queued already is not queued again: its lock expires.)"""
+    internal = internal_request(request)
+    internal._ubf_plan = plan  # public_page's
+    internal.META["ubf.plan"] = plan  # the cache's middleware's
+
+    def job() -> None:
+        try:
+            get_response(internal)
+        finally:
+            plan.unlock()
+
+    return partial(renderer.submit, plan.key, job)
+
+
 def internal_request(request) -> WSGIRequest:
     """A copy of a visitor's GET, to render its page again in the background."""
-    environ = {k: v for k, v in request.META.items() if isinstance(k, str)}
+    environ = {k: v for k, v in request.META.items() if isinstance(k, str) and k != "ubf.plan"}
     environ["wsgi.input"] = io.BytesIO(b"")
     environ["CONTENT_LENGTH"] = "0"
     environ["REQUEST_METHOD"] = "GET"

@@ -5,15 +5,21 @@ the language cookie, as Django's set_language view does. The browser's Accept-La
 is ignored, so a phone set to English still gets the Swedish site until its owner switches.
 """
 
+import io
+import logging
+from collections.abc import Callable
 from decimal import Decimal
-from functools import partial
 
 from django.conf import settings
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.module_loading import import_string
 
 from portal import caching
+
+log = logging.getLogger(__name__)
 
 
 class QueryLanguageMiddleware:
@@ -54,23 +60,15 @@ class PublicPageCacheMiddleware:
 
     def __init__(self, get_response):
         self.get_response = get_response
-        self.codes = {code for code, _ in settings.LANGUAGES}
 
     def __call__(self, request):
-        if request.method not in ("GET", "HEAD"):
+        page = caching.page_of(request)
+        if page is None:
             return self.get_response(request)
-        api = request.path.startswith("/api/")
-        if not (caching.api_visitor(request) if api else caching.visitor(request)):
-            return self.get_response(request)
-        chosen = request.GET.get("lang")
-        lang = chosen if chosen in self.codes else None
-        if lang is None and api:  # the API honours Accept-Language (as LocaleMiddleware)
-            lang = translation.get_language_from_request(request)
-        if lang is None:
-            cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-            lang = cookie if cookie in self.codes else settings.LANGUAGE_CODE
-        path = caching.api_path(request) if api else request.get_full_path()
-        plan = caching.lookup(lang, path)
+        lang, path, chosen = page
+        plan = request.META.pop("ubf.plan", None)  # PageCacheFront looked it up already
+        if plan is None or (plan.lang, plan.path) != (lang, path):
+            plan = caching.lookup(lang, path)
         warm = request.META.get("ubf.warm")
         if warm:  # portal.caching.warm: render it unless fresh, under its lock
             if isinstance(warm, str) and caching.holds(plan, warm):
@@ -88,6 +86,12 @@ class PublicPageCacheMiddleware:
                 return self.get_response(request)
             finally:
                 plan.unlock()
+        if plan.token is not None:  # PageCacheFront's render (caching.render_later)
+            request._ubf_plan = plan
+            try:
+                return self.get_response(request)
+            finally:
+                plan.unlock()
         if plan.fresh:
             response = caching.respond(request, lang, plan.stored)
         elif plan.stored is not None and plan.lock():
@@ -97,21 +101,17 @@ class PublicPageCacheMiddleware:
                     return self.get_response(request)
                 finally:
                     plan.unlock()
-            internal = caching.internal_request(request)
-            internal._ubf_plan = plan
             response = caching.respond(request, lang, plan.stored, stale=True)
-            # queued once the previous copy is sent (the server closes the response), so the
-            # render does not hold up this answer (one interpreter lock for both)
+            # queued once the previous copy is sent (the server closes the response)
             response._resource_closers.append(
-                partial(caching.renderer.submit, plan.key, partial(self._render, internal, plan))
+                caching.render_later(request, plan, self.get_response)
             )
         elif plan.stored is not None:
             response = caching.respond(request, lang, plan.stored, stale=True)
         else:
             request._ubf_plan = plan
             return self.get_response(request)
-        if chosen == lang and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != lang:
-            # as QueryLanguageMiddleware: remember the choice
+        if caching.remembers(request, lang, chosen):  # as QueryLanguageMiddleware
             response.set_cookie(
                 settings.LANGUAGE_COOKIE_NAME,
                 lang,
@@ -120,14 +120,118 @@ class PublicPageCacheMiddleware:
             )
         return response
 
-    def _render(self, internal, plan) -> None:
-        """In a renderer thread: the page rendered again through the stack below, which stores
-        it (``caching.serve``: the plan holds the lock); the lock released however it ends.
-        (A page this process queued already is not queued again: its lock expires.)"""
-        try:
-            self.get_response(internal)
-        finally:
-            plan.unlock()
+
+class PageCacheFront:
+    """WSGI, in front of Django's handler (``ubf.wsgi``): a visitor's GET or HEAD of a public
+    page (or API read) that this worker process holds is answered here, without the handler,
+    its signals and the middleware, when it is fresh, or stale while another renders it, or
+    stale and (in production) this request takes its render lock: then the page is rendered
+    again once the copy is sent, through the whole stack (``caching.render_later``). The
+    phones polling the hall's page cost a fraction of a request through Django (issue 21: a
+    push's p99 with 200 pollers), and so does the first request after an upload. It answers
+    exactly what :class:`PublicPageCacheMiddleware` would (``caching.respond``), with the
+    headers the middleware above the cache adds (security, CSP, Permissions-Policy,
+    X-Frame-Options) taken once per scheme by passing an empty answer through that same
+    middleware (:meth:`stamp`), and HEAD without the body.
+
+    Anything else goes to Django: a page this process never stored (a static file, a new
+    page), one rendered while the request waits (the embedded mode), one that sets the
+    language cookie, a logged-in user, an error here. A page it looked up goes with its plan
+    (``ubf.plan``), so the middleware does not ask the cache again."""
+
+    CACHE_MIDDLEWARE = "ubf.middleware.PublicPageCacheMiddleware"
+
+    def __init__(self, app):
+        self.app = app
+        #: request.is_secure() -> the headers to add, or None: no fast path (a redirect)
+        self.stamps: dict[bool, tuple[tuple[str, str], ...] | None] = {}
+
+    def __call__(self, environ, start_response):
+        answer = None
+        if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            try:
+                answer = self.answer(environ)
+            except Exception:  # Django answers it, and reports what it finds
+                log.exception("page cache front")
+                environ.pop("ubf.plan", None)
+        if answer is None:
+            return self.app(environ, start_response)
+        status, headers, body, after = answer
+        start_response(status, headers)
+        return _Sent(body, after)
+
+    def answer(self, environ) -> tuple[str, list, bytes, Callable | None] | None:
+        request = WSGIRequest(environ)
+        page = caching.page_of(request)
+        if page is None:
+            return None
+        lang, path, chosen = page
+        if caching.local_pages.keys_of(caching.page_key(lang, path)) is None:
+            return None  # never stored by this process: no round trip here
+        plan = caching.lookup(lang, path)
+        environ["ubf.plan"] = plan
+        if plan.stored is None or caching.remembers(request, lang, chosen):
+            return None
+        stamp = self.stamp(request)
+        if stamp is None:
+            return None
+        after = None
+        if not (plan.fresh or plan.busy):  # stale: rendered again, here or by another
+            if not caching.in_background() or not plan.lock():
+                return None  # Django renders it, or finds who does
+            # the first request after an upload: the copy now, the render once it is sent
+            after = caching.render_later(request, plan, self.app.get_response)
+        del environ["ubf.plan"]
+        response = caching.respond(request, lang, plan.stored, stale=not plan.fresh)
+        for name, value in stamp:
+            response.headers.setdefault(name, value)
+        body = response.content
+        if request.method == "HEAD":  # as HeadWithoutBodyMiddleware
+            response.headers.setdefault("Content-Length", str(len(body)))
+            body = b""
+        status = f"{response.status_code} {response.reason_phrase}"
+        return status, [*response.items()], body, after
+
+    def stamp(self, request) -> tuple[tuple[str, str], ...] | None:
+        secure = request.is_secure()
+        if secure not in self.stamps:
+            self.stamps[secure] = self._stamp(request)
+        return self.stamps[secure]
+
+    def _stamp(self, request) -> tuple[tuple[str, str], ...] | None:
+        """The headers the middleware above the cache's adds to an answer of the cache: an
+        empty 200 passed through that middleware (built anew, as Django builds it) for a GET
+        like ``request``. None when it answers anything else (an HTTPS redirect) or sets a
+        cookie: such requests go to Django."""
+        if self.CACHE_MIDDLEWARE not in settings.MIDDLEWARE:
+            return None
+        blank = HttpResponse()
+        own = set(blank.headers)
+
+        def handler(_request):
+            return blank
+
+        for name in reversed(
+            settings.MIDDLEWARE[: settings.MIDDLEWARE.index(self.CACHE_MIDDLEWARE)]
+        ):
+            handler = import_string(name)(handler)
+        probe = WSGIRequest({**request.META, "REQUEST_METHOD": "GET", "wsgi.input": io.BytesIO()})
+        response = handler(probe)
+        if response is not blank or response.status_code != 200 or response.cookies:
+            return None
+        return tuple((name, value) for name, value in response.items() if name not in own)
+
+
+class _Sent(list):
+    """A WSGI body that calls ``after`` once the server has sent it (``close``)."""
+
+    def __init__(self, body: bytes, after: Callable | None):
+        super().__init__([body])
+        self.after = after
+
+    def close(self) -> None:
+        if self.after is not None:
+            self.after()
 
 
 class HeadWithoutBodyMiddleware:

@@ -3,7 +3,12 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ubf.settings")
-application = get_wsgi_application()
+django_application = get_wsgi_application()
+
+# A fresh cached public page is answered before Django's handler (issue 21).
+from ubf.middleware import PageCacheFront  # noqa: E402
+
+application = PageCacheFront(django_application)
 
 # Production needs its collected static files (ubf.checks): collected once if missing, else it
 # refuses to start. Imported after Django is set up.
