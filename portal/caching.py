@@ -776,9 +776,16 @@ def _hall(competition_id, eager) -> bool:
     )
 
 
+def _hall_pages() -> list[tuple[str, str]]:
+    """The hall's pages as (path, language): the hall's own page first, each in the site's
+    language first."""
+    site = settings.LANGUAGE_CODE
+    langs = [site, *(code for code, _name in settings.LANGUAGES if code != site)]
+    return [(path, lang) for path in HALL_PAGES for lang in langs]
+
+
 def _hall_keys():
-    """The hall pages' cache keys, the hall's own page first in every language."""
-    return [page_key(lang, path) for path in HALL_PAGES for lang, _name in settings.LANGUAGES]
+    return [page_key(lang, path) for path, lang in _hall_pages()]
 
 
 def _reserved(competition_id) -> str:
@@ -892,12 +899,7 @@ def warm(sender=None, competition_id=None, eager=False, **kwargs) -> None:
     if not _hall(competition_id, eager):
         return
     prepare_warm()
-    pages = [
-        (path, lang, held.get(page_key(lang, path), True))
-        for path in HALL_PAGES
-        for lang in [settings.LANGUAGE_CODE]
-        + [code for code, _n in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
-    ]
+    pages = [(path, lang, held.get(page_key(lang, path), True)) for path, lang in _hall_pages()]
     _warm_page(*pages[0])
     nice = warm_nice()
     if nice <= 0:
