@@ -161,7 +161,7 @@ def test_two_workers_share_the_version_through_redis(monkeypatch):
     worker_b.delete(public_cache.ANY)
 
 
-class _CountingCache:
+class CountingCache:
     """The cache as it is, recording which keys each ``get_many`` asked for."""
 
     def __init__(self, real):
@@ -184,7 +184,7 @@ def test_a_worker_serves_a_page_it_holds_fetching_only_the_version(client, monke
     settings.UBF_PAGE_VERSION_SECONDS = 0.25  # production's (the embedded mode's is 0)
     team = TeamFactory(name="Fyris 1")
     first, _ = get(client)
-    counting = _CountingCache(portal.caching.cache)
+    counting = CountingCache(portal.caching.cache)
     monkeypatch.setattr(portal.caching, "cache", counting)
     monkeypatch.setattr(public_cache, "cache", counting)
     second, queries = get(client)
@@ -216,7 +216,7 @@ def test_while_another_renders_a_stale_page_a_worker_serves_its_copy_asking_noth
 
     import portal.caching
 
-    class Counting(_CountingCache):
+    class Counting(CountingCache):
         def add(self, *args, **kwargs):
             self.asked.append(["add", args[0]])
             return self.real.add(*args, **kwargs)

@@ -13,6 +13,7 @@ import portal.caching
 from clubs import public_cache
 from teams.models import Team
 from tests.factories import TeamFactory
+from tests.portal.test_public_cache import CountingCache
 from ubf.middleware import PageCacheFront
 
 pytestmark = pytest.mark.django_db
@@ -148,18 +149,6 @@ def test_the_first_request_after_a_change_gets_the_copy_and_the_page_is_rendered
     assert cache.get(lock) is None  # released
 
 
-class _Counting:
-    def __init__(self, real):
-        self.real, self.asked = real, []
-
-    def get_many(self, keys):
-        self.asked.append(list(keys))
-        return self.real.get_many(keys)
-
-    def __getattr__(self, name):
-        return getattr(self.real, name)
-
-
 def test_a_stale_page_goes_to_django_with_what_the_front_looked_up(settings, started, monkeypatch):
     """One round trip for the versions, not two: the middleware takes the front's plan."""
     team = TeamFactory(name="Fyris 1")
@@ -167,7 +156,7 @@ def test_a_stale_page_goes_to_django_with_what_the_front_looked_up(settings, sta
     call(front)
     Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
     public_cache.bump([public_cache.competition_key(team.competition_id)])
-    counting = _Counting(portal.caching.cache)
+    counting = CountingCache(portal.caching.cache)
     monkeypatch.setattr(portal.caching, "cache", counting)
     monkeypatch.setattr(public_cache, "cache", counting)
     answer = call(front)
