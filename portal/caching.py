@@ -618,7 +618,7 @@ def _cached(view, *, api: bool):
             return response
         lang = get_language() or "sv"
         path = api_path(request) if api else request.get_full_path()
-        plan = getattr(request, "_ubf_plan", None)
+        plan = request.META.get("ubf.plan")  # the cache's middleware's
         if plan is None or (plan.lang, plan.path) != (lang, path):
             plan = lookup(lang, path)
         return serve(request, plan, view, args, kwargs)
@@ -714,8 +714,7 @@ def render_later(request, plan: Plan, get_response):
     the plan, which holds the render lock, released however the render ends. (A page this
     process queued already is not queued again: its lock expires.)"""
     internal = internal_request(request)
-    internal._ubf_plan = plan  # public_page's
-    internal.META["ubf.plan"] = plan  # the cache's middleware's
+    internal.META["ubf.plan"] = plan  # the lock's holder, for the cache's middleware
 
     def job() -> None:
         try:
@@ -728,7 +727,7 @@ def render_later(request, plan: Plan, get_response):
 
 def internal_request(request) -> WSGIRequest:
     """A copy of a visitor's GET, to render its page again in the background."""
-    environ = {k: v for k, v in request.META.items() if isinstance(k, str) and k != "ubf.plan"}
+    environ = {k: v for k, v in request.META.items() if isinstance(k, str)}
     environ["wsgi.input"] = io.BytesIO(b"")
     environ["CONTENT_LENGTH"] = "0"
     environ["REQUEST_METHOD"] = "GET"

@@ -66,9 +66,10 @@ class PublicPageCacheMiddleware:
         if page is None:
             return self.get_response(request)
         lang, path, chosen = page
-        plan = request.META.pop("ubf.plan", None)  # PageCacheFront looked it up already
+        plan = request.META.get("ubf.plan")  # PageCacheFront looked it up already
         if plan is None or (plan.lang, plan.path) != (lang, path):
             plan = caching.lookup(lang, path)
+            request.META["ubf.plan"] = plan  # for public_page below, if it goes down
         warm = request.META.get("ubf.warm")
         if warm:  # portal.caching.warm: render it unless fresh, under its lock
             if isinstance(warm, str) and caching.holds(plan, warm):
@@ -81,26 +82,14 @@ class PublicPageCacheMiddleware:
             ):
                 plan.unlock()
                 return HttpResponse(status=204)
-            request._ubf_plan = plan
-            try:
-                return self.get_response(request)
-            finally:
-                plan.unlock()
+            return self._render(request, plan)
         if plan.token is not None:  # PageCacheFront's render (caching.render_later)
-            request._ubf_plan = plan
-            try:
-                return self.get_response(request)
-            finally:
-                plan.unlock()
+            return self._render(request, plan)
         if plan.fresh:
             response = caching.respond(request, lang, plan.stored)
         elif plan.stored is not None and plan.lock():
-            if not caching.in_background():
-                request._ubf_plan = plan  # this request renders it; the others get the copy
-                try:
-                    return self.get_response(request)
-                finally:
-                    plan.unlock()
+            if not caching.in_background():  # this request renders it; the others get the copy
+                return self._render(request, plan)
             response = caching.respond(request, lang, plan.stored, stale=True)
             # queued once the previous copy is sent (the server closes the response)
             response._resource_closers.append(
@@ -109,7 +98,6 @@ class PublicPageCacheMiddleware:
         elif plan.stored is not None:
             response = caching.respond(request, lang, plan.stored, stale=True)
         else:
-            request._ubf_plan = plan
             return self.get_response(request)
         if caching.remembers(request, lang, chosen):  # as QueryLanguageMiddleware
             response.set_cookie(
@@ -119,6 +107,14 @@ class PublicPageCacheMiddleware:
                 secure=settings.SESSION_COOKIE_SECURE,
             )
         return response
+
+    def _render(self, request, plan):
+        """Down the stack, where ``public_page`` renders the page under the lock ``plan``
+        holds (``request.META["ubf.plan"]``), released however it ends."""
+        try:
+            return self.get_response(request)
+        finally:
+            plan.unlock()
 
 
 class PageCacheFront:
