@@ -29,8 +29,9 @@ from typing import TypeVar
 from django.core.files.base import ContentFile
 from django.db import DataError, transaction
 from django.db.models import Q
+from simple_history.utils import bulk_update_with_history
 
-from clubs import clock, seats, windows
+from clubs import clock, public_cache, seats, windows
 from clubs.i18n import render, with_clause
 from clubs.locks import lock_competition
 from clubs.models import Representation
@@ -1040,6 +1041,7 @@ class _TeamMatches(_Target):
                 )
         by_pair = {(m.home_id, m.away_id): m for m in self.scheduled}
         updates: list[tuple[Match, dict, bool, tuple]] = []
+        taken: dict[int, Message] = {}  # scheduled match -> the file's match that names it
         for summary in _read(team_match_summary, event, boards_per_match=self.expected_boards):
             where = f"rond {summary['round']}: {summary['home']}–{summary['away']}"
             match_name = Message(
@@ -1088,14 +1090,44 @@ class _TeamMatches(_Target):
                     )
                 )
                 continue
+            if match.id in taken:  # the two teams meet once; the file has them twice
+                problems.append(
+                    problem(
+                        gettext_noop(
+                            "Match %(match)s: lagen möts bara en gång, och filen har dem redan i "
+                            "%(first)s."
+                        ),
+                        params={"match": match_name, "first": taken[match.id]},
+                        element=where,
+                        code="duplicate-match",
+                    )
+                )
+                continue
+            taken[match.id] = match_name
             updates.append((match, summary, swapped, _read(_match_points, summary, swapped, match)))
         self.updates = updates
 
     def store(self, upload: ResultUpload, previous: list[ResultUpload]) -> None:
-        touched = set()
+        # The matches, their history, their boards and the upload's links in one query each,
+        # not a few per match: a round's push is answered while the hall polls the web
+        # workers. Bulk writes send no signal: the public pages' versions are bumped here.
+        matches, boards = [], []
         for match, summary, swapped, points in self.updates:
-            _apply_match(match, summary, swapped, upload, points)
-            touched.add(match.id)
+            match.imps_home, match.imps_away, match.vp_home, match.vp_away = points
+            match.status = Match.Status.PLAYED
+            matches.append(match)
+            boards += _board_rows(match, summary, swapped)
+        bulk_update_with_history(
+            matches,
+            Match,
+            ["imps_home", "imps_away", "vp_home", "vp_away", "status"],
+            default_user=upload.uploaded_by,
+        )
+        public_cache.changed(competitions=[self.competition_id])
+        BoardResult.objects.filter(match__in=matches).delete()
+        BoardResult.objects.bulk_create(boards)
+        upload.matches.add(*matches)
+        touched = {m.id for m in matches}
         for old in previous:
             # Matches the earlier file had and the corrected one does not: back to unplayed.
             for match in old.matches.exclude(id__in=touched):
@@ -1115,19 +1147,12 @@ def _match_points(summary: dict, swapped: bool, match: Match) -> tuple:
     return (imps_home, imps_away, *victory_points(imps_home, imps_away, match.boards))
 
 
-def _apply_match(
-    match: Match, summary: dict, swapped: bool, upload: ResultUpload, points: tuple
-) -> None:
+def _board_rows(match: Match, summary: dict, swapped: bool) -> list[BoardResult]:
+    """The match's boards from the file, as scheduled (home NS in room 1)."""
+
     def side(a, b):
         return (b, a) if swapped else (a, b)
 
-    imps_home, imps_away, vp_home, vp_away = points
-    match.imps_home, match.imps_away = imps_home, imps_away
-    match.vp_home, match.vp_away = vp_home, vp_away
-    match.status = Match.Status.PLAYED
-    match.save()
-    upload.matches.add(match)
-    match.board_results.all().delete()
     rows = []
     for b in summary["boards"]:
         if b["imps_home"] is None:
@@ -1156,4 +1181,4 @@ def _apply_match(
                 points_away=int(pa),
             )
         )
-    BoardResult.objects.bulk_create(rows)
+    return rows

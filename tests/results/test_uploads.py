@@ -254,3 +254,38 @@ def test_matches_not_in_the_schedule_are_refused(tk):
         upload_team_results(tk, heat=heat, data=data("teams_usebio.xml"), filename="t.xml")
     assert any("finns inte i spelschemat" in p.message_sv for p in exc.value.problems)
     assert not Match.objects.filter(heat=heat, status="played").exists()
+
+
+def test_two_teams_twice_in_one_file_are_refused_not_last_one_wins(tk):
+    # Round 3 of the file pairs 2–1 and 4–3, whom round 1 already has as 1–2 and 3–4: each
+    # pair of teams meets once in a heat, so both name one scheduled match, which the earlier
+    # store silently overwrote with round 3's result. Now it is an error, and nothing is stored.
+    heat, _teams, _ = team_heat_for("teams.csv", 24)
+    text = data("teams.csv").decode("utf-8-sig")
+    text = text.replace("\n3;1;4;", "\n3;2;1;").replace("\n3;2;3;", "\n3;4;3;")
+    before = counts()
+    with pytest.raises(UploadRejected) as exc:
+        upload_team_results(tk, heat=heat, data=text.encode(), filename="t.csv")
+    twice = [p for p in exc.value.problems if p.code == "duplicate-match"]
+    assert [p.element for p in twice] == ["rond 3: 2–1", "rond 3: 4–3"]
+    assert "redan i rond 1: 1–2" in twice[0].message_sv
+    assert counts() == before
+
+
+def test_a_team_file_stores_every_board_and_one_history_record_per_match(tk):
+    # teams.csv: round 1's two matches with their 24 boards each, rounds 2 and 3 as totals
+    heat, teams, _ = team_heat_for("teams.csv", 24)
+    outcome = upload_team_results(tk, heat=heat, data=data("teams.csv"), filename="t.csv")
+    first = Match.objects.get(heat=heat, home=teams["1"], away=teams["2"])
+    assert first.board_results.count() == 24
+    assert (
+        Match.objects.get(heat=heat, home=teams["3"], away=teams["4"]).board_results.count() == 24
+    )
+    assert BoardResult.objects.count() == 48
+    board8 = first.board_results.get(board_number=8)  # "board;1;1;2;8;790;200"
+    assert (board8.score_ns_room1, board8.score_ns_room2) == (790, 200)
+    assert outcome.upload.matches.count() == 6
+    played = Match.history.filter(heat=heat, status="played")
+    assert played.count() == 6  # each match's change recorded once, by who uploaded it
+    assert {h.history_user for h in played} == {tk}
+    assert first.imps_home == Decimal(59) and first.imps_away == Decimal(29)
