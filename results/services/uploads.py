@@ -1090,12 +1090,12 @@ class _TeamMatches(_Target):
                     )
                 )
                 continue
-            if match.id in taken:  # the two teams meet once; the file has them twice
+            if match.id in taken:  # the schedule's one match of these teams, named twice
                 problems.append(
                     problem(
                         gettext_noop(
-                            "Match %(match)s: lagen möts bara en gång, och filen har dem redan i "
-                            "%(first)s."
+                            "Match %(match)s: spelschemats match mellan lagen finns redan i filen "
+                            "som %(first)s."
                         ),
                         params={"match": match_name, "first": taken[match.id]},
                         element=where,

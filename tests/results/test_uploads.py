@@ -257,9 +257,9 @@ def test_matches_not_in_the_schedule_are_refused(tk):
 
 
 def test_two_teams_twice_in_one_file_are_refused_not_last_one_wins(tk):
-    # Round 3 of the file pairs 2–1 and 4–3, whom round 1 already has as 1–2 and 3–4: each
-    # pair of teams meets once in a heat, so both name one scheduled match, which the earlier
-    # store silently overwrote with round 3's result. Now it is an error, and nothing is stored.
+    # Round 3 of the file pairs 2–1 and 4–3, whom round 1 already has as 1–2 and 3–4: the
+    # heat's schedule has one match for each pair of teams, so both name it, and the earlier
+    # store silently overwrote it with round 3's result. Now it is an error, nothing stored.
     heat, _teams, _ = team_heat_for("teams.csv", 24)
     text = data("teams.csv").decode("utf-8-sig")
     text = text.replace("\n3;1;4;", "\n3;2;1;").replace("\n3;2;3;", "\n3;4;3;")
@@ -268,7 +268,8 @@ def test_two_teams_twice_in_one_file_are_refused_not_last_one_wins(tk):
         upload_team_results(tk, heat=heat, data=text.encode(), filename="t.csv")
     twice = [p for p in exc.value.problems if p.code == "duplicate-match"]
     assert [p.element for p in twice] == ["rond 3: 2–1", "rond 3: 4–3"]
-    assert "redan i rond 1: 1–2" in twice[0].message_sv
+    assert "finns redan i filen som rond 1: 1–2" in twice[0].message_sv
+    assert "already in the file as round 1: 1–2" in twice[0].message_en
     assert counts() == before
 
 
