@@ -332,7 +332,7 @@ def bump(keys: Iterable[str] = (ANY, GLOBAL)) -> None:
     for key in keys:  # this process sees its own writes at once
         _recent.pop(key, None)
     try:
-        client = _redis_client()
+        client = redis_client()
         if client is not None:
             pipe = client.pipeline(transaction=False)
             for key in keys:
@@ -352,7 +352,7 @@ def bump(keys: Iterable[str] = (ANY, GLOBAL)) -> None:
     cache_health.succeeded()
 
 
-def _redis_client():
+def redis_client():
     """django-redis's client when the cache is Redis (for a pipeline), else None."""
     get_client = getattr(cache, "client", None)
     get_client = getattr(get_client, "get_client", None)

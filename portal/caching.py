@@ -488,6 +488,9 @@ def _store(key: str, value) -> None:
         cache.set_many({key: value, marks_key(key): value[MARKS]}, TIMEOUT)
     except Exception as exc:  # served anyway; the next request renders again
         cache_health.failed("public page cache", exc)
+        return
+    if key in _hall_keys():
+        announce(key)
 
 
 def _forget(key: str) -> None:
@@ -932,3 +935,122 @@ def warm_request(path: str, lang: str, token: str | bool = True) -> dict:
         "wsgi.errors": io.StringIO(),
         "ubf.warm": token,
     }
+
+
+# --- The hall's pages fetched by every web worker as soon as they are stored -------------------
+#
+# When the Celery worker (or a web worker) stores a new copy of a hall page, the first phone to
+# ask each web worker for it would fetch it from Redis: the versions and the shared copy's marks,
+# then the copy itself (issue 21: the first /lag/ after an upload, 3-5x a warm request on the
+# national season). Instead the storer announces the page on a Redis channel, and a thread of
+# every web worker that holds a copy of it fetches the new copy and the versions at once: the
+# phone's request is then served from the worker's own memory like any other.
+
+
+def prefetching() -> bool:
+    return bool(getattr(settings, "UBF_PAGE_PREFETCH", False))
+
+
+def _channel(client) -> str:
+    """The channel of this cache (its key prefix and Redis database: a channel is seen by
+    every database of the server)."""
+    db = client.connection_pool.connection_kwargs.get("db", 0)
+    return f"{cache.make_key('ubf:page:stored')}:{db}"
+
+
+def announce(key: str) -> None:
+    """Tell every web worker that the hall page ``key`` was stored anew (:class:`Listener`)."""
+    if not prefetching():
+        return
+    try:
+        client = public_cache.redis_client()
+        if client is not None:
+            client.publish(_channel(client), key)
+    except Exception as exc:  # the workers fetch it on the first request instead
+        cache_health.failed("public page announcement", exc)
+
+
+def prefetch(key: str) -> bool:
+    """Fetch the shared copy of ``key`` and the versions of what it shows, in one round trip,
+    and keep them in this process (the page in :data:`local_pages`, the versions as read now,
+    ``public_cache.note``) when the copy is fresh and this process served the page before
+    (and still holds a copy of it); True when it did."""
+    hint = local_pages.keys_of(key)
+    local = local_pages.get(key)
+    if hint is None or local is None:
+        return False  # a page this process does not serve: its first request fetches it
+    found = cache.get_many([public_cache.ANY, *hint, key])
+    stored = found.pop(key, None)
+    if stored is None or stored[MARKS] == local[MARKS]:
+        return False
+    more = [k for k, _v in stored[MARKS][1] if k not in found]
+    if more:
+        found.update(cache.get_many(more))
+    versions = {k: int(v) for k, v in found.items()}
+    if not _is_fresh(stored, versions, clock.today()):
+        return False  # overtaken by a write already: the next request finds out
+    local_pages.put(key, stored)
+    public_cache.note(versions)
+    return True
+
+
+class Listener:
+    """A daemon thread per web worker process (started by ``ubf.middleware.PageCacheFront``,
+    again after a fork) subscribed to the announcements of :func:`announce`, which
+    :func:`prefetch` es each announced page. A lost connection is opened again after a second;
+    an announcement missed meanwhile costs the first request of that page one round trip more,
+    as without the thread."""
+
+    POLL_SECONDS = 1.0
+
+    def __init__(self):
+        self.pid: int | None = None
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.subscribed = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.pid == os.getpid() or not prefetching():
+            return
+        with self.lock:
+            if self.pid == os.getpid():
+                return
+            self.pid = os.getpid()
+            self.stopping.clear()
+            self.subscribed.clear()
+            self.thread = threading.Thread(target=self._run, name="ubf-prefetch", daemon=True)
+            self.thread.start()
+
+    def stop(self, timeout: float = 5) -> None:
+        """Stop the thread (tests)."""
+        self.stopping.set()
+        if self.thread is not None:
+            self.thread.join(timeout)
+        self.pid, self.thread = None, None
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            pubsub = None
+            try:
+                client = public_cache.redis_client()
+                if client is None:
+                    return  # not Redis: nothing is announced
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(_channel(client))
+                self.subscribed.set()
+                while not self.stopping.is_set():
+                    message = pubsub.get_message(timeout=self.POLL_SECONDS)
+                    if message is not None and message["type"] == "message":
+                        prefetch(message["data"].decode())
+            except Exception:
+                log.warning("Public page announcements: listening again in 1 s", exc_info=True)
+                self.subscribed.clear()
+                self.stopping.wait(1)
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        pubsub.close()
+
+
+listener = Listener()

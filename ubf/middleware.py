@@ -143,6 +143,7 @@ class PageCacheFront:
         self.stamps: dict[bool, tuple[tuple[str, str], ...] | None] = {}
 
     def __call__(self, environ, start_response):
+        caching.listener.start()  # this process's, once (the hall's pages fetched when stored)
         answer = None
         if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             try:

@@ -163,6 +163,11 @@ UBF_PAGE_WARM = env.bool("UBF_PAGE_WARM", default=PRODUCTION)
 # ... /lag/final/ in Swedish first; the others in a thread of this CPU niceness, which gives
 # way to the web workers while the phones keep them busy (0: all in the worker's thread).
 UBF_PAGE_WARM_NICE = env.int("UBF_PAGE_WARM_NICE", default=5 if PRODUCTION else 0)
+# A hall page stored anew (by that worker or a web worker) is announced on Redis, and a thread
+# of every web worker that serves it fetches the new copy at once: the first phone's request
+# is served from the worker's own memory (portal.caching.Listener; off in the embedded mode,
+# whose cache is the process's own).
+UBF_PAGE_PREFETCH = env.bool("UBF_PAGE_PREFETCH", default=PRODUCTION)
 # Redis unreachable (issue 25): nothing waits long for it. A dead host costs at most this
 # many seconds once per process every few seconds (clubs.cache_health), after which pages
 # are served uncached and the API unthrottled (logged once an outage).
