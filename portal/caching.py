@@ -23,9 +23,10 @@ response keeps its content type and its ``Content-Disposition`` (the PDFs, porta
 the page's render lock (``cache.add``, expiring after ``RENDER_LOCK_SECONDS``, so a renderer
 that dies does not hold it) renders it again, and every other request meanwhile gets the
 previous copy with the previous ETag and ``X-Cache: stale``, never a body under a new ETag. In
-production (``UBF_PAGE_RENDER_IN_BACKGROUND``, on unless ``DEBUG``) even the lock's holder gets
-the previous copy at once: the page is rendered by a thread of the worker
-(:data:`renderer`), through the same middleware stack, as an internal request. A page with no
+production (``UBF_PAGE_RENDER_IN_BACKGROUND``, on unless ``DEBUG``) every request gets the
+previous copy at once, and the lock is tried only once it is sent: its holder's page is
+rendered by a thread of the worker (:data:`renderer`), through the same middleware stack, as
+an internal request (:func:`render_later`). A page with no
 copy at all (never rendered, or evicted) is rendered by the request that takes the lock; the
 others wait for it up to ``WAIT_SECONDS``, then render too.
 
@@ -710,16 +711,21 @@ renderer = Renderer(int(getattr(settings, "UBF_PAGE_RENDER_THREADS", 2)))
 
 
 def render_later(request, plan: Plan, get_response):
-    """What renders ``plan``'s page again in a renderer thread, to call once the previous copy
-    is sent (a response's closer: the render does not hold up that answer, one interpreter
-    lock for both): an internal copy of ``request`` through ``get_response`` (the stack below
-    the cache's middleware, or the whole stack from ``ubf.middleware.PageCacheFront``) with
-    the plan, which holds the render lock, released however the render ends. (A page this
-    process queued already is not queued again: its lock expires.)"""
+    """What renders ``plan``'s stale page again in a renderer thread, to call once the previous
+    copy is sent (a response's closer: the render does not hold up that answer, one
+    interpreter lock for both): the page's render lock taken there, so that the answer waits
+    for one round trip (the versions), not two (issue 21: the first request after an upload);
+    when another holds it, nothing is rendered (and this process serves its copy asking
+    nothing for a moment, ``Plan.lock``); else an internal copy of ``request`` through
+    ``get_response`` (the stack below the cache's middleware, or the whole stack from
+    ``ubf.middleware.PageCacheFront``) with the plan, which holds the lock, released however
+    the render ends. A page this process queued already is not queued again."""
     internal = internal_request(request)
     internal.META["ubf.plan"] = plan  # the lock's holder, for the cache's middleware
 
     def job() -> None:
+        if plan.token is None and not plan.lock():
+            return  # another renders it
         try:
             get_response(internal)
         finally:

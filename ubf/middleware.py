@@ -53,8 +53,10 @@ class PublicPageCacheMiddleware:
     of a page (or an anonymous API read of JSON) that is stored fresh is answered here, before
     sessions, authentication, CSRF, the API's throttles and the view, in one cache round trip
     (or 304 for a matching ETag). A stale copy is answered here too while another request
-    renders the page again; the request that takes the page's render lock renders it in the
-    background (``caching.renderer``, production) or goes down the stack to render it itself.
+    renders the page again; in production every stale request is answered the copy and,
+    once it is sent, the page is rendered in the background (``caching.renderer``) if this
+    process takes its render lock; in the embedded mode the request that takes the lock goes
+    down the stack to render it itself.
     Anything else, a page with no copy included, goes down the stack, where ``public_page``
     (``public_read``) renders and stores it. Placed right after WhiteNoise."""
 
@@ -87,14 +89,14 @@ class PublicPageCacheMiddleware:
             return self._render(request, plan)
         if plan.fresh:
             response = caching.respond(request, lang, plan.stored)
-        elif plan.stored is not None and plan.lock():
-            if not caching.in_background():  # this request renders it; the others get the copy
-                return self._render(request, plan)
+        elif plan.stored is not None and caching.in_background():
             response = caching.respond(request, lang, plan.stored, stale=True)
-            # queued once the previous copy is sent (the server closes the response)
-            response._resource_closers.append(
-                caching.render_later(request, plan, self.get_response)
-            )
+            if not plan.busy:  # queued once the previous copy is sent, if its lock is free
+                response._resource_closers.append(
+                    caching.render_later(request, plan, self.get_response)
+                )
+        elif plan.stored is not None and plan.lock():
+            return self._render(request, plan)  # this request; the others get the copy
         elif plan.stored is not None:
             response = caching.respond(request, lang, plan.stored, stale=True)
         else:
@@ -121,8 +123,9 @@ class PageCacheFront:
     """WSGI, in front of Django's handler (``ubf.wsgi``): a visitor's GET or HEAD of a public
     page (or API read) that this worker process holds is answered here, without the handler,
     its signals and the middleware, when it is fresh, or stale while another renders it, or
-    stale and (in production) this request takes its render lock: then the page is rendered
-    again once the copy is sent, through the whole stack (``caching.render_later``). The
+    stale (in production): then, once the copy is sent, this process takes the page's render
+    lock and, if it gets it, renders the page again through the whole stack
+    (``caching.render_later``). The
     phones polling the hall's page cost a fraction of a request through Django (issue 21: a
     push's p99 with 200 pollers), and so does the first request after an upload. It answers
     exactly what :class:`PublicPageCacheMiddleware` would (``caching.respond``), with the
@@ -174,9 +177,10 @@ class PageCacheFront:
             return None
         after = None
         if not (plan.fresh or plan.busy):  # stale: rendered again, here or by another
-            if not caching.in_background() or not plan.lock():
+            if not caching.in_background():
                 return None  # Django renders it, or finds who does
-            # the first request after an upload: the copy now, the render once it is sent
+            # the first request after an upload: the copy now; once it is sent, the render
+            # lock, and the render if this process took it
             after = caching.render_later(request, plan, self.app.get_response)
         del environ["ubf.plan"]
         response = caching.respond(request, lang, plan.stored, stale=not plan.fresh)

@@ -149,6 +149,73 @@ def test_the_first_request_after_a_change_gets_the_copy_and_the_page_is_rendered
     assert cache.get(lock) is None  # released
 
 
+class CountingLocks(CountingCache):
+    """... and each render lock tried (``add``)."""
+
+    def add(self, key, *args, **kwargs):
+        self.asked.append(["add", key])
+        return self.real.add(key, *args, **kwargs)
+
+
+def answered_then_closed(app, counting, path="/lag/"):
+    """What the cache was asked before the answer was ready, and the answer."""
+    environ = RequestFactory().get(path).environ
+    got = {}
+    chunks = app(environ, lambda status, headers, exc_info=None: got.update(headers=headers))
+    body = b"".join(chunks)
+    before = list(counting.asked)
+    chunks.close()  # the server is done sending it
+    return before, dict(got["headers"]), body
+
+
+@pytest.mark.django_db(transaction=True)  # the renderer thread reads what was committed
+def test_the_first_request_after_a_change_waits_for_the_versions_not_the_lock(
+    settings, started, monkeypatch
+):
+    """Issue 21, the first request after an upload: one round trip before the answer (the
+    versions); the render lock is tried once the copy is sent."""
+    settings.UBF_PAGE_RENDER_IN_BACKGROUND = True
+    team = TeamFactory(name="Fyris 1")
+    _django, front = site(settings)
+    first = call(front)
+    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
+    public_cache.bump([public_cache.competition_key(team.competition_id)])
+    counting = CountingLocks(portal.caching.cache)
+    monkeypatch.setattr(portal.caching, "cache", counting)
+    monkeypatch.setattr(public_cache, "cache", counting)
+    before, headers, body = answered_then_closed(front, counting)
+    assert headers["X-Cache"] == "stale" and body == first[2]
+    lock = portal.caching.page_key("sv", "/lag/") + ":render"
+    assert len(before) == 1 and ["add", lock] not in before
+    assert portal.caching.renderer.wait(30)
+    assert ["add", lock] in counting.asked  # tried once the copy was sent, and taken
+    fresh = call(front)
+    assert header(fresh, "X-Cache") == "hit" and "Fyris Ett" in fresh[2].decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stale_page_whose_lock_another_holds_is_not_rendered_here(settings, started, monkeypatch):
+    settings.UBF_PAGE_RENDER_IN_BACKGROUND = True
+    team = TeamFactory(name="Fyris 1")
+    _django, front = site(settings)
+    first = call(front)
+    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
+    public_cache.bump([public_cache.competition_key(team.competition_id)])
+    lock = portal.caching.page_key("sv", "/lag/") + ":render"
+    assert cache.add(lock, "another worker", 10)
+    counting = CountingLocks(portal.caching.cache)
+    monkeypatch.setattr(portal.caching, "cache", counting)
+    monkeypatch.setattr(public_cache, "cache", counting)
+    _before, headers, body = answered_then_closed(front, counting)
+    assert headers["X-Cache"] == "stale" and body == first[2]
+    assert portal.caching.renderer.wait(30)
+    assert ["add", lock] in counting.asked  # tried
+    counting.asked.clear()
+    again = call(front)  # not rendered; the lock was found held a moment ago: nothing asked
+    assert header(again, "X-Cache") == "stale" and again[2] == first[2]
+    assert counting.asked == [] and len(started) == 1
+
+
 def test_a_stale_page_goes_to_django_with_what_the_front_looked_up(settings, started, monkeypatch):
     """One round trip for the versions, not two: the middleware takes the front's plan."""
     team = TeamFactory(name="Fyris 1")
