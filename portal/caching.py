@@ -1002,10 +1002,10 @@ def prefetch(key: str) -> bool:
 
 class Listener:
     """A daemon thread per web worker process (started by ``ubf.middleware.PageCacheFront``,
-    again after a fork) subscribed to the announcements of :func:`announce`, which
-    :func:`prefetch` es each announced page. A lost connection is opened again after a second;
-    an announcement missed meanwhile costs the first request of that page one round trip more,
-    as without the thread."""
+    again after a fork), subscribed to the announcements of :func:`announce`, that fetches
+    each announced page (:func:`prefetch`). A lost connection is opened again after a second;
+    an announcement missed meanwhile costs the first request of that page the round trips it
+    cost without the thread."""
 
     POLL_SECONDS = 1.0
 
