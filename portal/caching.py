@@ -1036,6 +1036,7 @@ class Listener:
         self.pid, self.thread = None, None
 
     def _run(self) -> None:
+        failing = False
         while not self.stopping.is_set():
             pubsub = None
             try:
@@ -1045,12 +1046,17 @@ class Listener:
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(_channel(client))
                 self.subscribed.set()
+                if failing:
+                    log.warning("Public page announcements: listening again")
+                    failing = False
                 while not self.stopping.is_set():
                     message = pubsub.get_message(timeout=self.POLL_SECONDS)
                     if message is not None and message["type"] == "message":
                         prefetch(message["data"].decode())
-            except Exception:
-                log.warning("Public page announcements: listening again in 1 s", exc_info=True)
+            except Exception:  # logged once an outage; tried again every second
+                if not failing:
+                    log.warning("Public page announcements: not heard", exc_info=True)
+                failing = True
                 self.subscribed.clear()
                 self.stopping.wait(1)
             finally:

@@ -160,3 +160,31 @@ def test_off_in_the_embedded_mode(settings):
     settings.UBF_PAGE_PREFETCH = False
     caching.listener.start()
     assert caching.listener.thread is None
+
+
+def test_a_listener_that_cannot_reach_redis_says_so_once_and_listens_again(
+    redis_cache, monkeypatch, caplog
+):
+    """Redis down (issue 25): the listener logs once for the outage, not every second, and is
+    subscribed again once Redis answers."""
+    import redis
+
+    real = public_cache.redis_client
+    tries = []
+
+    def flaky():
+        tries.append(1)
+        if len(tries) <= 3:
+            raise redis.ConnectionError("Connection refused")
+        return real()
+
+    monkeypatch.setattr(public_cache, "redis_client", flaky)
+    caplog.set_level("WARNING", logger="portal.caching")
+    caching.listener.start()
+    assert caching.listener.subscribed.wait(10)
+    said = [r.getMessage() for r in caplog.records if r.name == "portal.caching"]
+    assert len(tries) == 4
+    assert said == [
+        "Public page announcements: not heard",
+        "Public page announcements: listening again",
+    ]
