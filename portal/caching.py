@@ -1045,10 +1045,10 @@ class Listener:
                     return  # not Redis: nothing is announced
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(_channel(client))
-                self.subscribed.set()
                 if failing:
                     log.warning("Public page announcements: listening again")
                     failing = False
+                self.subscribed.set()
                 while not self.stopping.is_set():
                     message = pubsub.get_message(timeout=self.POLL_SECONDS)
                     if message is not None and message["type"] == "message":

@@ -23,6 +23,7 @@ from portal import caching
 from teams.models import Team
 from tests.conftest import broker_url, requires_broker
 from tests.factories import TeamFactory
+from tests.portal.test_public_cache import counted
 
 pytestmark = [pytest.mark.django_db, requires_broker]
 
@@ -46,24 +47,6 @@ def redis_cache(settings):
     cache.delete_pattern("*")
     caching.local_pages.clear()
     public_cache._recent.clear()
-
-
-class CountingCache:
-    """The cache as it is, recording what each ``get_many`` and ``get`` asked for."""
-
-    def __init__(self, real):
-        self.real, self.asked = real, []
-
-    def get_many(self, keys):
-        self.asked.append(list(keys))
-        return self.real.get_many(keys)
-
-    def get(self, key, *args, **kwargs):
-        self.asked.append([key])
-        return self.real.get(key, *args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self.real, name)
 
 
 def renamed_elsewhere(team) -> tuple:
@@ -96,9 +79,7 @@ def test_a_hall_page_stored_elsewhere_is_in_this_workers_memory_before_a_phone_a
         assert time.monotonic() < deadline, "the announced copy never reached this worker"
         time.sleep(0.01)
     # the phone's request: the new page from this worker's memory, Redis asked nothing
-    counting = CountingCache(caching.cache)
-    monkeypatch.setattr(caching, "cache", counting)
-    monkeypatch.setattr(public_cache, "cache", counting)
+    counting = counted(monkeypatch)
     phone = Client().get("/lag/")
     assert (phone["X-Cache"], phone["ETag"]) == ("hit", new["ETag"])
     assert "Fyris Ett" in phone.content.decode()
@@ -111,9 +92,7 @@ def test_without_the_announcement_the_first_request_fetches_the_copy(redis_cache
     team = TeamFactory(name="Fyris 1")
     Client().get("/lag/")
     _old, new = renamed_elsewhere(team)
-    counting = CountingCache(caching.cache)
-    monkeypatch.setattr(caching, "cache", counting)
-    monkeypatch.setattr(public_cache, "cache", counting)
+    counting = counted(monkeypatch)
     phone = Client().get("/lag/")
     assert (phone["X-Cache"], phone["ETag"]) == ("hit", new["ETag"])
     assert len(counting.asked) == 2 and counting.asked[1] == [LAG]

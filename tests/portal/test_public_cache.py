@@ -162,7 +162,8 @@ def test_two_workers_share_the_version_through_redis(monkeypatch):
 
 
 class CountingCache:
-    """The cache as it is, recording which keys each ``get_many`` asked for."""
+    """The cache as it is, recording what was asked: the keys of each ``get_many`` and
+    ``get``, and ``["add", key]`` for each lock tried."""
 
     def __init__(self, real):
         self.real, self.asked = real, []
@@ -171,8 +172,26 @@ class CountingCache:
         self.asked.append(list(keys))
         return self.real.get_many(keys)
 
+    def get(self, key, *args, **kwargs):
+        self.asked.append([key])
+        return self.real.get(key, *args, **kwargs)
+
+    def add(self, key, *args, **kwargs):
+        self.asked.append(["add", key])
+        return self.real.add(key, *args, **kwargs)
+
     def __getattr__(self, name):
         return getattr(self.real, name)
+
+
+def counted(monkeypatch) -> CountingCache:
+    """The pages' cache and the versions' counted from now on."""
+    import portal.caching
+
+    counting = CountingCache(portal.caching.cache)
+    monkeypatch.setattr(portal.caching, "cache", counting)
+    monkeypatch.setattr(public_cache, "cache", counting)
+    return counting
 
 
 def test_a_worker_serves_a_page_it_holds_fetching_only_the_version(client, monkeypatch, settings):
@@ -184,9 +203,7 @@ def test_a_worker_serves_a_page_it_holds_fetching_only_the_version(client, monke
     settings.UBF_PAGE_VERSION_SECONDS = 0.25  # production's (the embedded mode's is 0)
     team = TeamFactory(name="Fyris 1")
     first, _ = get(client)
-    counting = CountingCache(portal.caching.cache)
-    monkeypatch.setattr(portal.caching, "cache", counting)
-    monkeypatch.setattr(public_cache, "cache", counting)
+    counting = counted(monkeypatch)
     second, queries = get(client)
     assert queries == 0 and second.content == first.content
     assert counting.asked == []  # the versions read a moment ago
@@ -216,11 +233,6 @@ def test_while_another_renders_a_stale_page_a_worker_serves_its_copy_asking_noth
 
     import portal.caching
 
-    class Counting(CountingCache):
-        def add(self, *args, **kwargs):
-            self.asked.append(["add", args[0]])
-            return self.real.add(*args, **kwargs)
-
     settings.UBF_PAGE_VERSION_SECONDS = 5
     team = TeamFactory(name="Fyris 1")
     first, _ = get(client)
@@ -228,9 +240,7 @@ def test_while_another_renders_a_stale_page_a_worker_serves_its_copy_asking_noth
     public_cache.bump([public_cache.competition_key(team.competition_id)])
     lock = portal.caching.page_key("sv", "/lag/") + ":render"
     assert cache.add(lock, "another worker", 10)  # rendering it
-    counting = Counting(portal.caching.cache)
-    monkeypatch.setattr(portal.caching, "cache", counting)
-    monkeypatch.setattr(public_cache, "cache", counting)
+    counting = counted(monkeypatch)
     stale, queries = get(client)
     assert (stale["X-Cache"], stale["ETag"], queries) == ("stale", first["ETag"], 0)
     assert ["add", lock] in counting.asked  # found the lock held

@@ -13,7 +13,7 @@ import portal.caching
 from clubs import public_cache
 from teams.models import Team
 from tests.factories import TeamFactory
-from tests.portal.test_public_cache import CountingCache
+from tests.portal.test_public_cache import counted
 from ubf.middleware import PageCacheFront
 
 pytestmark = pytest.mark.django_db
@@ -72,6 +72,17 @@ def site(settings):
     return django, PageCacheFront(django)
 
 
+def served_then_changed(settings):
+    """:func:`site`, with /lag/ served once through the front (its answer) and then made stale
+    (a team renamed, its competition's version bumped)."""
+    team = TeamFactory(name="Fyris 1")
+    django, front = site(settings)
+    first = call(front)
+    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
+    public_cache.bump([public_cache.competition_key(team.competition_id)])
+    return django, front, first
+
+
 @pytest.mark.parametrize("method", ["GET", "HEAD"])
 @pytest.mark.parametrize("gzip", [False, True])
 @pytest.mark.parametrize("revalidate", [False, True])
@@ -112,11 +123,7 @@ def test_a_page_held_fresh_is_answered_as_django_answers_it_without_reaching_dja
 def test_a_page_being_rendered_elsewhere_is_answered_stale_without_reaching_django(
     settings, started
 ):
-    team = TeamFactory(name="Fyris 1")
-    django, front = site(settings)
-    first = call(front)
-    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
-    public_cache.bump([public_cache.competition_key(team.competition_id)])
+    django, front, first = served_then_changed(settings)
     lock = portal.caching.page_key("sv", "/lag/") + ":render"
     assert cache.add(lock, "another worker", 10)
     found_busy = call(front)  # Django's middleware finds the lock held
@@ -134,11 +141,7 @@ def test_the_first_request_after_a_change_gets_the_copy_and_the_page_is_rendered
     """Production: the request that takes the render lock is answered the copy by the front,
     and the page is rendered again through Django's stack once that answer is sent."""
     settings.UBF_PAGE_RENDER_IN_BACKGROUND = True
-    team = TeamFactory(name="Fyris 1")
-    _django, front = site(settings)
-    first = call(front)
-    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
-    public_cache.bump([public_cache.competition_key(team.competition_id)])
+    _django, front, first = served_then_changed(settings)
     stale = call(front)
     assert len(started) == 1 and header(stale, "X-Cache") == "stale" and stale[2] == first[2]
     assert portal.caching.renderer.wait(30)
@@ -147,14 +150,6 @@ def test_the_first_request_after_a_change_gets_the_copy_and_the_page_is_rendered
     assert "Fyris Ett" in fresh[2].decode() and header(fresh, "ETag") != header(first, "ETag")
     lock = portal.caching.page_key("sv", "/lag/") + ":render"
     assert cache.get(lock) is None  # released
-
-
-class CountingLocks(CountingCache):
-    """... and each render lock tried (``add``)."""
-
-    def add(self, key, *args, **kwargs):
-        self.asked.append(["add", key])
-        return self.real.add(key, *args, **kwargs)
 
 
 def answered_then_closed(app, counting, path="/lag/"):
@@ -175,14 +170,8 @@ def test_the_first_request_after_a_change_waits_for_the_versions_not_the_lock(
     """Issue 21, the first request after an upload: one round trip before the answer (the
     versions); the render lock is tried once the copy is sent."""
     settings.UBF_PAGE_RENDER_IN_BACKGROUND = True
-    team = TeamFactory(name="Fyris 1")
-    _django, front = site(settings)
-    first = call(front)
-    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
-    public_cache.bump([public_cache.competition_key(team.competition_id)])
-    counting = CountingLocks(portal.caching.cache)
-    monkeypatch.setattr(portal.caching, "cache", counting)
-    monkeypatch.setattr(public_cache, "cache", counting)
+    _django, front, first = served_then_changed(settings)
+    counting = counted(monkeypatch)
     before, headers, body = answered_then_closed(front, counting)
     assert headers["X-Cache"] == "stale" and body == first[2]
     lock = portal.caching.page_key("sv", "/lag/") + ":render"
@@ -196,16 +185,10 @@ def test_the_first_request_after_a_change_waits_for_the_versions_not_the_lock(
 @pytest.mark.django_db(transaction=True)
 def test_a_stale_page_whose_lock_another_holds_is_not_rendered_here(settings, started, monkeypatch):
     settings.UBF_PAGE_RENDER_IN_BACKGROUND = True
-    team = TeamFactory(name="Fyris 1")
-    _django, front = site(settings)
-    first = call(front)
-    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
-    public_cache.bump([public_cache.competition_key(team.competition_id)])
+    _django, front, first = served_then_changed(settings)
     lock = portal.caching.page_key("sv", "/lag/") + ":render"
     assert cache.add(lock, "another worker", 10)
-    counting = CountingLocks(portal.caching.cache)
-    monkeypatch.setattr(portal.caching, "cache", counting)
-    monkeypatch.setattr(public_cache, "cache", counting)
+    counting = counted(monkeypatch)
     _before, headers, body = answered_then_closed(front, counting)
     assert headers["X-Cache"] == "stale" and body == first[2]
     assert portal.caching.renderer.wait(30)
@@ -218,14 +201,8 @@ def test_a_stale_page_whose_lock_another_holds_is_not_rendered_here(settings, st
 
 def test_a_stale_page_goes_to_django_with_what_the_front_looked_up(settings, started, monkeypatch):
     """One round trip for the versions, not two: the middleware takes the front's plan."""
-    team = TeamFactory(name="Fyris 1")
-    _django, front = site(settings)
-    call(front)
-    Team.objects.filter(pk=team.pk).update(name="Fyris Ett")
-    public_cache.bump([public_cache.competition_key(team.competition_id)])
-    counting = CountingCache(portal.caching.cache)
-    monkeypatch.setattr(portal.caching, "cache", counting)
-    monkeypatch.setattr(public_cache, "cache", counting)
+    _django, front, _first = served_then_changed(settings)
+    counting = counted(monkeypatch)
     answer = call(front)
     assert len(started) == 2 and header(answer, "X-Cache") == "miss"
     assert "Fyris Ett" in answer[2].decode()
