@@ -363,6 +363,14 @@ def marks_key(key: str) -> str:
     return key + ":marks"
 
 
+def _versions_of(found: dict, marks) -> None:
+    """Add to ``found`` the versions of a page's keys (its ``marks``) that it lacks: the keys
+    this process had not asked for (one more round trip, only when there are any)."""
+    more = [k for k, _v in marks[1] if k not in found]
+    if more:
+        found.update(cache.get_many(more))
+
+
 def lookup(lang: str, path: str, day: date | None = None) -> Plan:
     """The page's plan: the current versions of what it shows and its stored copy. A page this
     process holds is served on the versions it read less than ``UBF_PAGE_VERSION_SECONDS``
@@ -393,24 +401,19 @@ def lookup(lang: str, path: str, day: date | None = None) -> Plan:
         shared_marks = found.pop(marks_key(key), None)
         stored = local or found.pop(key, None)
 
-        def versions_of(marks) -> None:  # a page's keys this process had not asked for
-            more = [k for k, _v in marks[1] if k not in found]
-            if more:
-                found.update(cache.get_many(more))
-
         if stored is not None:
-            versions_of(stored[MARKS])
+            _versions_of(found, stored[MARKS])
             if (
                 local is not None
                 and not _is_fresh(local, found, day)
                 and shared_marks is not None
                 and shared_marks != local[MARKS]
             ):  # another process stored it again since: take it if it is fresh
-                versions_of(shared_marks)
+                _versions_of(found, shared_marks)
                 if _fresh_marks(shared_marks, found, day):
                     shared = cache.get(key)
                     if shared is not None:
-                        versions_of(shared[MARKS])
+                        _versions_of(found, shared[MARKS])
                         stored = shared
         needed = set(wanted) | {k for k, _v in (stored[MARKS][1] if stored else ())}
         missing = [k for k in needed if found.get(k) is None]
@@ -724,7 +727,7 @@ def render_later(request, plan: Plan, get_response):
     internal.META["ubf.plan"] = plan  # the lock's holder, for the cache's middleware
 
     def job() -> None:
-        if plan.token is None and not plan.lock():
+        if not plan.lock():
             return  # another renders it
         try:
             get_response(internal)
@@ -989,9 +992,7 @@ def prefetch(key: str) -> bool:
     stored = found.pop(key, None)
     if stored is None or stored[MARKS] == local[MARKS]:
         return False
-    more = [k for k, _v in stored[MARKS][1] if k not in found]
-    if more:
-        found.update(cache.get_many(more))
+    _versions_of(found, stored[MARKS])
     versions = {k: int(v) for k, v in found.items()}
     if not _is_fresh(stored, versions, clock.today()):
         return False  # overtaken by a write already: the next request finds out
